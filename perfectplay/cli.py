@@ -1,0 +1,131 @@
+"""The ``perfectplay`` command: list the catalogue, solve a game, export its strategy."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from .errors import PerfectplayError
+
+
+class _Group(click.Group):
+    """A command group whose usage errors are one line, like every other error here."""
+
+    def main(self, *args, **kwargs):  # noqa: D401 - click's signature
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.Abort:
+            _fail("interrupted", 130)
+        except click.ClickException as err:
+            _fail(err.format_message(), 2)
+        except PerfectplayError as err:
+            _fail(str(err), 2)
+        except KeyboardInterrupt:
+            _fail("interrupted; nothing was written", 130)
+        except MemoryError:
+            _fail("out of memory; try smaller parameters", 2)
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"perfectplay: error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="perfectplay")
+def cli() -> None:
+    """Exact optimal strategies for one-player games of chance and hidden information."""
+
+
+@cli.command("list")
+def list_games() -> None:
+    """The catalogue: every game, its parameters (default and range) and objectives."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .catalogue import game_class, game_names
+
+    table = Table(title="perfectplay games", show_lines=False)
+    for col in ("game", "kind", "parameters", "objectives", "what it is"):
+        table.add_column(col)
+    for name in game_names():
+        cls = game_class(name)
+        params = "\n".join(f"{s.describe()}: {s.help}" for s in cls.param_specs())
+        table.add_row(name, cls.kind, params, ", ".join(cls.objectives), cls.summary)
+    Console().print(table)
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--objective", default="expected", show_default=True,
+              help="expected | worst | probability")
+@click.option("--horizon", type=int, default=None,
+              help="budget of moves/guesses for --objective probability")
+@click.option("--exact/--float", "exact", default=None,
+              help="insist on (or skip) the exact rational stage; default: where sizes allow")
+@click.option("--tol", type=float, default=1e-12, show_default=True,
+              help="value-iteration tolerance (relative change per sweep)")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True),
+              help="write the solution with its strategy as JSON")
+@click.option("--quiet", is_flag=True, help="no progress messages")
+def solve(game, assignments, objective, horizon, exact, tol, as_json, out, quiet) -> None:
+    """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
+    from .catalogue import load_game
+    from .engines import solve as run
+    from .objectives import Objective
+    from .solution import write_json_atomically
+
+    g = load_game(game, list(assignments))
+    obj = Objective(objective, horizon)
+    progress = None if quiet or as_json else (lambda msg: click.echo(f"  {msg}", err=True))
+    t0 = time.perf_counter()
+    solution = run(g, obj, exact=exact, tol=tol, progress=progress)
+    solution.stats["seconds"] = round(time.perf_counter() - t0, 4)
+    if out:
+        write_json_atomically(out, solution.export())
+    if as_json:
+        click.echo(json.dumps(solution.to_dict()))
+    else:
+        _print_summary(g, solution, out)
+
+
+def _print_summary(game, solution, out) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .solution import format_value
+
+    table = Table(title=str(game), show_header=False)
+    table.add_column(style="bold")
+    table.add_column(overflow="fold")
+    unit = getattr(game, "cost_unit", "guesses")
+    what = {"expected": f"expected {unit}", "worst": f"worst-case {unit}",
+            "probability": f"P(finish within {solution.objective.horizon} {unit})"}
+    table.add_row("objective", what.get(solution.objective.name, solution.objective.name))
+    table.add_row("value", f"{solution.value_float:.9f}")
+    if solution.exact:
+        table.add_row("exact", format_value(solution.value))
+    table.add_row("status", solution.status)
+    for key in ("states", "choices", "sweeps", "exact_rounds", "seconds"):
+        if key in solution.stats:
+            table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)
+                          else str(solution.stats[key]))
+    if out:
+        table.add_row("strategy", f"written to {out}")
+    Console().print(table)
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""What every game in the catalogue has in common, whatever engine solves it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from .params import check_params, param_specs, ParamSpec
+
+
+class Game:
+    """Base of every game: a frozen dataclass whose fields are its parameters.
+
+    Subclasses set ``name`` (the catalogue name), ``kind`` (which engine solves it),
+    ``summary`` (one line) and ``objectives`` (the objective names it supports).
+    """
+
+    name: ClassVar[str]
+    kind: ClassVar[str]
+    summary: ClassVar[str]
+    objectives: ClassVar[tuple[str, ...]]
+
+    def __post_init__(self) -> None:
+        check_params(self)
+
+    @classmethod
+    def param_specs(cls) -> tuple[ParamSpec, ...]:
+        return param_specs(cls)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def __str__(self) -> str:
+        args = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.name}({args})"

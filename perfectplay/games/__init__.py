@@ -1,0 +1,1 @@
+"""The catalogue's games: one module per game, each describing rules only."""

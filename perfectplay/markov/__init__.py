@@ -1,0 +1,1 @@
+"""The Markov-game engine: full observation, chance and choice; solved on compiled arrays."""

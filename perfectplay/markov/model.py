@@ -1,0 +1,71 @@
+"""The rules protocol of a Markov game: what a game module writes, and nothing else.
+
+A state is an integer code (a canonical encoding chosen by the game). For a batch of
+states the game returns its chance outcomes (integer weights, so probabilities are exact
+rationals) and, after each outcome, the player's choices of next state with their cost.
+"Roll, then choose" is one step; "choose, then chance" is a choice leading to a state
+whose only content is the pending chance event (its outcomes each have one forced choice
+of cost 0). Rules are written once, vectorised over the batch, and read by the solver,
+the simulator and the advisor alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ..game import Game
+
+
+@dataclass
+class Expansion:
+    """Outcomes and choices for a batch of B states, padded to K outcomes and C choices.
+
+    weight[b, k]   chance weight of outcome k (0 = no such outcome); the probability is
+                   weight / weight[b].sum().
+    next[b, k, c]  state code after choice c following outcome k (-1 = no such choice).
+    cost[b, k, c]  cost of that choice (a non-negative integer).
+    """
+
+    weight: np.ndarray
+    next: np.ndarray
+    cost: np.ndarray
+
+
+class MarkovGame(Game):
+    """Base class of Markov games (seed 001's dice and cards, seed 003's Tricky Trios)."""
+
+    kind: ClassVar[str] = "markov"
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "probability")
+    #: What one unit of cost is called in summaries ("moves", "rounds").
+    cost_unit: ClassVar[str] = "moves"
+
+    def initial_state(self) -> int:
+        raise NotImplementedError
+
+    def is_terminal(self, states: np.ndarray) -> np.ndarray:
+        """Boolean array: which of `states` end the game (the goal)."""
+        raise NotImplementedError
+
+    def expand(self, states: np.ndarray) -> Expansion:
+        """Outcomes and choices of non-terminal `states` (an int64 array)."""
+        raise NotImplementedError
+
+    def state_bound(self) -> int | None:
+        """An upper bound on the number of reachable states, to refuse what cannot fit."""
+        return None
+
+    def describe_state(self, state: int) -> str:
+        return str(state)
+
+    def describe_outcome(self, state: int, k: int) -> str:
+        return f"outcome {k}"
+
+    def describe_choice(self, state: int, k: int, c: int) -> str:
+        return f"choice {c}"
+
+    def state_family(self, state: int) -> int:
+        """A small integer grouping states for plots (e.g. cards still face up)."""
+        return 0

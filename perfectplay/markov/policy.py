@@ -1,0 +1,59 @@
+"""A solved Markov game's strategy: the choice after every chance outcome in every state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..solution import format_value
+from .compile import Graph
+from .model import MarkovGame
+
+#: Above this many states the exported policy omits human-readable state labels.
+LABEL_LIMIT = 100_000
+
+
+@dataclass
+class Policy:
+    """Per outcome, the chosen choice edge (one table, or one per remaining budget).
+
+    ``chosen`` has shape (O,) for expected cost, (H+1, O) for the horizon objective,
+    where row h is the choice with h cost units of budget left.
+    """
+
+    game: MarkovGame
+    graph: Graph
+    chosen: np.ndarray
+    values: list  # value of every state (exact rationals or floats)
+
+    def value_of(self, code: int) -> Any:
+        return self.values[int(self.graph.index_of(np.array([code]))[0])]
+
+    def choice(self, code: int, k: int, budget: int | None = None) -> int:
+        """The game's choice number to play after outcome k in state `code`."""
+        g = self.graph
+        s = int(g.index_of(np.array([code]))[0])
+        for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
+            if g.outcome_k[o] == k:
+                row = self.chosen if budget is None else self.chosen[budget]
+                return int(g.choice_c[row[o]])
+        raise KeyError(f"state {code} has no outcome {k}")
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.graph
+        labels = g.n_states <= LABEL_LIMIT
+        rows = self.chosen if self.chosen.ndim == 2 else self.chosen[None]
+        states = []
+        for s in range(g.n_states):
+            code = int(g.codes[s])
+            lo, hi = g.out_ptr[s], g.out_ptr[s + 1]
+            entry: dict[str, Any] = {"code": code, "value": format_value(self.values[s])}
+            if labels:
+                entry["label"] = self.game.describe_state(code)
+            if hi > lo:
+                entry["outcomes"] = g.outcome_k[lo:hi].tolist()
+                entry["choose"] = [g.choice_c[row[lo:hi]].tolist() for row in rows]
+            states.append(entry)
+        return {"kind": "markov-policy", "by_budget": self.chosen.ndim == 2, "states": states}

@@ -1,0 +1,135 @@
+"""Solve a Markov game for an objective: compile, iterate in floats, then prove exactly."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from ..errors import Unsupported
+from ..objectives import Objective
+from ..solution import CONVERGED, PROVEN, Solution
+from .compile import compile_game
+from .exact import TooLarge, evaluate_exact, improve_exact
+from .model import MarkovGame
+from .policy import Policy
+from .structure import check_positive_cycles, distance_to_goal, edge_sources, solve_order, zero_cost_order
+
+#: Default limits of the exact stage (states in the graph, states in one cycle block,
+#: and state-budget-edge work for the exact horizon recursion).
+EXACT_STATES = 300_000
+EXACT_BLOCK = 1_100
+EXACT_HORIZON_WORK = 5_000_000
+
+
+def solve_markov(
+    game: MarkovGame,
+    objective: Objective = Objective(),
+    *,
+    tol: float = 1e-12,
+    exact: bool | None = None,
+    max_sweeps: int = 10_000_000,
+    progress: Callable[[str], None] | None = None,
+) -> Solution:
+    """Solve `game` for `objective`; exact=None tries the exact stage where sizes allow."""
+    note = progress or (lambda msg: None)
+    t0 = time.perf_counter()
+    g = compile_game(game)
+    src = edge_sources(g)
+    check_positive_cycles(g, src)
+    stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
+             "compile_seconds": round(time.perf_counter() - t0, 4)}
+    note(f"compiled {g.n_states:,} states, {g.n_edges:,} choices")
+    if objective.name == "expected":
+        sol = _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note)
+    elif objective.name == "probability":
+        sol = _solve_horizon(game, g, src, objective.horizon, exact, stats)
+    else:
+        raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
+    sol.objective = objective
+    stats["seconds"] = round(time.perf_counter() - t0, 4)
+    return sol
+
+
+def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note) -> Solution:
+    from .kernels import gauss_seidel_sweeps, greedy_choices
+
+    if (distance_to_goal(g, src) > g.n_states).any():
+        raise Unsupported(f"{game}: from some reachable state the game cannot end; "
+                          "its expected cost is infinite")
+    t = time.perf_counter()
+    order = solve_order(g, src).astype(np.int64)
+    V = np.where(g.terminal, 0.0, np.inf)
+    sweeps, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
+                                        g.target, g.cost, tol, max_sweeps)
+    best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+    stats.update(sweeps=int(sweeps), residual=float(delta),
+                 iterate_seconds=round(time.perf_counter() - t, 4))
+    note(f"value iteration: {sweeps} sweeps")
+    values, value, is_exact, proven, status = V.tolist(), float(V[0]), False, False, CONVERGED
+    if exact is not False and g.n_states <= EXACT_STATES:
+        t = time.perf_counter()
+        try:
+            best, Vx, rounds = _exact_policy_iteration(g, best)
+        except TooLarge as why:
+            if exact:
+                raise Unsupported(f"exact solve refused: {why}") from None
+        else:
+            values, value, is_exact, proven, status = Vx, Fraction(int(Vx[0].p), int(Vx[0].q)), True, True, PROVEN
+            stats.update(exact_rounds=rounds, exact_seconds=round(time.perf_counter() - t, 4))
+    elif exact:
+        raise Unsupported(f"exact solve refused: {g.n_states:,} states exceed {EXACT_STATES:,}")
+    return Solution(game=game.name, params=game.params, objective=None, value=value,
+                    exact=is_exact, proven=proven, status=status,
+                    strategy=Policy(game, g, best, values), stats=stats)
+
+
+def _exact_policy_iteration(g, best):
+    """Evaluate exactly, improve exactly, until no choice improves: a proof of optimality."""
+    rounds = 0
+    while True:
+        rounds += 1
+        V = evaluate_exact(g, best, EXACT_BLOCK)
+        improved = improve_exact(g, best, V)
+        if np.array_equal(improved, best):
+            return best, V, rounds
+        best = improved
+
+
+def _solve_horizon(game, g, src, H, exact, stats) -> Solution:
+    from .horizon import horizon_exact
+    from .kernels import horizon_layers
+
+    order = zero_cost_order(g, src).astype(np.int64)
+    work = g.n_states * (H + 1) * max(1, g.n_edges // max(1, g.n_states))
+    if exact is not False and work <= EXACT_HORIZON_WORK:
+        t = time.perf_counter()
+        P, chosen = horizon_exact(g, H, order)
+        stats["exact_seconds"] = round(time.perf_counter() - t, 4)
+        value = Fraction(int(P[0].p), int(P[0].q))
+        return Solution(game=game.name, params=game.params, objective=None, value=value,
+                        exact=True, proven=True, status=PROVEN,
+                        strategy=Policy(game, g, chosen, P), stats=stats)
+    if exact:
+        raise Unsupported(f"exact horizon solve refused: ~{work:,} steps exceed {EXACT_HORIZON_WORK:,}")
+    P = horizon_layers(H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr,
+                       g.target, g.cost)
+    chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
+    return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, 0]),
+                    exact=False, proven=True, status="optimal (floating point)",
+                    strategy=Policy(game, g, chosen, P[H].tolist()), stats=stats)
+
+
+def _horizon_choices(g, P, h) -> np.ndarray:
+    """Best edge per outcome with budget h, from the float table P (ties to the lowest)."""
+    left = h - g.cost.astype(np.int64)
+    q = np.where(left >= 0, P[np.maximum(left, 0), g.target], -1.0)
+    e_out = g.edge_outcome()
+    best = np.full(len(g.weight), -2.0)
+    np.maximum.at(best, e_out, q)
+    is_best = q >= best[e_out]
+    first = np.full(len(g.weight), len(q), dtype=np.int64)
+    np.minimum.at(first, e_out[is_best], np.flatnonzero(is_best))
+    return first

@@ -1,0 +1,42 @@
+"""What "optimal" means: the objectives shared by both engines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import Unsupported
+
+OBJECTIVES: dict[str, str] = {
+    "expected": "minimum expected cost (moves, rounds or guesses) to finish",
+    "worst": "minimum worst-case number of guesses",
+    "probability": "maximum probability of finishing within a horizon (--horizon)",
+}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """An objective name with its parameters (the horizon for ``probability``)."""
+
+    name: str = "expected"
+    horizon: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in OBJECTIVES:
+            raise Unsupported(f"unknown objective {self.name!r} (known: {', '.join(OBJECTIVES)})")
+        if self.name == "probability":
+            if self.horizon is None:
+                raise Unsupported("objective 'probability' needs a horizon (--horizon H)")
+            if self.horizon < 0:
+                raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
+
+    def __str__(self) -> str:
+        return f"{self.name}(horizon={self.horizon})" if self.name == "probability" else self.name
+
+
+def require_supported(game, objective: Objective) -> None:
+    """Raise Unsupported unless `game` declares support for `objective`."""
+    if objective.name not in game.objectives:
+        raise Unsupported(
+            f"{game.name} does not support objective {objective.name!r} "
+            f"(supported: {', '.join(game.objectives)})"
+        )

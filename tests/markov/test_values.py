@@ -1,0 +1,41 @@
+"""The seeds' published values, solved by the engine."""
+
+from fractions import Fraction
+
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.games.tricky_trios import START, TrickyTrios
+
+from ..golden import DICE_CARDS, TRICKY_TRIOS, TRICKY_TRIOS_EXACT
+
+
+@pytest.mark.parametrize("n,expected", sorted(DICE_CARDS.items()))
+def test_dice_cards_published_values(n, expected):
+    sol = solve(load_game("dice-cards", [f"n={n}"]))
+    assert round(sol.value_float, 6) == expected
+    assert sol.exact and sol.proven and isinstance(sol.value, Fraction)
+
+
+@pytest.mark.parametrize("n,expected", sorted(TRICKY_TRIOS.items()))
+def test_tricky_trios_code_jam_samples(n, expected):
+    sol = solve(load_game("tricky-trios", [f"n={n}"]))
+    assert abs(sol.value_float - expected) < 1e-6
+    assert sol.proven
+    if n in TRICKY_TRIOS_EXACT:
+        assert sol.value == TRICKY_TRIOS_EXACT[n]
+
+
+def test_smaller_tricky_trios_read_from_one_solve():
+    big = TrickyTrios(n=6)
+    sol = solve(big)
+    for m in range(1, 6):
+        start = int(big.encode(START, 0, __import__("numpy").array([m, 0, 0, 0])))
+        assert sol.strategy.value_of(start) == solve(TrickyTrios(n=m)).strategy.values[0]
+
+
+def test_float_and_exact_stages_agree():
+    floats = solve(load_game("dice-cards", ["n=4"]), exact=False)
+    exact = solve(load_game("dice-cards", ["n=4"]), exact=True)
+    assert not floats.exact and exact.exact
+    assert abs(floats.value_float - exact.value_float) < 1e-9

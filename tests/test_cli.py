@@ -1,0 +1,57 @@
+"""The command line's contract: JSON fields, exports, one-line errors with exit code 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "perfectplay", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_list_names_every_game_with_parameters():
+    out = run("list").stdout
+    assert "dice-cards" in out and "tricky-trios" in out and "n=5" in out
+
+
+def test_solve_json_has_the_contract_fields():
+    res = run("solve", "tricky-trios", "n=2", "--json")
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["game"] == "tricky-trios" and doc["params"] == {"n": 2}
+    assert doc["objective"] == "expected" and doc["value"] == "17/5"
+    assert doc["value_float"] == 3.4 and doc["exact"] and doc["proven"]
+    assert isinstance(doc["seconds"], float)
+
+
+def test_solve_out_writes_the_policy(tmp_path):
+    target = tmp_path / "policy.json"
+    res = run("solve", "dice-cards", "n=2", "--out", str(target), "--quiet")
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(target.read_text())
+    assert doc["strategy"]["kind"] == "markov-policy"
+    start = doc["strategy"]["states"][0]
+    assert start["code"] == 0 and start["label"] == "face down: none"
+    assert len(start["choose"][0]) == len(start["outcomes"]) == 3  # rolls {1,1},{1,2},{2,2}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "no-such-game"], "unknown game 'no-such-game'"),
+    (["solve", "dice-cards", "n=0"], "n=0 is out of range"),
+    (["solve", "dice-cards", "faces=3"], "has no parameter 'faces'"),
+    (["solve", "dice-cards", "n=five"], "n must be an integer"),
+    (["solve", "dice-cards", "n"], "expected key=value"),
+    (["solve", "dice-cards", "n=16"], "too large"),
+    (["solve", "dice-cards", "--objective", "best"], "unknown objective 'best'"),
+    (["solve", "dice-cards", "--objective", "probability"], "needs a horizon"),
+    (["solve", "dice-cards", "--objective", "worst"], "does not support objective 'worst'"),
+    (["solve", "dice-cards", "--frobnicate"], "No such option"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    res = run(*args)
+    assert res.returncode == 2
+    assert needle in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr

@@ -50,6 +50,8 @@ class DiceCards(MarkovGame):
     def state_bound(self) -> int:
         return 1 << (2 * self.n)
 
+    code_bound = state_bound
+
     def describe_state(self, state: int) -> str:
         down = [str(i + 1) for i in range(2 * self.n) if state >> i & 1]
         return "face down: " + (" ".join(down) if down else "none")

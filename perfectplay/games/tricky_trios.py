@@ -115,6 +115,9 @@ class TrickyTrios(MarkovGame):
     def state_bound(self) -> int:
         return 24 * comb(self.n + 4, 4)
 
+    def code_bound(self) -> int:
+        return 24 * (self.n + 1) ** 4
+
     # --- descriptions for people ------------------------------------------------------
     def describe_state(self, state: int) -> str:
         phase, f, c = (np.asarray(x) for x in self.decode(np.array([state])))

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import PerfectplayError, Unsupported
-from .model import MarkovGame
+from .model import Expansion, MarkovGame
 
-#: Bytes a compiled state costs with its outcomes and choices, per choice edge (estimate
-#: used to refuse games that cannot fit in memory before exploring them).
+#: Estimated bytes a compiled choice edge costs, outcome share and exploration included;
+#: used to refuse games that cannot fit in memory before exploring them.
 BYTES_PER_EDGE = 24
+#: Largest code space tracked by a bitmap of seen states (2^36 bits = 8 GiB).
+BITMAP_LIMIT = 1 << 36
 
 
 @dataclass
@@ -35,6 +37,9 @@ class Graph:
     cost: np.ndarray
     choice_c: np.ndarray
 
+    def __post_init__(self) -> None:
+        self._order = np.argsort(self.codes, kind="stable")
+
     @property
     def n_states(self) -> int:
         return len(self.codes)
@@ -44,16 +49,13 @@ class Graph:
         return len(self.target)
 
     def index_of(self, codes: np.ndarray) -> np.ndarray:
-        """State indices of game codes (which must have been reached)."""
-        order = self._sorted_order
-        pos = np.searchsorted(self.codes[order], codes)
-        return order[pos]
-
-    @property
-    def _sorted_order(self) -> np.ndarray:
-        if not hasattr(self, "_order"):
-            self._order = np.argsort(self.codes, kind="stable")
-        return self._order
+        """State indices of game codes; KeyError for a code never reached."""
+        codes = np.asarray(codes, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.codes[self._order], codes), self.n_states - 1)
+        idx = self._order[pos]
+        if (self.codes[idx] != codes).any():
+            raise KeyError("state not reachable in this game")
+        return idx
 
     def outcome_state(self) -> np.ndarray:
         """For every outcome, the state it belongs to."""
@@ -62,6 +64,21 @@ class Graph:
     def edge_outcome(self) -> np.ndarray:
         """For every choice edge, the outcome it belongs to."""
         return np.repeat(np.arange(len(self.weight)), np.diff(self.choice_ptr))
+
+
+@dataclass
+class _Piece:
+    """A batch of explored states in compact form; targets still as game codes."""
+
+    terminal: np.ndarray
+    n_out: np.ndarray
+    denom: np.ndarray
+    weight: np.ndarray
+    outcome_k: np.ndarray
+    n_choice: np.ndarray
+    target_codes: np.ndarray
+    cost: np.ndarray
+    choice_c: np.ndarray
 
 
 def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
@@ -79,89 +96,92 @@ def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
         )
 
 
+class _Seen:
+    """The set of state codes discovered so far: a bitmap when the game bounds its codes."""
+
+    def __init__(self, bound: int | None):
+        self.bits = np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
+        self.sorted = np.zeros(0, dtype=np.int64)
+
+    def keep_new(self, codes: np.ndarray) -> np.ndarray:
+        """The codes not seen before (each once), now marked as seen."""
+        codes = np.unique(codes)
+        if self.bits is not None:
+            from .kernels import mark_unseen
+            return codes[mark_unseen(self.bits, codes)]
+        pos = np.searchsorted(self.sorted, codes)
+        hit = pos < len(self.sorted)
+        hit[hit] = self.sorted[pos[hit]] == codes[hit]
+        fresh = codes[~hit]
+        self.sorted = np.union1d(self.sorted, fresh)
+        return fresh
+
+
 def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16) -> Graph:
     """Explore every state reachable from the start, breadth first, and index them."""
     _check_memory(game, memory_bytes)
-    start = np.array([game.initial_state()], dtype=np.int64)
-    known = start.copy()  # sorted codes seen so far
-    layers = [start]
-    parts: list[tuple] = []  # per expanded chunk: (codes, terminal, weight, next, cost)
-    frontier = start
+    seen = _Seen(game.code_bound())
+    frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
+    layers, pieces = [frontier], []
     while frontier.size:
-        new_codes = []
+        fresh = []
         for lo in range(0, len(frontier), batch):
-            chunk = frontier[lo:lo + batch]
-            terminal = np.asarray(game.is_terminal(chunk), dtype=bool)
-            live = chunk[~terminal]
-            exp = game.expand(live) if live.size else None
-            parts.append((chunk, terminal, exp))
-            if exp is not None:
-                nxt = np.asarray(exp.next)
-                reached = np.unique(nxt[(nxt >= 0) & (np.asarray(exp.weight)[..., None] > 0)])
-                new_codes.append(reached)
-        if not new_codes:
-            break
-        cand = np.unique(np.concatenate(new_codes))
-        pos = np.searchsorted(known, cand)
-        seen = (pos < len(known)) & (known[np.minimum(pos, len(known) - 1)] == cand)
-        frontier = cand[~seen]
+            piece = _explore(game, frontier[lo:lo + batch])
+            pieces.append(piece)
+            fresh.append(seen.keep_new(piece.target_codes))
+        frontier = np.concatenate(fresh)
         if frontier.size:
             layers.append(frontier)
-            known = np.union1d(known, frontier)
-    return _assemble(np.concatenate(layers), parts, game)
+    return _assemble(np.concatenate(layers), pieces)
 
 
-def _assemble(codes: np.ndarray, parts: list[tuple], game: MarkovGame) -> Graph:
-    order = np.argsort(codes, kind="stable")
-    sorted_codes = codes[order]
+def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
+    """Expand one batch of states and keep only the outcomes and choices that exist."""
+    terminal = np.asarray(game.is_terminal(chunk), dtype=bool)
+    live = chunk[~terminal]
+    n_out = np.zeros(len(chunk), dtype=np.int64)
+    denom = np.ones(len(chunk), dtype=np.int64)
+    if not live.size:
+        empty = np.zeros(0, dtype=np.int64)
+        return _Piece(terminal, n_out, denom, empty, empty, empty, empty, empty, empty)
+    exp: Expansion = game.expand(live)
+    w = np.asarray(exp.weight, dtype=np.int64)
+    nxt = np.asarray(exp.next, dtype=np.int64)
+    cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
+    has_out = w > 0
+    valid = (nxt >= 0) & has_out[..., None]
+    empty = has_out & ~valid.any(axis=2)
+    if empty.any():
+        b, k = map(int, np.argwhere(empty)[0])
+        raise PerfectplayError(f"{game}: outcome {k} of state {int(live[b])} offers no choice")
+    if (w < 0).any() or (w.sum(axis=1) == 0).any():
+        raise PerfectplayError(f"{game}: a non-terminal state has no chance outcome")
+    if (cost[valid] < 0).any():
+        raise PerfectplayError(f"{game}: a choice has a negative cost")
+    n_out[~terminal] = has_out.sum(axis=1)
+    denom[~terminal] = w.sum(axis=1)
+    bk = np.nonzero(has_out)
+    bkc = np.nonzero(valid)
+    return _Piece(terminal, n_out, denom, w[bk], bk[1], valid[bk].sum(axis=1),
+                  nxt[bkc], cost[bkc], bkc[2])
 
-    def index(c: np.ndarray) -> np.ndarray:
-        return order[np.searchsorted(sorted_codes, c)]
 
-    n = len(codes)
-    terminal = np.zeros(n, dtype=bool)
-    n_out = np.zeros(n, dtype=np.int64)
-    denom = np.ones(n, dtype=np.int64)
-    weights, out_k, n_choice, targets, costs, choice_c = [], [], [], [], [], []
-    for chunk, term, exp in parts:  # chunks come in discovery order, as the indices do
-        idx = index(chunk)
-        terminal[idx] = term
-        if exp is None:
-            continue
-        live = idx[~term]
-        w = np.asarray(exp.weight, dtype=np.int64)
-        nxt = np.asarray(exp.next, dtype=np.int64)
-        cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
-        has_out = w > 0
-        valid = (nxt >= 0) & has_out[..., None]
-        empty = has_out & ~valid.any(axis=2)
-        if empty.any():
-            b, k = map(int, np.argwhere(empty)[0])
-            raise PerfectplayError(f"{game}: outcome {k} of state {int(chunk[~term][b])} offers no choice")
-        if (w < 0).any() or (w.sum(axis=1) == 0).any():
-            raise PerfectplayError(f"{game}: a non-terminal state has no chance outcome")
-        if (cost[valid] < 0).any():
-            raise PerfectplayError(f"{game}: negative cost")
-        n_out[live] = has_out.sum(axis=1)
-        denom[live] = w.sum(axis=1)
-        bk = np.nonzero(has_out)
-        weights.append(w[bk])
-        out_k.append(bk[1])
-        n_choice.append(valid[bk].sum(axis=1))
-        bkc = np.nonzero(valid)
-        targets.append(index(nxt[bkc]))
-        costs.append(cost[bkc])
-        choice_c.append(bkc[2])
-    # Parts are in discovery order, so concatenating them lays outcomes out by state index.
-    out_ptr = np.zeros(n + 1, dtype=np.int64)
+def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
+    """Join the pieces (in discovery order, as the state indices are) into one Graph."""
+    def cat(name: str, dtype) -> np.ndarray:
+        return np.concatenate([getattr(p, name) for p in pieces]).astype(dtype, copy=False)
+
+    n_out = cat("n_out", np.int64)
+    out_ptr = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(n_out, out=out_ptr[1:])
-    cat = lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dtype=dt)  # noqa: E731
-    nc = cat(n_choice, np.int64)
-    choice_ptr = np.zeros(len(nc) + 1, dtype=np.int64)
-    np.cumsum(nc, out=choice_ptr[1:])
+    n_choice = cat("n_choice", np.int64)
+    choice_ptr = np.zeros(len(n_choice) + 1, dtype=np.int64)
+    np.cumsum(n_choice, out=choice_ptr[1:])
+    order = np.argsort(codes, kind="stable")
+    target = order[np.searchsorted(codes[order], cat("target_codes", np.int64))]
     return Graph(
-        codes=codes, terminal=terminal, denom=denom, out_ptr=out_ptr,
-        weight=cat(weights, np.int64), outcome_k=cat(out_k, np.int32), choice_ptr=choice_ptr,
-        target=cat(targets, np.int32 if n < 2**31 else np.int64), cost=cat(costs, np.int32),
-        choice_c=cat(choice_c, np.int8),
+        codes=codes, terminal=cat("terminal", bool), denom=cat("denom", np.int64),
+        out_ptr=out_ptr, weight=cat("weight", np.int64), outcome_k=cat("outcome_k", np.int32),
+        choice_ptr=choice_ptr, target=target.astype(np.int32 if len(codes) < 2**31 else np.int64),
+        cost=cat("cost", np.int32), choice_c=cat("choice_c", np.int8),
     )

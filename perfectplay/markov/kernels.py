@@ -109,3 +109,98 @@ def horizon_layers(H, order, terminal, out_ptr, weight, denom, choice_ptr, targe
                 total += weight[o] * best
             P[h, s] = total / denom[s]
     return P
+
+
+@njit(cache=True)
+def improve_choices(V, current, choice_ptr, target, cost):
+    """Greedy minimising choice per outcome, keeping the current one unless another is
+    better by more than rounding (so a converged policy stays put). Returns changes made."""
+    changed = 0
+    for o in range(choice_ptr.shape[0] - 1):
+        cur = current[o]
+        best = cost[cur] + V[target[cur]]
+        margin = 1e-12 * max(1.0, abs(best))
+        for e in range(choice_ptr[o], choice_ptr[o + 1]):
+            q = cost[e] + V[target[e]]
+            if q < best - margin:
+                best = q
+                cur = e
+                margin = 1e-12 * max(1.0, abs(best))
+        if cur != current[o]:
+            current[o] = cur
+            changed += 1
+    return changed
+
+
+@njit(cache=True)
+def evaluate_blocks(V, order, block_ptr, label, out_ptr, weight, denom, pol_target, pol_cost, max_dense):
+    """Expected cost of a fixed policy, one strong component of its graph at a time,
+    successors first: substitution for one state, a dense solve for a small block,
+    Gauss-Seidel for a large one. Returns False if some block never exits (the policy
+    does not finish from there), leaving V partly updated."""
+    pos = np.zeros(label.shape[0], dtype=np.int64)
+    for b in range(block_ptr.shape[0] - 1):
+        lo, hi = block_ptr[b], block_ptr[b + 1]
+        m = hi - lo
+        lab = label[order[lo]]
+        exits = False
+        for i in range(lo, hi):
+            s = order[i]
+            for o in range(out_ptr[s], out_ptr[s + 1]):
+                if label[pol_target[o]] != lab:
+                    exits = True
+        if out_ptr[order[lo]] == out_ptr[order[lo] + 1]:
+            continue  # terminal
+        if not exits:
+            return False
+        if m <= max_dense:
+            A = np.zeros((m, m))
+            rhs = np.zeros(m)
+            for i in range(m):
+                pos[order[lo + i]] = i
+            for i in range(m):
+                s = order[lo + i]
+                A[i, i] += denom[s]
+                for o in range(out_ptr[s], out_ptr[s + 1]):
+                    t = pol_target[o]
+                    rhs[i] += weight[o] * pol_cost[o]
+                    if label[t] == lab:
+                        A[i, pos[t]] -= weight[o]
+                    else:
+                        rhs[i] += weight[o] * V[t]
+            x = np.linalg.solve(A, rhs) if m > 1 else rhs / A[0, 0]
+            for i in range(m):
+                V[order[lo + i]] = x[i]
+        else:
+            for i in range(lo, hi):
+                if V[order[i]] == np.inf:
+                    V[order[i]] = 0.0
+            delta = np.inf
+            sweeps = 0
+            while delta > 1e-15 and sweeps < 1_000_000:
+                delta = 0.0
+                for i in range(lo, hi):
+                    s = order[i]
+                    tot = 0.0
+                    for o in range(out_ptr[s], out_ptr[s + 1]):
+                        tot += weight[o] * (pol_cost[o] + V[pol_target[o]])
+                    v = tot / denom[s]
+                    d = abs(v - V[s]) / max(1.0, abs(v))
+                    if d > delta:
+                        delta = d
+                    V[s] = v
+                sweeps += 1
+    return True
+
+
+@njit(cache=True)
+def mark_unseen(bits, codes):
+    """Mask of `codes` whose bit in the bitmap was clear; sets those bits."""
+    fresh = np.zeros(codes.shape[0], dtype=np.bool_)
+    for i in range(codes.shape[0]):
+        c = codes[i]
+        byte, bit = c >> 3, np.uint8(1 << (c & 7))
+        if not bits[byte] & bit:
+            bits[byte] |= bit
+            fresh[i] = True
+    return fresh

@@ -57,6 +57,10 @@ class MarkovGame(Game):
         """An upper bound on the number of reachable states, to refuse what cannot fit."""
         return None
 
+    def code_bound(self) -> int | None:
+        """One more than the largest state code, if known (lets exploration use a bitmap)."""
+        return None
+
     def describe_state(self, state: int) -> str:
         return str(state)
 

@@ -15,13 +15,18 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact
 from .model import MarkovGame
 from .policy import Policy
-from .structure import check_positive_cycles, distance_to_goal, edge_sources, solve_order, zero_cost_order
+from .structure import (check_positive_cycles, components, distance_to_goal, edge_sources,
+                        solve_order, zero_cost_order)
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
 EXACT_STATES = 300_000
 EXACT_BLOCK = 1_100
 EXACT_HORIZON_WORK = 5_000_000
+#: Value iteration warms policy iteration up to this relative change per sweep; strong
+#: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
+WARM_TOL = 1e-2
+MAX_DENSE = 400
 
 
 def solve_markov(
@@ -54,20 +59,14 @@ def solve_markov(
 
 
 def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note) -> Solution:
-    from .kernels import gauss_seidel_sweeps, greedy_choices
-
-    if (distance_to_goal(g, src) > g.n_states).any():
+    dist = distance_to_goal(g, src)
+    if (dist > g.n_states).any():
         raise Unsupported(f"{game}: from some reachable state the game cannot end; "
                           "its expected cost is infinite")
     t = time.perf_counter()
-    order = solve_order(g, src).astype(np.int64)
-    V = np.where(g.terminal, 0.0, np.inf)
-    sweeps, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
-                                        g.target, g.cost, tol, max_sweeps)
-    best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
-    stats.update(sweeps=int(sweeps), residual=float(delta),
+    V, best, sweeps, rounds = _policy_iteration(g, solve_order(g, src, dist), tol, max_sweeps, note)
+    stats.update(sweeps=int(sweeps), policy_rounds=rounds,
                  iterate_seconds=round(time.perf_counter() - t, 4))
-    note(f"value iteration: {sweeps} sweeps")
     values, value, is_exact, proven, status = V.tolist(), float(V[0]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
         t = time.perf_counter()
@@ -84,6 +83,41 @@ def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note) -> Soluti
     return Solution(game=game.name, params=game.params, objective=None, value=value,
                     exact=is_exact, proven=proven, status=status,
                     strategy=Policy(game, g, best, values), stats=stats)
+
+
+def _policy_iteration(g, order, tol, max_sweeps, note):
+    """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
+    policy iteration, each policy evaluated directly one strong component at a time."""
+    from .kernels import evaluate_blocks, gauss_seidel_sweeps, greedy_choices, improve_choices
+
+    order = order.astype(np.int64)
+    V = np.where(g.terminal, 0.0, np.inf)
+    args = (g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost)
+    warm = max(tol, WARM_TOL)
+    sweeps, _ = gauss_seidel_sweeps(V, order, *args, warm, max_sweeps)
+    best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+    o_state = g.outcome_state()
+    rounds = 0
+    while True:
+        rounds += 1
+        pol_target = g.target[best].astype(np.int64)
+        labels = components(g.n_states, o_state, pol_target)
+        block_order = np.argsort(labels, kind="stable")
+        block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
+                                    [g.n_states])).astype(np.int64)
+        trial = V.copy()
+        if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
+                               g.denom, pol_target, g.cost[best].astype(np.int64), MAX_DENSE):
+            warm = max(tol, warm / 1000)  # an improper policy: sweep closer, then retry
+            more, _ = gauss_seidel_sweeps(V, order, *args, warm, max_sweeps)
+            sweeps += more
+            best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+            continue
+        V = trial
+        changed = improve_choices(V, best, g.choice_ptr, g.target, g.cost)
+        note(f"policy iteration {rounds}: {changed:,} choices changed")
+        if changed == 0:
+            return V, best, sweeps, rounds
 
 
 def _exact_policy_iteration(g, best):

@@ -40,11 +40,10 @@ def check_positive_cycles(g: Graph, src: np.ndarray) -> None:
         raise PerfectplayError("the game has a cycle of zero-cost choices")
 
 
-def solve_order(g: Graph, src: np.ndarray) -> np.ndarray:
+def solve_order(g: Graph, src: np.ndarray, dist: np.ndarray) -> np.ndarray:
     """A visiting order for Gauss-Seidel: successor components first, and inside a
-    component, states nearer the goal (fewest choices away from a terminal state) first."""
+    component, states nearer the goal (`dist`, fewest choices to a terminal state) first."""
     labels = components(g.n_states, src, g.target)
-    dist = distance_to_goal(g, src)
     return np.lexsort((dist, labels))
 
 

@@ -1,0 +1,99 @@
+"""Markov-engine benchmarks: prints states, iterations, seconds and peak memory per case.
+
+Each case runs in its own process so its peak memory (max RSS) is its own.
+
+    python benchmarks/markov.py            # the standard cases
+    python benchmarks/markov.py --large    # adds dice-cards n=10 and tricky-trios n=100
+    python benchmarks/markov.py --case dice-exact-5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+
+def seed_value_iteration(N: int) -> float:
+    """Seed 001's own Python code (fixed-point iteration), kept to measure the speed-up."""
+    M, tolerance = 10, 10 ** -10
+    t = [M] * 2 ** (2 * N)
+    rolls = [(x, y) for x in range(1, N + 1) for y in range(1, N + 1)]
+
+    def f(t):
+        new_t = []
+        for i in range(len(t) - 1):
+            sm = sum(min(t[i ^ 2 ** (x - 1)], t[i ^ 2 ** (y - 1)], t[i ^ 2 ** (x + y - 1)]) for x, y in rolls)
+            new_t.append(1 + sm / N ** 2)
+        new_t.append(0)
+        return new_t
+
+    while True:
+        new_t = f(t)
+        if all(abs(a - b) <= tolerance for a, b in zip(t, new_t)):
+            return t[0]
+        t = new_t
+
+
+def run_case(name: str) -> dict:
+    from perfectplay import load_game, solve
+    from perfectplay.games.tricky_trios import START
+
+    kind, _, arg = name.rpartition("-")
+    n = int(arg)
+    if kind == "seed-dice":
+        t = time.perf_counter()
+        value = seed_value_iteration(n)
+        return {"value": f"{value:.6f}", "seconds": time.perf_counter() - t}
+    game_name = "dice-cards" if kind.startswith("dice") else "tricky-trios"
+    solve(load_game(game_name, ["n=2"]))  # load the compiled kernels before timing
+    game = load_game(game_name, [f"n={n}"])
+    t = time.perf_counter()
+    sol = solve(game, exact=kind.endswith("exact"))
+    seconds = time.perf_counter() - t
+    row = {"value": f"{sol.value_float:.9f}" if not (game_name == "dice-cards" and n == 6) else "(hidden)",
+           "seconds": seconds, "states": sol.stats["states"], "choices": sol.stats["choices"],
+           "sweeps": sol.stats.get("sweeps"), "policy_rounds": sol.stats.get("policy_rounds"),
+           "status": sol.status,
+           "split": {k: sol.stats[k] for k in ("compile_seconds", "iterate_seconds", "exact_seconds")
+                     if k in sol.stats}}
+    if game_name == "tricky-trios" and n > 1:
+        import numpy as np
+        smaller = [sol.strategy.value_of(int(game.encode(START, 0, np.array([m, 0, 0, 0]))))
+                   for m in range(1, n)]
+        row["smaller_n_read"] = len(smaller)
+        row["n=5 from this solve"] = f"{float(smaller[4]):.6f}" if n > 5 else None
+    return row
+
+
+STANDARD = ["dice-5", "seed-dice-5", "dice-8", "dice-exact-4", "dice-exact-5",
+            "trios-50", "trios-exact-20"]
+LARGE = ["dice-10", "trios-100"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", help="run one case in this process and print JSON")
+    parser.add_argument("--large", action="store_true", help="add the minutes-long cases")
+    args = parser.parse_args()
+    if args.case:
+        row = run_case(args.case)
+        row["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(row))
+        return
+    for case in STANDARD + (LARGE if args.large else []):
+        out = subprocess.run([sys.executable, __file__, "--case", case],
+                             capture_output=True, text=True)
+        if out.returncode:
+            print(f"{case:16} FAILED: {out.stderr.strip().splitlines()[-1]}")
+            continue
+        row = json.loads(out.stdout)
+        print(f"{case:16} {row.pop('seconds'):9.3f} s  peak {row.pop('peak_mib'):8.0f} MiB  "
+              + "  ".join(f"{k}={v}" for k, v in row.items() if v is not None), flush=True)
+
+
+if __name__ == "__main__":
+    main()

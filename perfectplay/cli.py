@@ -97,6 +97,29 @@ def solve(game, assignments, objective, horizon, exact, tol, as_json, out, quiet
         _print_summary(g, solution, out)
 
 
+@cli.command()
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--seed", type=int, default=None, help="seed for chance (dice, shuffles)")
+def play(game, assignments, seed) -> None:
+    """Play GAME with the optimal choice and every choice's value shown at each step."""
+    from .catalogue import load_game
+    from .engines import solve as run
+    from .play.console import Console, Quit
+
+    g = load_game(game, list(assignments))
+    console = Console()
+    if g.kind != "markov":
+        raise PerfectplayError(f"play is not available for {g.name} yet")
+    from .play.markov_play import play_markov
+
+    solution = run(g, exact=False)
+    try:
+        play_markov(g, solution, console, seed)
+    except Quit:
+        console.say("bye")
+
+
 def _print_summary(game, solution, out) -> None:
     from rich.console import Console
     from rich.table import Table

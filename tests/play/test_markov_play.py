@@ -1,0 +1,47 @@
+"""`perfectplay play` for Markov games, driven through a pipe and through a terminal."""
+
+import subprocess
+import sys
+
+import pexpect
+
+
+def test_pipe_session_accepts_suggestions_and_finishes():
+    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "3"],
+                         input="\n" * 200, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "optimal play needs 5.673651 moves on average" in res.stdout
+    assert "<- optimal" in res.stdout and "finished in" in res.stdout
+
+
+def test_pipe_session_help_undo_bad_input_and_quit():
+    script = "help\n9\nundo\n2\nundo\nquit\n"
+    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "tricky-trios", "n=3", "--seed", "1"],
+                         input=script, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "commands at any prompt" in out
+    assert "please type a number from 1 to" in out
+    assert "bye" in out and "Traceback" not in res.stderr
+
+
+def test_same_seed_same_game():
+    run = lambda: subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "7"],
+                                 input="\n" * 200, capture_output=True, text=True, timeout=120).stdout
+    assert run() == run()
+
+
+def test_terminal_session_through_a_pty():
+    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "3"],
+                          encoding="utf-8", timeout=60, dimensions=(40, 200))
+    child.expect("choose 1-")
+    child.sendline("help")
+    child.expect("type the number of a choice")
+    for _ in range(100):
+        i = child.expect(["choose 1-", "finished in"])
+        if i == 1:
+            break
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -75,19 +75,25 @@ def list_games() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
-@click.option("--quiet", is_flag=True, help="no progress messages")
+@click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, as_json, out, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
     from .objectives import Objective
+    from .progress import Bar, Silent
     from .solution import write_json_atomically
 
     g = load_game(game, list(assignments))
     obj = Objective(objective, horizon)
-    progress = None if quiet or as_json else (lambda msg: click.echo(f"  {msg}", err=True))
+    progress = Silent() if quiet else Bar()
     t0 = time.perf_counter()
-    solution = run(g, obj, exact=exact, tol=tol, progress=progress)
+    try:
+        solution = run(g, obj, exact=exact, tol=tol, progress=progress)
+    except KeyboardInterrupt:
+        progress.close()
+        _fail(f"interrupted while {progress.stage_name or 'starting'}; no result, nothing written", 130)
+    progress.close()
     solution.stats["seconds"] = round(time.perf_counter() - t0, 4)
     if out:
         write_json_atomically(out, solution.export())

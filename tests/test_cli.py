@@ -55,3 +55,19 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     assert res.returncode == 2
     assert needle in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
+    import pexpect
+
+    out = tmp_path / "policy.json"
+    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "solve", "dice-cards", "n=9",
+                                           "--out", str(out)],
+                          encoding="utf-8", timeout=60, dimensions=(30, 150), cwd=str(tmp_path))
+    child.expect("exploring states")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted while" in child.before and "Traceback" not in child.before
+    assert list(tmp_path.iterdir()) == []  # no partial file left behind

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import PerfectplayError, Unsupported
+from ..progress import Silent
 from .model import Expansion, MarkovGame
 
 #: Estimated bytes a compiled choice edge costs, outcome share and exploration included;
@@ -117,18 +118,22 @@ class _Seen:
         return fresh
 
 
-def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16) -> Graph:
+def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16,
+                 progress: Silent | None = None) -> Graph:
     """Explore every state reachable from the start, breadth first, and index them."""
+    progress = progress or Silent()
     _check_memory(game, memory_bytes)
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
-    layers, pieces = [frontier], []
+    layers, pieces, explored = [frontier], [], 0
     while frontier.size:
         fresh = []
         for lo in range(0, len(frontier), batch):
             piece = _explore(game, frontier[lo:lo + batch])
             pieces.append(piece)
             fresh.append(seen.keep_new(piece.target_codes))
+            explored += len(piece.terminal)
+            progress.update(explored)
         frontier = np.concatenate(fresh)
         if frontier.size:
             layers.append(frontier)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from typing import Callable
-
 import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
+from ..progress import Silent
 from ..solution import CONVERGED, PROVEN, Solution
 from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact
@@ -27,6 +26,8 @@ EXACT_HORIZON_WORK = 5_000_000
 #: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
 WARM_TOL = 1e-2
 MAX_DENSE = 400
+#: Sweeps per kernel call between progress reports.
+SWEEP_CHUNK = 20
 
 
 def solve_markov(
@@ -36,19 +37,23 @@ def solve_markov(
     tol: float = 1e-12,
     exact: bool | None = None,
     max_sweeps: int = 10_000_000,
-    progress: Callable[[str], None] | None = None,
+    progress: Silent | None = None,
 ) -> Solution:
-    """Solve `game` for `objective`; exact=None tries the exact stage where sizes allow."""
-    note = progress or (lambda msg: None)
+    """Solve `game` for `objective`.
+
+    The float stage ends when the relative Bellman residual is at most `tol`;
+    exact=None then runs the exact stage where sizes allow (True insists, False skips).
+    """
+    progress = progress or Silent()
     t0 = time.perf_counter()
-    g = compile_game(game)
+    progress.stage("exploring states", unit="states")
+    g = compile_game(game, progress=progress)
     src = edge_sources(g)
     check_positive_cycles(g, src)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
-    note(f"compiled {g.n_states:,} states, {g.n_edges:,} choices")
     if objective.name == "expected":
-        sol = _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note)
+        sol = _solve_expected(game, g, src, tol, exact, max_sweeps, stats, progress)
     elif objective.name == "probability":
         sol = _solve_horizon(game, g, src, objective.horizon, exact, stats)
     else:
@@ -58,17 +63,19 @@ def solve_markov(
     return sol
 
 
-def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note) -> Solution:
+def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, progress) -> Solution:
     dist = distance_to_goal(g, src)
     if (dist > g.n_states).any():
         raise Unsupported(f"{game}: from some reachable state the game cannot end; "
                           "its expected cost is infinite")
     t = time.perf_counter()
-    V, best, sweeps, rounds = _policy_iteration(g, solve_order(g, src, dist), tol, max_sweeps, note)
-    stats.update(sweeps=int(sweeps), policy_rounds=rounds,
+    V, best, sweeps, rounds, residual = _policy_iteration(
+        g, solve_order(g, src, dist), tol, max_sweeps, progress)
+    stats.update(sweeps=sweeps, policy_rounds=rounds, residual=residual,
                  iterate_seconds=round(time.perf_counter() - t, 4))
     values, value, is_exact, proven, status = V.tolist(), float(V[0]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
+        progress.stage("exact proof (rational arithmetic)")
         t = time.perf_counter()
         try:
             best, Vx, rounds = _exact_policy_iteration(g, best)
@@ -85,19 +92,35 @@ def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, note) -> Soluti
                     strategy=Policy(game, g, best, values), stats=stats)
 
 
-def _policy_iteration(g, order, tol, max_sweeps, note):
+def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:
+    """Gauss-Seidel sweeps until the relative change is at most `tol`, in chunks so that
+    progress is shown and an interruption is noticed. Returns (sweeps, last change)."""
+    from .kernels import gauss_seidel_sweeps
+
+    sweeps, delta = 0, np.inf
+    while delta > tol and sweeps < budget:
+        n, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
+                                       g.target, g.cost, tol, min(SWEEP_CHUNK, budget - sweeps))
+        sweeps += int(n)
+        progress.update(done + sweeps, f"change {delta:.1e}")
+    return sweeps, float(delta)
+
+
+def _policy_iteration(g, order, tol, max_sweeps, progress):
     """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
-    policy iteration, each policy evaluated directly one strong component at a time."""
-    from .kernels import evaluate_blocks, gauss_seidel_sweeps, greedy_choices, improve_choices
+    policy iteration, each policy evaluated directly one strong component at a time,
+    then sweeps until the Bellman residual is at most `tol`."""
+    from .kernels import evaluate_blocks, greedy_choices, improve_choices
 
     order = order.astype(np.int64)
     V = np.where(g.terminal, 0.0, np.inf)
-    args = (g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost)
     warm = max(tol, WARM_TOL)
-    sweeps, _ = gauss_seidel_sweeps(V, order, *args, warm, max_sweeps)
+    progress.stage("value iteration", unit="sweeps")
+    sweeps, _ = _sweep(V, order, g, warm, max_sweeps, progress, 0)
     best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
     o_state = g.outcome_state()
     rounds = 0
+    progress.stage("policy iteration", unit="rounds")
     while True:
         rounds += 1
         pol_target = g.target[best].astype(np.int64)
@@ -109,15 +132,19 @@ def _policy_iteration(g, order, tol, max_sweeps, note):
         if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
                                g.denom, pol_target, g.cost[best].astype(np.int64), MAX_DENSE):
             warm = max(tol, warm / 1000)  # an improper policy: sweep closer, then retry
-            more, _ = gauss_seidel_sweeps(V, order, *args, warm, max_sweeps)
+            more, _ = _sweep(V, order, g, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
             best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
             continue
         V = trial
         changed = improve_choices(V, best, g.choice_ptr, g.target, g.cost)
-        note(f"policy iteration {rounds}: {changed:,} choices changed")
+        progress.update(rounds, f"{changed:,} choices changed")
         if changed == 0:
-            return V, best, sweeps, rounds
+            break
+    more, residual = _sweep(V, order, g, tol, max_sweeps - sweeps, progress, sweeps)
+    if more > 1:  # the sweeps moved the values: take the greedy policy of the final ones
+        best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+    return V, best, sweeps + more, rounds, residual
 
 
 def _exact_policy_iteration(g, best):

@@ -1,0 +1,73 @@
+"""Progress of long solves: engines report stages and counts; the CLI draws them.
+
+Engines take any object with ``stage`` and ``update``; ``Silent`` ignores both. The
+command line's ``Bar`` draws a rich progress bar on stderr, only once a solve has run
+for about a second, and remembers the stage an interruption happened in.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+class Silent:
+    """Progress that shows nothing (the default for library calls)."""
+
+    stage_name = ""
+
+    def stage(self, name: str, total: float | None = None, unit: str = "") -> None:
+        self.stage_name = name
+
+    def update(self, done: float, info: str = "") -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class Bar(Silent):
+    """A rich progress bar on stderr that appears after `delay` seconds."""
+
+    def __init__(self, delay: float = 1.0):
+        self.delay = delay
+        self.started = time.perf_counter()
+        self._progress = None
+        self._task = None
+        self._pending: tuple = ("", None, "")
+
+    def stage(self, name: str, total: float | None = None, unit: str = "") -> None:
+        self.stage_name = name
+        self._pending = (name, total, unit)
+        if self._progress is not None:
+            self._new_task()
+
+    def update(self, done: float, info: str = "") -> None:
+        if self._progress is None:
+            if time.perf_counter() - self.started < self.delay:
+                return
+            self._start()
+        self._progress.update(self._task, completed=done, info=info)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def _start(self) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+                                   TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
+        self._progress = Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+            MofNCompleteColumn(), TaskProgressColumn(), TextColumn("{task.fields[info]}"),
+            TimeElapsedColumn(), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=True)
+        self._progress.start()
+        self._new_task()
+
+    def _new_task(self) -> None:
+        name, total, unit = self._pending
+        if self._task is not None:
+            self._progress.remove_task(self._task)
+        self._task = self._progress.add_task(f"{name} ({unit})" if unit else name, total=total, info="")

@@ -167,26 +167,34 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
     denom[~terminal] = w.sum(axis=1)
     bk = np.nonzero(has_out)
     bkc = np.nonzero(valid)
-    return _Piece(terminal, n_out, denom, w[bk], bk[1], valid[bk].sum(axis=1),
-                  nxt[bkc], cost[bkc], bkc[2])
+    return _Piece(terminal, n_out.astype(np.int32), denom, w[bk], bk[1].astype(np.int32),
+                  valid[bk].sum(axis=1).astype(np.int32), nxt[bkc], cost[bkc].astype(np.int32),
+                  bkc[2].astype(np.int8))
 
 
 def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
-    """Join the pieces (in discovery order, as the state indices are) into one Graph."""
-    def cat(name: str, dtype) -> np.ndarray:
-        return np.concatenate([getattr(p, name) for p in pieces]).astype(dtype, copy=False)
+    """Join the pieces (in discovery order, as the state indices are) into one Graph,
+    releasing each piece's field as soon as it is joined."""
+    def take(name: str, dtype) -> np.ndarray:
+        joined = np.concatenate([getattr(p, name) for p in pieces]).astype(dtype, copy=False)
+        for p in pieces:
+            setattr(p, name, None)
+        return joined
 
-    n_out = cat("n_out", np.int64)
-    out_ptr = np.zeros(len(codes) + 1, dtype=np.int64)
-    np.cumsum(n_out, out=out_ptr[1:])
-    n_choice = cat("n_choice", np.int64)
-    choice_ptr = np.zeros(len(n_choice) + 1, dtype=np.int64)
-    np.cumsum(n_choice, out=choice_ptr[1:])
+    def pointers(counts: np.ndarray) -> np.ndarray:
+        ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=ptr[1:])
+        return ptr
+
+    out_ptr = pointers(take("n_out", np.int32))
+    choice_ptr = pointers(take("n_choice", np.int32))
     order = np.argsort(codes, kind="stable")
-    target = order[np.searchsorted(codes[order], cat("target_codes", np.int64))]
+    index_type = np.int32 if len(codes) < 2**31 else np.int64
+    target = order[np.searchsorted(codes[order], take("target_codes", np.int64))].astype(index_type)
+    del order
     return Graph(
-        codes=codes, terminal=cat("terminal", bool), denom=cat("denom", np.int64),
-        out_ptr=out_ptr, weight=cat("weight", np.int64), outcome_k=cat("outcome_k", np.int32),
-        choice_ptr=choice_ptr, target=target.astype(np.int32 if len(codes) < 2**31 else np.int64),
-        cost=cat("cost", np.int32), choice_c=cat("choice_c", np.int8),
+        codes=codes, terminal=take("terminal", bool), denom=take("denom", np.int64),
+        out_ptr=out_ptr, weight=take("weight", np.int64), outcome_k=take("outcome_k", np.int32),
+        choice_ptr=choice_ptr, target=target, cost=take("cost", np.int32),
+        choice_c=take("choice_c", np.int8),
     )

@@ -15,7 +15,7 @@ import numpy as np
 from flint import fmpq, fmpz_mat
 
 from .compile import Graph
-from .structure import components
+from .structure import components, csr
 
 
 class TooLarge(Exception):
@@ -25,10 +25,9 @@ class TooLarge(Exception):
 def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
     """Exact expected cost-to-go of every state under the policy `best_edge` (per outcome)."""
     n = g.n_states
-    o_state = g.outcome_state()
     tgt = g.target[best_edge].astype(np.int64)
     cst = g.cost[best_edge].astype(np.int64)
-    labels = components(n, o_state, tgt)
+    labels = components(csr(g.out_ptr, tgt, n))
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1
     V: list = [fmpq(0)] * n

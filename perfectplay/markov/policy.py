@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -26,7 +26,7 @@ class Policy:
     game: MarkovGame
     graph: Graph
     chosen: np.ndarray
-    values: list  # value of every state (exact rationals or floats)
+    values: Sequence  # value of every state: exact rationals (list) or floats (array)
 
     def value_of(self, code: int) -> Any:
         return self.values[int(self.graph.index_of(np.array([code]))[0])]

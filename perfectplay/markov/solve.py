@@ -14,7 +14,7 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact
 from .model import MarkovGame
 from .policy import Policy
-from .structure import (check_positive_cycles, components, distance_to_goal, edge_sources,
+from .structure import (adjacency, check_positive_cycles, components, csr, distance_to_goal,
                         solve_order, zero_cost_order)
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
@@ -48,14 +48,13 @@ def solve_markov(
     t0 = time.perf_counter()
     progress.stage("exploring states", unit="states")
     g = compile_game(game, progress=progress)
-    src = edge_sources(g)
-    check_positive_cycles(g, src)
+    check_positive_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
-        sol = _solve_expected(game, g, src, tol, exact, max_sweeps, stats, progress)
+        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress)
     elif objective.name == "probability":
-        sol = _solve_horizon(game, g, src, objective.horizon, exact, stats)
+        sol = _solve_horizon(game, g, objective.horizon, exact, stats)
     else:
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     sol.objective = objective
@@ -63,17 +62,18 @@ def solve_markov(
     return sol
 
 
-def _solve_expected(game, g, src, tol, exact, max_sweeps, stats, progress) -> Solution:
-    dist = distance_to_goal(g, src)
+def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
+    adj = adjacency(g)
+    dist = distance_to_goal(g, adj)
     if (dist > g.n_states).any():
         raise Unsupported(f"{game}: from some reachable state the game cannot end; "
                           "its expected cost is infinite")
     t = time.perf_counter()
     V, best, sweeps, rounds, residual = _policy_iteration(
-        g, solve_order(g, src, dist), tol, max_sweeps, progress)
+        g, solve_order(g, adj, dist), tol, max_sweeps, progress)
     stats.update(sweeps=sweeps, policy_rounds=rounds, residual=residual,
                  iterate_seconds=round(time.perf_counter() - t, 4))
-    values, value, is_exact, proven, status = V.tolist(), float(V[0]), False, False, CONVERGED
+    values, value, is_exact, proven, status = V, float(V[0]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
         progress.stage("exact proof (rational arithmetic)")
         t = time.perf_counter()
@@ -118,13 +118,12 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
     progress.stage("value iteration", unit="sweeps")
     sweeps, _ = _sweep(V, order, g, warm, max_sweeps, progress, 0)
     best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
-    o_state = g.outcome_state()
     rounds = 0
     progress.stage("policy iteration", unit="rounds")
     while True:
         rounds += 1
         pol_target = g.target[best].astype(np.int64)
-        labels = components(g.n_states, o_state, pol_target)
+        labels = components(csr(g.out_ptr, pol_target, g.n_states))
         block_order = np.argsort(labels, kind="stable")
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)
@@ -159,11 +158,11 @@ def _exact_policy_iteration(g, best):
         best = improved
 
 
-def _solve_horizon(game, g, src, H, exact, stats) -> Solution:
+def _solve_horizon(game, g, H, exact, stats) -> Solution:
     from .horizon import horizon_exact
     from .kernels import horizon_layers
 
-    order = zero_cost_order(g, src).astype(np.int64)
+    order = zero_cost_order(g).astype(np.int64)
     work = g.n_states * (H + 1) * max(1, g.n_edges // max(1, g.n_states))
     if exact is not False and work <= EXACT_HORIZON_WORK:
         t = time.perf_counter()
@@ -180,7 +179,7 @@ def _solve_horizon(game, g, src, H, exact, stats) -> Solution:
     chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
     return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, 0]),
                     exact=False, proven=True, status="optimal (floating point)",
-                    strategy=Policy(game, g, chosen, P[H].tolist()), stats=stats)
+                    strategy=Policy(game, g, chosen, P[H]), stats=stats)
 
 
 def _horizon_choices(g, P, h) -> np.ndarray:

@@ -1,4 +1,9 @@
-"""Graph structure the solvers rely on: strongly connected components and good orders."""
+"""Graph structure the solvers rely on: strongly connected components and good orders.
+
+Every function works on the state-to-state adjacency matrix, which is a zero-copy view
+of the compiled graph: a state's choices are contiguous, so its row pointer is
+``choice_ptr[out_ptr]``.
+"""
 
 from __future__ import annotations
 
@@ -10,58 +15,66 @@ from ..errors import PerfectplayError
 from .compile import Graph
 
 
-def components(n: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+def csr(indptr: np.ndarray, indices: np.ndarray, n: int) -> sp.csr_matrix:
+    """A pattern matrix over given row pointers and column indices (shared, not copied)."""
+    dtype = np.int32 if indptr[-1] < 2**31 and n < 2**31 else np.int64
+    return sp.csr_matrix((np.ones(len(indices), dtype=np.int8), indices.astype(dtype, copy=False),
+                          indptr.astype(dtype, copy=False)), shape=(n, n))
+
+
+def adjacency(g: Graph) -> sp.csr_matrix:
+    """State -> next state, one entry per choice."""
+    return csr(g.choice_ptr[g.out_ptr], g.target, g.n_states)
+
+
+def components(adj: sp.csr_matrix) -> np.ndarray:
     """Strong-component label of every state, successors' components numbered first.
 
     scipy numbers components in the order its (Pearce) search completes them, which is a
     reverse topological order; the property is checked rather than assumed.
     """
-    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     _, labels = connected_components(adj, directed=True, connection="strong")
-    if (labels[src] < labels[dst]).any():
+    rows = np.repeat(labels, np.diff(adj.indptr))
+    if (rows < labels[adj.indices]).any():
         raise RuntimeError("strong components are not in reverse topological order")
     return labels
 
 
-def edge_sources(g: Graph) -> np.ndarray:
-    """The state each choice edge leaves from."""
-    return g.outcome_state()[g.edge_outcome()]
-
-
-def check_positive_cycles(g: Graph, src: np.ndarray) -> None:
+def check_positive_cycles(g: Graph) -> None:
     """Refuse games where a cycle of zero-cost choices exists: expected costs would be ill-posed."""
     free = g.cost == 0
     if not free.any():
         return
-    labels = components(g.n_states, src[free], g.target[free])
-    sizes = np.bincount(labels)
-    loops = src[free] == g.target[free]
-    if (sizes > 1).any() or loops.any():
+    src = g.outcome_state()[g.edge_outcome()][free]
+    if (src == g.target[free]).any():
+        raise PerfectplayError("the game has a cycle of zero-cost choices")
+    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, g.target[free])),
+                        shape=(g.n_states, g.n_states))
+    if np.bincount(components(adj)).max() > 1:
         raise PerfectplayError("the game has a cycle of zero-cost choices")
 
 
-def solve_order(g: Graph, src: np.ndarray, dist: np.ndarray) -> np.ndarray:
+def solve_order(g: Graph, adj: sp.csr_matrix, dist: np.ndarray) -> np.ndarray:
     """A visiting order for Gauss-Seidel: successor components first, and inside a
     component, states nearer the goal (`dist`, fewest choices to a terminal state) first."""
-    labels = components(g.n_states, src, g.target)
-    return np.lexsort((dist, labels))
+    return np.lexsort((dist, components(adj)))
 
 
-def distance_to_goal(g: Graph, src: np.ndarray) -> np.ndarray:
-    """Fewest choices from each state to a terminal state (large where none is reachable)."""
+def distance_to_goal(g: Graph, adj: sp.csr_matrix) -> np.ndarray:
+    """Fewest choices from each state to a terminal state (n+1 where none is reachable)."""
+    terms = np.flatnonzero(g.terminal)
     n = g.n_states
-    goal = n  # a virtual node every terminal state points to, searched on reversed edges
-    terms = np.nonzero(g.terminal)[0]
-    rows = np.concatenate([g.target, np.full(len(terms), goal)])
-    cols = np.concatenate([src, terms])
-    rev = sp.csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n + 1, n + 1))
-    dist = dijkstra(rev, directed=True, indices=goal, unweighted=True)
+    if not len(terms):
+        return np.full(n, n + 1, dtype=np.int64)
+    dist = dijkstra(adj.T.tocsr(), directed=True, indices=terms, unweighted=True, min_only=True)
     dist[~np.isfinite(dist)] = n + 1
-    return dist[:n].astype(np.int64)
+    return dist.astype(np.int64)
 
 
-def zero_cost_order(g: Graph, src: np.ndarray) -> np.ndarray:
+def zero_cost_order(g: Graph) -> np.ndarray:
     """States ordered so that every zero-cost choice leads to an earlier state."""
     free = g.cost == 0
-    labels = components(g.n_states, src[free], g.target[free])
-    return np.argsort(labels, kind="stable")
+    src = g.outcome_state()[g.edge_outcome()][free]
+    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, g.target[free])),
+                        shape=(g.n_states, g.n_states))
+    return np.argsort(components(adj), kind="stable")

@@ -108,3 +108,80 @@ def canonical_mask(codes, cand, perms, taus, free, relabel):
             if not keep[i]:
                 break
     return keep
+
+
+@njit(cache=True)
+def canonical(codes, cand, perms, history_codes, n_symbols, relabel):
+    """The stabiliser of the history, then the canonical members of `cand` under it."""
+    ok, taus = stabiliser(perms, history_codes, n_symbols, relabel)
+    free = np.ones(n_symbols, dtype=np.bool_)
+    for h in range(history_codes.shape[0]):
+        for p in range(history_codes.shape[1]):
+            free[history_codes[h, p]] = False
+    n_free = 0
+    for a in range(n_symbols):
+        if free[a]:
+            n_free += 1
+    if ok.sum() == 1 and (not relabel or n_free <= 1):
+        return np.ones(cand.shape[0], dtype=np.bool_)
+    return canonical_mask(codes, cand, perms[ok], taus[ok], free, relabel)
+
+
+@njit(cache=True)
+def score_guesses(fb, rows, cols, lower, solved, n_feedbacks):
+    """One pass over the candidate guesses of a node: bound and largest cell of each.
+
+    For guess fb[rows[i]] against the secrets `cols`: bound[i] = len(cols) + the sum of
+    lower[cell size] over its non-solved cells, and largest[i] = its largest non-solved cell.
+    """
+    n = cols.shape[0]
+    m = rows.shape[0]
+    bound = np.empty(m, dtype=np.int64)
+    largest = np.empty(m, dtype=np.int64)
+    cnt = np.zeros(n_feedbacks, dtype=np.int64)
+    for i in range(m):
+        row = fb[rows[i]]
+        for f in range(n_feedbacks):
+            cnt[f] = 0
+        for j in range(n):
+            cnt[row[cols[j]]] += 1
+        b = n
+        big = 0
+        for f in range(n_feedbacks):
+            c = cnt[f]
+            if c > 0 and f != solved:
+                b += lower[c]
+                if c > big:
+                    big = c
+        bound[i] = b
+        largest[i] = big
+    return bound, largest
+
+
+@njit(cache=True)
+def split(fb_row, subset, n_feedbacks):
+    """Sort `subset` by feedback (stable): returns (members, feedback of each cell, cell starts)."""
+    cnt = np.zeros(n_feedbacks + 1, dtype=np.int64)
+    for j in range(subset.shape[0]):
+        cnt[fb_row[subset[j]] + 1] += 1
+    k = 0
+    for f in range(n_feedbacks):
+        if cnt[f + 1] > 0:
+            k += 1
+    feedbacks = np.empty(k, dtype=np.int64)
+    starts = np.empty(k + 1, dtype=np.int64)
+    k = 0
+    for f in range(n_feedbacks):
+        if cnt[f + 1] > 0:
+            feedbacks[k] = f
+            starts[k] = cnt[f]
+            k += 1
+        cnt[f + 1] += cnt[f]
+    starts[k] = subset.shape[0]
+    out = np.empty_like(subset)
+    pos = cnt[:n_feedbacks].copy()
+    for j in range(subset.shape[0]):
+        f = fb_row[subset[j]]
+        out[pos[f]] = subset[j]
+        pos[f] += 1
+    return out, feedbacks, starts

@@ -25,10 +25,9 @@ from typing import Callable
 
 import numpy as np
 
-from .feedback import Table
-from .heuristics import in_subset, obvious_guess
+from .feedback import Table, compute_feedback
+from .heuristics import in_subset
 from .model import History
-from .partition import cells, counts
 from .symmetry import candidates, restriction_key
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
@@ -130,34 +129,71 @@ class Search:
                 self._lower[key] = max(self._lower.get(key, 0), result[0])
         return result
 
+    def _score(self, cand: np.ndarray, subset: np.ndarray, lower: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Bound and largest non-solved cell of each candidate guess on `subset`."""
+        from .kernels import score_guesses
+
+        t = self.table
+        if self.speed.table:
+            return score_guesses(t.fb, cand, subset, lower, t.solved, t.n_feedbacks)
+        local = compute_feedback(t.game, t.guesses[cand], t.secrets[subset])
+        return score_guesses(local, np.arange(len(cand)), np.arange(len(subset)), lower,
+                             t.solved, t.n_feedbacks)
+
+    def _cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The non-solved cells of `subset` under `guess`, largest first."""
+        from .kernels import split
+
+        t = self.table
+        row = t.fb[guess] if self.speed.table else np.zeros(t.n_secrets, dtype=np.uint8)
+        if not self.speed.table:
+            row[subset] = compute_feedback(t.game, t.guesses[[guess]], t.secrets[subset])[0]
+        members, feedbacks, starts = split(row, subset, t.n_feedbacks)
+        parts = [(int(f), members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
+                                                            starts[1:].tolist()) if f != t.solved]
+        parts.sort(key=lambda fp: -len(fp[1]))
+        return parts
+
+    def _prepare(self, subset: np.ndarray, history: History, lower: np.ndarray):
+        """Candidates of a node with bound, possibility and largest cell; or an obvious guess.
+
+        Returns (obvious guess or -1, its value, cand, bound, possible, largest).
+        """
+        t, sp = self.table, self.speed
+        n = len(subset)
+        cand = candidates(t, history, sp.symmetry)
+        possible = in_subset(t, cand, subset)
+        if sp.obvious and n <= t.branching + 1:
+            inside = cand[possible]
+            _, largest = self._score(inside, subset, lower)
+            hits = np.flatnonzero(largest <= 1)
+            if len(hits):
+                return int(inside[hits[0]]), 2 * n - 1, None, None, None, None
+        bound, largest = self._score(cand, subset, lower)
+        useful = possible | (largest < n)
+        if sp.obvious:
+            hits = np.flatnonzero(useful & (largest <= 1))
+            if len(hits):  # no possible guess is obvious (checked above): 2n is optimal
+                return int(cand[hits[0]]), 2 * n, None, None, None, None
+        return -1, 0, cand[useful], bound[useful], possible[useful], largest[useful]
+
     def _search(self, subset: np.ndarray, history: History, cap: int, budget: int) -> tuple[int, int]:
         t, sp = self.table, self.speed
         n = len(subset)
-        if sp.obvious:
-            g = obvious_guess(t, subset, history, sp.table, sp.symmetry)
-            if g >= 0:
-                return (2 * n - 1, g) if 2 * n - 1 < budget else (2 * n - 1, -1)
-        cand = candidates(t, history, sp.symmetry)
-        c = counts(t, cand, subset, sp.table)
-        possible = in_subset(t, cand, subset)
-        useful = possible | (c.max(axis=1) < n)
-        cand, c, possible = cand[useful], c[useful], possible[useful]
-        if sp.obvious:
-            hits = np.flatnonzero(c.max(axis=1) <= 1)
-            if len(hits):  # no possible guess is obvious (checked above): 2n is optimal
-                return (2 * n, int(cand[hits[0]])) if 2 * n < budget else (2 * n, -1)
         child = self.lower_row(cap - 1)
-        bound = n + child[c].sum(axis=1) - child[c[:, t.solved]]
-        order = np.lexsort((cand, ~possible, bound))
+        obvious, value, cand, bound, possible, _ = self._prepare(subset, history, child)
+        if obvious >= 0:
+            return (value, obvious) if value < budget else (value, -1)
+        G = len(t.guesses)
         best, best_guess = (budget, -1) if sp.bounds else (INF, -1)
-        for i in order.tolist():
+        hopeful = np.flatnonzero(bound < min(best, INF))  # the others can never win
+        keys = bound[hopeful] * (2 * G) + (~possible[hopeful]) * G + cand[hopeful]
+        for i in hopeful[np.argsort(keys)].tolist():
             if bound[i] >= min(best, INF):
                 break
             g = int(cand[i])
-            parts = [(f, p) for f, p in cells(t, g, subset) if f != t.solved]
-            parts.sort(key=lambda fp: -len(fp[1]))
             total = int(bound[i]) if sp.bounds else n
-            for f, part in parts:
+            for f, part in self._cells(g, subset):
                 lb = int(child[len(part)]) if sp.bounds else 0
                 v, _ = self.best(part, history + ((g, f),), cap - 1,
                                  best - (total - lb) if sp.bounds else INF)
@@ -191,27 +227,15 @@ class Search:
 
     def _fit_search(self, subset: np.ndarray, history: History, cap: int) -> int:
         t, sp = self.table, self.speed
-        n = len(subset)
-        if sp.obvious:
-            g = obvious_guess(t, subset, history, sp.table, sp.symmetry)
-            if g >= 0:
-                return g
-        cand = candidates(t, history, sp.symmetry)
-        c = counts(t, cand, subset, sp.table)
-        possible = in_subset(t, cand, subset)
-        nonsolved = c.copy()
-        nonsolved[:, t.solved] = 0
-        largest = nonsolved.max(axis=1)
-        ok = possible | (largest < n)
+        obvious, _, cand, _, possible, largest = self._prepare(subset, history, self.lower_row(0))
+        if obvious >= 0:
+            return obvious
+        G = len(t.guesses)
         if sp.bounds:
-            ok &= largest <= self.capacity(cap - 1)
-        order = np.lexsort((cand, ~possible, largest))
-        for i in order.tolist():
-            if not ok[i]:
-                continue
+            fits = largest <= self.capacity(cap - 1)
+            cand, possible, largest = cand[fits], possible[fits], largest[fits]
+        for i in np.argsort(largest * (2 * G) + (~possible) * G + cand, kind="stable").tolist():
             g = int(cand[i])
-            parts = [(f, p) for f, p in cells(t, g, subset) if f != t.solved]
-            parts.sort(key=lambda fp: -len(fp[1]))
-            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in parts):
+            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in self._cells(g, subset)):
                 return g
         return -1

@@ -96,7 +96,7 @@ def solve_deduction(
         raise Unsupported(f"the {strategy} strategy needs up to {st.worst} guesses, "
                           f"more than --max-guesses {max_guesses}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
-    extra = {"strategy": strategy, **({"max_guesses": max_guesses} if max_guesses else {}),
+    extra = {"method": strategy, **({"max_guesses": max_guesses} if max_guesses else {}),
              **st.to_dict()}
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,

@@ -17,19 +17,11 @@ from .model import History
 
 def canonical_guesses(table: Table, history: History, cand: np.ndarray) -> np.ndarray:
     """The members of `cand` (guess indices) that are least in their orbit under the stabiliser."""
-    from .kernels import canonical_mask, stabiliser
+    from .kernels import canonical
 
     sym = table.symmetry
-    n_symbols = table.game.n_symbols()
-    hist = np.array([table.guesses[g] for g, _ in history], dtype=np.int8).reshape(-1, table.guesses.shape[1])
-    free = np.ones(n_symbols, dtype=np.bool_)
-    free[np.unique(hist)] = False
-    perms = np.asarray(sym.positions, dtype=np.int64)
-    ok, taus = stabiliser(perms, hist, n_symbols, sym.symbols)
-    perms, taus = perms[ok], taus[ok]
-    if len(perms) == 1 and (not sym.symbols or free.sum() <= 1):
-        return cand  # only the identity is left
-    keep = canonical_mask(table.guesses, cand, perms, taus, free, sym.symbols)
+    hist = table.guesses[[g for g, _ in history]]
+    keep = canonical(table.guesses, cand, sym.positions, hist, table.game.n_symbols(), sym.symbols)
     return cand[keep]
 
 

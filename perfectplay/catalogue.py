@@ -14,6 +14,9 @@ from .params import parse_assignments
 _ENTRIES = {
     "dice-cards": "perfectplay.games.dice_cards:DiceCards",
     "tricky-trios": "perfectplay.games.tricky_trios:TrickyTrios",
+    "mastermind": "perfectplay.games.mastermind:Mastermind",
+    "permutation": "perfectplay.games.permutation:Permutation",
+    "bulls-and-cows": "perfectplay.games.bulls_and_cows:BullsAndCows",
 }
 
 

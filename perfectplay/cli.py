@@ -8,7 +8,7 @@ import time
 
 import click
 
-from .errors import PerfectplayError
+from .errors import PerfectplayError, Unsupported
 
 
 class _Group(click.Group):
@@ -72,11 +72,16 @@ def list_games() -> None:
               help="insist on (or skip) the exact rational stage; default: where sizes allow")
 @click.option("--tol", type=float, default=1e-12, show_default=True,
               help="value-iteration tolerance (relative change per sweep)")
+@click.option("--strategy", default="optimal", show_default=True,
+              help="deduction games: optimal | minimax | expected-size | entropy | most-parts")
+@click.option("--max-guesses", type=int, default=None,
+              help="deduction games: at most this many guesses for any secret")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def solve(game, assignments, objective, horizon, exact, tol, as_json, out, quiet) -> None:
+def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses,
+          as_json, out, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -88,8 +93,14 @@ def solve(game, assignments, objective, horizon, exact, tol, as_json, out, quiet
     obj = Objective(objective, horizon)
     progress = Silent() if quiet else Bar()
     t0 = time.perf_counter()
+    if g.kind == "deduction":
+        options = {"strategy": strategy, "max_guesses": max_guesses}
+    elif strategy != "optimal" or max_guesses is not None:
+        raise Unsupported(f"{g.name} takes no --strategy or --max-guesses (deduction games only)")
+    else:
+        options = {"exact": exact, "tol": tol}
     try:
-        solution = run(g, obj, exact=exact, tol=tol, progress=progress)
+        solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
         progress.close()
         _fail(f"interrupted while {progress.stage_name or 'starting'}; no result, nothing written", 130)
@@ -143,13 +154,53 @@ def _print_summary(game, solution, out) -> None:
     if solution.exact:
         table.add_row("exact", format_value(solution.value))
     table.add_row("status", solution.status)
-    for key in ("states", "choices", "sweeps", "exact_rounds", "seconds"):
+    if "histogram" in solution.extra:
+        _add_deduction_rows(table, solution.extra)
+    for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
             table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)
                           else str(solution.stats[key]))
     if out:
         table.add_row("strategy", f"written to {out}")
     Console().print(table)
+
+
+def _add_deduction_rows(table, extra) -> None:
+    table.add_row("total", f"{extra['total']:,} guesses over {extra['secrets']:,} secrets")
+    table.add_row("worst case", str(extra["worst"]))
+    table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in extra["histogram"].items()))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+def verify(file, as_json) -> None:
+    """Replay every secret through an exported deduction strategy (no solver involved)."""
+    from fractions import Fraction
+
+    from .catalogue import load_game
+    from .deduction.verify import BadStrategy, tree_document, verify_document
+
+    try:
+        with open(file) as handle:
+            doc = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise BadStrategy(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
+    tree_document(doc)
+    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+    game = load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
+    if game.kind != "deduction":
+        raise BadStrategy(f"{file}: {game.name} is not a deduction game")
+    stats, label = verify_document(game, doc)
+    average = Fraction(stats.total, stats.secrets)
+    if as_json:
+        click.echo(json.dumps({"game": game.name, "params": game.params, "label": label,
+                               "average": str(average), **stats.to_dict()}))
+        return
+    click.echo(f"{game}: {label}; every secret solved")
+    click.echo(f"total {stats.total} over {stats.secrets} secrets, average {float(average):.6f} "
+               f"({average}), worst case {stats.worst}")
+    click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from .solution import Solution
 #: Engine per game kind, imported only when a game of that kind is solved.
 _ENGINES = {
     "markov": "perfectplay.markov.solve:solve_markov",
+    "deduction": "perfectplay.deduction.solve:solve_deduction",
 }
 
 

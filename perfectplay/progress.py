@@ -1,8 +1,9 @@
 """Progress of long solves: engines report stages and counts; the CLI draws them.
 
-Engines take any object with ``stage`` and ``update``; ``Silent`` ignores both. The
-command line's ``Bar`` draws a rich progress bar on stderr, only once a solve has run
-for about a second, and remembers the stage an interruption happened in.
+Engines take any object with ``stage`` and ``update`` (calling it with a message is a
+free-form note within the current stage); ``Silent`` ignores all three. The command
+line's ``Bar`` draws a rich progress bar on stderr, only once a solve has run for about a
+second, and remembers the stage an interruption happened in.
 """
 
 from __future__ import annotations
@@ -14,6 +15,12 @@ class Silent:
     """Progress that shows nothing (the default for library calls)."""
 
     stage_name = ""
+    done: float = 0
+
+    def __call__(self, message: str) -> None:
+        if not self.stage_name:
+            self.stage("solving")
+        self.update(self.done, message)
 
     def stage(self, name: str, total: float | None = None, unit: str = "") -> None:
         self.stage_name = name
@@ -42,6 +49,7 @@ class Bar(Silent):
             self._new_task()
 
     def update(self, done: float, info: str = "") -> None:
+        self.done = done
         if self._progress is None:
             if time.perf_counter() - self.started < self.delay:
                 return

@@ -1,0 +1,181 @@
+"""The rules protocol of a deduction game: what a game module writes, and nothing else.
+
+A secret is drawn uniformly from a finite set of codes; the player guesses codes and
+each guess returns a feedback, a small integer computed by the rules from the guess and
+the secret. The game is won when the feedback says so (``solved_feedback``). Codes are
+rows of small integers (one symbol per position), listed in lexicographic order.
+
+A game also declares the symmetries its rules preserve: a group of position
+permutations and whether every relabelling of the symbols is one. A pair (pi, tau)
+acts on a code ``c`` as ``tau[c[pi]]``; the rules must satisfy
+``feedback(tau[g[pi]], tau[s[pi]]) == feedback(g, s)`` and map the codes onto
+themselves. ``check_game`` checks all of this on any game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Sequence
+
+import numpy as np
+
+from ..errors import PerfectplayError
+from ..game import Game
+
+#: A history: the (guess index, feedback) pairs played so far.
+History = tuple[tuple[int, int], ...]
+
+
+class BadCode(PerfectplayError):
+    """A code or feedback string that the game cannot read."""
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """The symmetry group of a game's rules.
+
+    positions  (k, length) array: a group of position permutations (identity included).
+    symbols    True if every relabelling of the symbols preserves the rules.
+    """
+
+    positions: np.ndarray
+    symbols: bool
+
+    @staticmethod
+    def full(length: int, symbols: bool = True) -> "Symmetry":
+        """Every permutation of the positions (and of the symbols if `symbols`)."""
+        perms = np.array(list(itertools.permutations(range(length))), dtype=np.int8)
+        return Symmetry(perms, symbols)
+
+    @staticmethod
+    def trivial(length: int) -> "Symmetry":
+        return Symmetry(np.arange(length, dtype=np.int8)[None, :], False)
+
+
+class DeductionGame(Game):
+    """Base class of deduction games (seeds 000, 002, 004)."""
+
+    kind: ClassVar[str] = "deduction"
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst")
+    cost_unit: ClassVar[str] = "guesses"
+
+    # --- what every game must say ------------------------------------------------------
+    def length(self) -> int:
+        """Number of positions of a code."""
+        raise NotImplementedError
+
+    def n_symbols(self) -> int:
+        """Symbols are 0 .. n_symbols-1."""
+        raise NotImplementedError
+
+    def guesses(self) -> np.ndarray:
+        """All allowed guesses, an int8 array (G, length) in lexicographic order."""
+        raise NotImplementedError
+
+    def secrets(self) -> np.ndarray:
+        """All possible secrets, an int8 array (S, length) in lexicographic order; each is a guess."""
+        return self.guesses()
+
+    def n_feedbacks(self) -> int:
+        """Feedbacks are integers 0 .. n_feedbacks-1 (at most 256)."""
+        raise NotImplementedError
+
+    def solved_feedback(self) -> int:
+        """The feedback that says the guess is the secret."""
+        raise NotImplementedError
+
+    def feedback(self, guess: Sequence[int], secret: Sequence[int]) -> int:
+        """The feedback of one guess against one secret: the scalar reference of the rules."""
+        raise NotImplementedError
+
+    def feedback_kernel(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
+        """A compiled ``kernel(guesses, secrets, out)`` filling out[i, j] = feedback(g_i, s_j).
+
+        Imported lazily by the implementation (numba must not load with the catalogue).
+        """
+        raise NotImplementedError
+
+    def symmetry(self) -> Symmetry:
+        """The symmetry group of the rules; the trivial group unless a game says more."""
+        return Symmetry.trivial(self.length())
+
+    def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
+        """Which guesses the rules allow after `history` (a boolean mask), or None for all.
+
+        Hard modes override this. The restriction must be preserved by the symmetries.
+        """
+        return None
+
+    # --- how people read and write codes and feedbacks -----------------------------------
+    def format_code(self, code: Sequence[int]) -> str:
+        return "".join(str(int(c) + 1) for c in code)
+
+    def parse_code(self, text: str) -> np.ndarray:
+        text = text.strip()
+        if len(text) != self.length() or not text.isdigit():
+            raise BadCode(f"{self.name}: cannot read code {text!r} "
+                          f"(expected {self.length()} symbols like {self.format_code(self.guesses()[0])})")
+        code = np.array([int(ch) - 1 for ch in text], dtype=np.int8)
+        if code.min() < 0 or code.max() >= self.n_symbols():
+            raise BadCode(f"{self.name}: code {text!r} uses a symbol out of range")
+        return code
+
+    def format_feedback(self, feedback: int) -> str:
+        return str(int(feedback))
+
+    def parse_feedback(self, text: str) -> int:
+        text = text.strip()
+        if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():
+            raise BadCode(f"{self.name}: cannot read feedback {text!r}")
+        return int(text)
+
+
+def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
+    """Check that `game` keeps the protocol; raise AssertionError naming the first breach.
+
+    Checks: code arrays (shape, dtype, lexicographic order, no duplicates, every secret a
+    guess); feedback values in range, solved exactly when guess == secret; the compiled
+    kernel equals the scalar reference; feedback and codes invariant under random
+    elements of the declared symmetry group; feedbacks and codes survive format/parse.
+    """
+    rng = np.random.default_rng(seed)
+    G, S, L = game.guesses(), game.secrets(), game.length()
+    for name, codes in (("guesses", G), ("secrets", S)):
+        assert codes.ndim == 2 and codes.shape[1] == L, f"{name} must have shape (n, {L})"
+        assert codes.dtype == np.int8, f"{name} must be int8"
+        assert codes.min() >= 0 and codes.max() < game.n_symbols(), f"{name}: symbol out of range"
+        keys = [tuple(c) for c in codes.tolist()]
+        assert keys == sorted(set(keys)), f"{name} must be sorted and distinct"
+    guess_set = {tuple(c) for c in G.tolist()}
+    assert all(tuple(s) in guess_set for s in S.tolist()), "every secret must be a guess"
+    assert 0 < game.n_feedbacks() <= 256 and 0 <= game.solved_feedback() < game.n_feedbacks()
+
+    gi = rng.integers(0, len(G), samples)
+    si = rng.integers(0, len(S), samples)
+    si[: min(samples, 20)] = rng.integers(0, len(S), min(samples, 20))
+    out = np.empty((1, 1), dtype=np.uint8)
+    kernel = game.feedback_kernel()
+    for a, b in zip(gi.tolist(), si.tolist()):
+        g, s = G[a], S[b]
+        f = game.feedback(g, s)
+        assert 0 <= f < game.n_feedbacks(), f"feedback {f} out of range"
+        assert (f == game.solved_feedback()) == bool(np.array_equal(g, s)), "solved iff guess == secret"
+        kernel(g[None, :], s[None, :], out)
+        assert int(out[0, 0]) == f, f"kernel disagrees with feedback() on {g}, {s}"
+        assert game.parse_feedback(game.format_feedback(f)) == f, "feedback format/parse"
+        assert np.array_equal(game.parse_code(game.format_code(g)), g), "code format/parse"
+
+    sym = game.symmetry()
+    perms = np.asarray(sym.positions)
+    assert perms.ndim == 2 and perms.shape[1] == L
+    assert any(np.array_equal(p, np.arange(L)) for p in perms), "symmetry must contain the identity"
+    secret_set = {tuple(c) for c in S.tolist()}
+    for a, b in zip(gi[:100].tolist(), si[:100].tolist()):
+        pi = perms[rng.integers(len(perms))]
+        tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
+        g, s = G[a], S[b]
+        g2, s2 = tau[g[pi]].astype(np.int8), tau[s[pi]].astype(np.int8)
+        assert tuple(g2) in guess_set and tuple(s2) in secret_set, "symmetry must map codes to codes"
+        assert game.feedback(g2, s2) == game.feedback(g, s), "feedback must be invariant under the symmetry"

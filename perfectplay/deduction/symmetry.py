@@ -1,0 +1,38 @@
+"""Canonical guesses: one guess per orbit of the symmetries that the history leaves.
+
+A symmetry (pi, tau) of the rules that fixes every guess played so far maps the
+consistent set onto itself and preserves every feedback, so two guesses in one orbit
+have the same value: only the least guess of each orbit needs to be searched. The
+stabiliser of a history is the position permutations that, with a symbol map, fix each
+history guess, times every relabelling of the symbols no guess has used yet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .feedback import Table
+from .model import History
+
+
+def canonical_guesses(table: Table, history: History, cand: np.ndarray) -> np.ndarray:
+    """The members of `cand` (guess indices) that are least in their orbit under the stabiliser."""
+    from .kernels import canonical
+
+    sym = table.symmetry
+    hist = table.guesses[[g for g, _ in history]]
+    keep = canonical(table.guesses, cand, sym.positions, hist, table.game.n_symbols(), sym.symbols)
+    return cand[keep]
+
+
+def candidates(table: Table, history: History, use_symmetry: bool = True) -> np.ndarray:
+    """The guesses worth trying after `history`: those the rules allow, one per orbit."""
+    mask = table.game.restrict_guesses(history, table.guesses)
+    cand = np.arange(len(table.guesses), dtype=np.int64) if mask is None else np.flatnonzero(mask)
+    return canonical_guesses(table, history, cand) if use_symmetry else cand
+
+
+def restriction_key(table: Table, history: History) -> bytes:
+    """What the history restricts, as part of a memo key (empty when nothing is restricted)."""
+    mask = table.game.restrict_guesses(history, table.guesses)
+    return b"" if mask is None else np.packbits(mask).tobytes()

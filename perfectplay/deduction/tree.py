@@ -1,0 +1,89 @@
+"""Strategy trees: a guess per node, a child per non-solved feedback; statistics and JSON."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .feedback import Table
+from .model import History
+from .partition import cells
+
+
+@dataclass
+class Node:
+    """Guess `guess` (an index into the game's guesses); `children[f]` follows feedback f."""
+
+    guess: int
+    children: dict[int, "Node"] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """How a strategy does over all secrets, each equally likely."""
+
+    total: int          # guesses summed over the secrets
+    secrets: int
+    worst: int
+    histogram: dict[int, int]  # number of guesses -> secrets revealed with that many
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "secrets": self.secrets, "worst": self.worst,
+                "histogram": {str(k): v for k, v in sorted(self.histogram.items())}}
+
+
+def build_tree(table: Table, subset: np.ndarray, history: History,
+               choose: Callable[[np.ndarray, History], int]) -> Node:
+    """The tree playing ``choose(consistent set, history)`` at every node from `subset`."""
+    node = Node(choose(subset, history))
+    for f, part in cells(table, node.guess, subset):
+        if f != table.solved:
+            node.children[f] = build_tree(table, part, history + ((node.guess, f),), choose)
+    return node
+
+
+def tree_stats(table: Table, root: Node) -> Stats:
+    """Replay every secret down the tree with the feedback table (each must be revealed)."""
+    depths: Counter[int] = Counter()
+    stack = [(root, np.arange(table.n_secrets), 1)]
+    while stack:
+        node, subset, depth = stack.pop()
+        for f, part in cells(table, node.guess, subset):
+            if f == table.solved:
+                depths[depth] += len(part)
+            else:
+                stack.append((node.children[f], part, depth + 1))
+    total = sum(d * k for d, k in depths.items())
+    return Stats(total, table.n_secrets, max(depths), dict(depths))
+
+
+def tree_to_json(game, root: Node) -> dict[str, Any]:
+    """The tree with codes and feedbacks written as people read them (``1122``, ``1B2W``)."""
+    guesses = game.guesses()
+
+    def walk(node: Node) -> dict[str, Any]:
+        doc: dict[str, Any] = {"guess": game.format_code(guesses[node.guess])}
+        if node.children:
+            doc["next"] = {game.format_feedback(f): walk(child)
+                           for f, child in sorted(node.children.items())}
+        return doc
+
+    return walk(root)
+
+
+@dataclass
+class DeductionStrategy:
+    """A solved strategy: the tree, its statistics, and what it is (proven optimal or heuristic)."""
+
+    game: Any
+    root: Node
+    stats: Stats
+    label: str
+    method: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "deduction-tree", "label": self.label, "method": self.method,
+                **self.stats.to_dict(), "root": tree_to_json(self.game, self.root)}

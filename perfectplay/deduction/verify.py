@@ -1,0 +1,99 @@
+"""Re-check an exported strategy tree without the solver: replay every secret by the rules.
+
+The replay reads only the game's scalar rules (``feedback``, ``parse_code``,
+``restrict_guesses``): a tree is accepted when every guess is one the rules allow,
+every secret reaches a node that guesses it, and every branch is taken by some secret.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..errors import PerfectplayError
+from .model import DeductionGame
+from .tree import Stats
+
+
+class BadStrategy(PerfectplayError):
+    """A file that is not a valid strategy tree for its game."""
+
+
+def tree_document(doc: Any) -> dict[str, Any]:
+    """The strategy part of an exported solution, checked for shape."""
+    if not isinstance(doc, dict) or doc.get("format") != "perfectplay-solution":
+        raise BadStrategy("not a perfectplay solution file")
+    strategy = doc.get("strategy")
+    if not isinstance(strategy, dict) or strategy.get("kind") != "deduction-tree":
+        raise BadStrategy("the file holds no deduction strategy tree")
+    if not isinstance(strategy.get("root"), dict):
+        raise BadStrategy("the strategy tree has no root node")
+    return strategy
+
+
+def _where(path: list[str]) -> str:
+    return "at the start" if not path else "after " + ", ".join(path)
+
+
+def replay(game: DeductionGame, root: dict[str, Any]) -> Stats:
+    """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``)."""
+    guesses = game.guesses()
+    index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
+    allowed = set(index)
+    solved = game.solved_feedback()
+    limit = len(game.secrets()) + 1
+    depths: Counter[int] = Counter()
+    taken: set[tuple[int, str]] = set()
+    for secret in game.secrets():
+        node, path, history = root, [], ()
+        while True:
+            if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+                raise BadStrategy(f"a node {_where(path)} has no guess")
+            try:
+                code = game.parse_code(node["guess"])
+            except PerfectplayError as err:
+                raise BadStrategy(f"bad guess {_where(path)}: {err}") from None
+            key = tuple(int(x) for x in code)
+            mask = game.restrict_guesses(history, guesses)
+            if key not in allowed or (mask is not None and not mask[index[key]]):
+                raise BadStrategy(f"guess {node['guess']} {_where(path)} is not allowed by the rules")
+            f = game.feedback(code, secret)
+            if f == solved:
+                depths[len(path) + 1] += 1
+                break
+            label = game.format_feedback(f)
+            branches = node.get("next", {})
+            if not isinstance(branches, dict) or label not in branches:
+                raise BadStrategy(f"secret {game.format_code(secret)} is never solved: no branch "
+                                  f"{label!r} {_where(path + [node['guess']])}")
+            taken.add((id(node), label))
+            path = path + [f"{node['guess']}={label}"]
+            history = history + ((index[key], f),)
+            node = branches[label]
+            if len(path) > limit:
+                raise BadStrategy(f"secret {game.format_code(secret)} is never solved (the tree loops)")
+    _check_every_branch_taken(root, taken)
+    total = sum(d * k for d, k in depths.items())
+    return Stats(total, sum(depths.values()), max(depths), dict(depths))
+
+
+def _check_every_branch_taken(root: dict[str, Any], taken: set[tuple[int, str]]) -> None:
+    stack = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        for label, child in (node.get("next") or {}).items():
+            if (id(node), label) not in taken:
+                raise BadStrategy(f"wrong feedback edge: no secret answers {node['guess']} with "
+                                  f"{label!r} {_where(path)}")
+            stack.append((child, path + [f"{node['guess']}={label}"]))
+
+
+def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
+    """Replay the tree of an exported solution; also reject totals that disagree with it."""
+    strategy = tree_document(doc)
+    stats = replay(game, strategy["root"])
+    for field in ("total", "worst"):
+        if field in strategy and strategy[field] != getattr(stats, field):
+            raise BadStrategy(f"the file says {field} {strategy[field]} but the replay gives "
+                              f"{getattr(stats, field)}")
+    return stats, str(strategy.get("label", "unlabelled"))

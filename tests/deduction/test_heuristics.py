@@ -1,0 +1,37 @@
+"""Seed 004's heuristics as complete strategies, evaluated over all secrets."""
+
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.deduction.search import SpeedUps
+
+
+def test_knuth_minimax_4x6():
+    # Knuth (1976): worst case 5, total 5801 with "prefer a possible code, then the lowest".
+    sol = solve(load_game("mastermind"), strategy="minimax")
+    assert (sol.extra["total"], sol.extra["worst"]) == (5801, 5)
+    assert not sol.proven and sol.status.startswith("heuristic")
+    assert sol.strategy.to_json()["root"]["guess"] == "1122"
+
+
+@pytest.mark.parametrize("method,total", [("expected-size", 5696), ("entropy", 5722),
+                                          ("most-parts", 5668)])
+def test_other_heuristics_4x6(method, total):
+    # Irving (1978) 4.395, Neuwirth (1982) 4.415, Kooi (2005) 4.373 guesses on average.
+    assert solve(load_game("mastermind"), strategy=method).extra["total"] == total
+
+
+@pytest.mark.parametrize("method", ["minimax", "expected-size", "entropy", "most-parts"])
+@pytest.mark.parametrize("switch", ["obvious", "symmetry"])
+def test_shortcuts_do_not_change_the_heuristic_tree(method, switch):
+    game = load_game("mastermind(pegs=3,colors=4)")
+    on = solve(game, strategy=method).strategy.to_json()
+    off = solve(game, strategy=method, speedups=SpeedUps(**{switch: False})).strategy.to_json()
+    assert on == off
+
+
+@pytest.mark.parametrize("spec", ["mastermind(pegs=3,colors=3)", "permutation(n=5)"])
+def test_heuristics_are_upper_bounds(spec):
+    best = solve(load_game(spec)).extra["total"]
+    for method in ("minimax", "expected-size", "entropy", "most-parts"):
+        assert solve(load_game(spec), strategy=method).extra["total"] >= best

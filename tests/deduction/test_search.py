@@ -1,0 +1,100 @@
+"""Exact search: published values, a brute-force cross-check, speed-ups that change only speed."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from perfectplay import Objective, load_game, solve
+from perfectplay.deduction.feedback import build_table
+from perfectplay.deduction.search import SpeedUps
+from perfectplay.deduction.solve import suggest_guess
+from perfectplay.deduction.tree import tree_stats
+
+from .bruteforce import BruteForce
+
+TINY = ["mastermind(pegs=2,colors=2)", "mastermind(pegs=2,colors=3)", "mastermind(pegs=3,colors=2)",
+        "mastermind(pegs=2,colors=4)", "permutation(n=3)", "permutation(n=4)",
+        "bulls-and-cows(digits=2,symbols=4)"]
+
+
+def replayed(solution):
+    """The tree's statistics recomputed by replaying every secret through it."""
+    game = load_game(solution.game, [f"{k}={v}" for k, v in solution.params.items()])
+    return tree_stats(build_table(game), solution.strategy.root)
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_brute_force_agrees(spec):
+    game = load_game(spec)
+    brute = BruteForce(game)
+    everyone = brute.everything()
+    best = solve(game, "expected")
+    assert best.extra["total"] == brute.total(everyone, len(everyone))
+    worst = solve(game, "worst")
+    assert worst.value == brute.worst(everyone)
+    assert worst.extra["total"] == brute.total(everyone, int(worst.value))
+    capped = solve(game, "expected", max_guesses=int(worst.value))
+    assert capped.extra["total"] == worst.extra["total"]
+    for sol in (best, worst, capped):
+        st = replayed(sol)
+        assert (st.total, st.worst) == (sol.extra["total"], sol.extra["worst"])
+
+
+SWITCHES = ["symmetry", "bounds", "memo", "obvious", "table"]
+
+
+@pytest.mark.parametrize("spec", ["mastermind(pegs=3,colors=3)", "permutation(n=4)",
+                                  "bulls-and-cows(digits=2,symbols=5)"])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_each_speedup_changes_speed_not_value(spec, objective):
+    game = load_game(spec)
+    base = solve(game, objective)
+    for name in SWITCHES:
+        off = solve(game, objective, speedups=SpeedUps(**{name: False}))
+        assert (off.value, off.extra["total"], off.extra["worst"]) == \
+               (base.value, base.extra["total"], base.extra["worst"]), name
+        if name in ("symmetry", "bounds", "memo"):
+            assert off.stats["nodes"] >= base.stats["nodes"], name
+
+
+def test_symmetry_leaves_few_first_guesses():
+    from perfectplay.deduction.symmetry import candidates
+
+    t = build_table(load_game("mastermind"))
+    first = [t.game.format_code(t.guesses[g]) for g in candidates(t, ())]
+    assert first == ["1111", "1112", "1122", "1123", "1234"]
+    t = build_table(load_game("permutation(n=5)"))
+    assert len(candidates(t, ())) == 1
+
+
+def test_mastermind_4x6_optimal_expected():
+    # Koyama and Lai (1993): 5625/1296, worst case 6.
+    sol = solve(load_game("mastermind"), "expected")
+    assert (sol.extra["total"], sol.extra["secrets"], sol.extra["worst"]) == (5625, 1296, 6)
+    assert sol.value == Fraction(5625, 1296) and sol.proven
+    assert replayed(sol).total == 5625
+
+
+def test_suggest_guess_is_callable_on_any_consistent_set():
+    game = load_game("mastermind(pegs=3,colors=3)")
+    first = suggest_guess(game, np.arange(27))
+    assert game.format_code(game.guesses()[first]) == "112"
+    assert suggest_guess(game, [5]) == 5
+    assert suggest_guess(game, np.arange(27), strategy="minimax") >= 0
+
+
+@pytest.mark.slow
+def test_mastermind_4x6_worst_and_capped():
+    # Koyama and Lai (1993): 5626/1296 with at most 5 guesses; Knuth (1976): worst case 5.
+    game = load_game("mastermind")
+    assert solve(game, "expected", max_guesses=5).extra["total"] == 5626
+    worst = solve(game, "worst")
+    assert worst.value == 5 and worst.extra["total"] == 5626
+
+
+@pytest.mark.slow
+def test_bulls_and_cows():
+    # 26274/5040 with worst case 7 (the published optimum for 4 digits out of 10).
+    sol = solve(load_game("bulls-and-cows"), "expected")
+    assert (sol.extra["total"], sol.extra["worst"]) == (26274, 7)

@@ -117,22 +117,31 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--seed", type=int, default=None, help="seed for chance (dice, shuffles)")
-def play(game, assignments, seed) -> None:
-    """Play GAME with the optimal choice and every choice's value shown at each step."""
+@click.option("--seed", type=int, default=None, help="seed for chance (dice, a random secret)")
+@click.option("--secret", default=None,
+              help="deduction games: the tool holds this secret (a code, or 'random')")
+@click.option("--budget", type=float, default=2.0, show_default=True,
+              help="deduction games: seconds for the optimal suggestion before a heuristic answers")
+def play(game, assignments, seed, secret, budget) -> None:
+    """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
+    and the secrets still possible (deduction games)."""
     from .catalogue import load_game
-    from .engines import solve as run
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
     console = Console()
-    if g.kind != "markov":
-        raise PerfectplayError(f"play is not available for {g.name} yet")
-    from .play.markov_play import play_markov
-
-    solution = run(g, exact=False)
     try:
-        play_markov(g, solution, console, seed)
+        if g.kind == "markov":
+            from .engines import solve as run
+            from .play.markov_play import play_markov
+
+            if secret is not None:
+                raise Unsupported(f"{g.name} has no secret (--secret is for deduction games)")
+            play_markov(g, run(g, exact=False), console, seed)
+        else:
+            from .play.deduction_play import play_deduction
+
+            play_deduction(g, console, secret=secret, seed=seed, budget=budget)
     except Quit:
         console.say("bye")
 

@@ -1,0 +1,61 @@
+"""The advisor for deduction games, driven through a pipe and a terminal."""
+
+import subprocess
+import sys
+
+import pexpect
+
+
+def advise(*args, script):
+    return subprocess.run([sys.executable, "-m", "perfectplay", "play", *args],
+                          input=script, capture_output=True, text=True, timeout=120)
+
+
+def test_tool_holding_the_secret_solves_with_suggestions():
+    res = advise("permutation", "n=4", "--secret", "2143", script="\n" * 20)
+    assert res.returncode == 0, res.stderr
+    assert "I hold the secret" in res.stdout and "solved in" in res.stdout
+    assert "(optimal)" in res.stdout  # 24 secrets: the optimal search answers in time
+
+
+def test_random_secret_is_reproducible():
+    a = advise("mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20)
+    b = advise("mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20)
+    assert a.returncode == 0 and a.stdout == b.stdout and "solved in" in a.stdout
+
+
+def test_person_types_feedback_malformed_inconsistent_and_undo():
+    # permutation n=3: guess 123 (suggested), feedback "x" (malformed), "1" (fine),
+    # then an impossible feedback "2" for the next guess, then undo, then quit.
+    script = "\nx\n1\n\n2\nundo\nquit\n"
+    res = advise("permutation", "n=3", script=script)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "cannot read feedback 'x'" in out
+    assert "no secret is consistent with" in out and "nothing changed" in out
+    assert "took back the last turn" in out and "bye" in out
+    assert "Traceback" not in res.stderr
+
+
+def test_guess_outside_the_rules_is_refused():
+    res = advise("permutation", "n=3", script="112\nhelp\nquit\n")
+    assert "code '112' must use each of 1..3 once" in res.stdout
+    assert "type the guess you played" in res.stdout
+
+
+def test_bad_secret_is_one_line_error():
+    res = advise("permutation", "n=3", "--secret", "999", script="")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_advisor_in_a_terminal():
+    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "play", "mastermind", "pegs=3",
+                                           "colors=3", "--secret", "321"],
+                          encoding="utf-8", timeout=60, dimensions=(40, 200))
+    for _ in range(12):
+        if child.expect(["your guess", "solved in"]) == 1:
+            break
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

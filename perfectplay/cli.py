@@ -195,6 +195,8 @@ def verify(file, as_json) -> None:
             doc = json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise BadStrategy(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
+    if isinstance(doc, dict) and (doc.get("strategy") or {}).get("kind") == "markov-policy":
+        return _verify_markov(doc, as_json)
     tree_document(doc)
     params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
     game = load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
@@ -210,6 +212,26 @@ def verify(file, as_json) -> None:
     click.echo(f"total {stats.total} over {stats.secrets} secrets, average {float(average):.6f} "
                f"({average}), worst case {stats.worst}")
     click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
+
+
+def _verify_markov(doc, as_json) -> None:
+    from .catalogue import load_game
+    from .markov.verify import policy_document, verify_policy
+    from .solution import format_value
+
+    strategy = policy_document(doc)
+    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+    game = load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
+    check = verify_policy(game, strategy)
+    if as_json:
+        click.echo(json.dumps({"game": game.name, "params": game.params, "states": check.states,
+                               "value": format_value(check.value), "value_float": float(check.value),
+                               "exact": check.exact, "max_error": check.max_error}))
+        return
+    click.echo(f"{game}: the policy is legal in all {check.states:,} states and closed")
+    click.echo(f"its expected {game.cost_unit}, recomputed: {float(check.value):.9f}"
+               + (f" = {format_value(check.value)}" if check.exact else "")
+               + f"; recorded values agree to {check.max_error:.1e}")
 
 
 def main() -> None:

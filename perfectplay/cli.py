@@ -79,9 +79,11 @@ def list_games() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
+@click.option("--plot", type=click.Path(dir_okay=False, writable=True),
+              help="draw the histogram of guesses or the value by state family (PNG)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses,
-          as_json, out, quiet) -> None:
+          as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -108,6 +110,10 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     solution.stats["seconds"] = round(time.perf_counter() - t0, 4)
     if out:
         write_json_atomically(out, solution.export())
+    if plot:
+        from .plot import plot_solution
+
+        plot_solution(g, solution, plot)
     if as_json:
         click.echo(json.dumps(solution.to_dict()))
     else:
@@ -212,6 +218,24 @@ def verify(file, as_json) -> None:
     click.echo(f"total {stats.total} over {stats.secrets} secrets, average {float(average):.6f} "
                f"({average}), worst case {stats.worst}")
     click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--depth", type=click.IntRange(0, 50), default=2, show_default=True,
+              help="how many levels of the strategy to print")
+def show(file, depth) -> None:
+    """Print an exported strategy (deduction tree or Markov policy) as an indented tree."""
+    from rich.console import Console
+
+    from .show import strategy_tree
+
+    try:
+        with open(file) as handle:
+            doc = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise PerfectplayError(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
+    Console().print(strategy_tree(doc, depth))
 
 
 def _verify_markov(doc, as_json) -> None:

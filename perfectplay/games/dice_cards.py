@@ -23,6 +23,7 @@ class DiceCards(MarkovGame):
     name = "dice-cards"
     summary = "roll two n-sided dice, turn over card x, y or x+y; all 2n cards face down to win"
     cost_unit = "moves"
+    family_label = "cards still face up"
 
     n: int = param(5, low=1, high=16, help="faces on each die (2n cards)")
 

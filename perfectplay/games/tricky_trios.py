@@ -39,6 +39,7 @@ class TrickyTrios(MarkovGame):
     name = "tricky-trios"
     summary = "flip cards to find and remove n hidden trios; fewest expected rounds"
     cost_unit = "rounds"
+    family_label = "trios left"
 
     n: int = param(5, low=1, high=100, help="number of trios (3n cards)")
 

@@ -41,6 +41,8 @@ class MarkovGame(Game):
     objectives: ClassVar[tuple[str, ...]] = ("expected", "probability")
     #: What one unit of cost is called in summaries ("moves", "rounds").
     cost_unit: ClassVar[str] = "moves"
+    #: What ``state_family`` measures, for plots.
+    family_label: ClassVar[str] = "state family"
 
     def initial_state(self) -> int:
         raise NotImplementedError

@@ -1,0 +1,59 @@
+"""Pictures of a solution (matplotlib, an optional extra: pip install 'perfectplay[plot]').
+
+Deduction games: the histogram of the number of guesses over all secrets. Markov games:
+the value (expected remaining cost) by state family, e.g. against the cards still face
+up: its mean, and the best and worst states of each family.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .errors import PerfectplayError
+from .solution import Solution
+
+
+def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
+    """Draw `solution` to the PNG file `path` (written atomically)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PerfectplayError("--plot needs matplotlib: pip install 'perfectplay[plot]'") from None
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    if "histogram" in solution.extra:
+        hist = {int(k): v for k, v in solution.extra["histogram"].items()}
+        xs = sorted(hist)
+        ax.bar(xs, [hist[x] for x in xs], color="#4c72b0")
+        for x in xs:
+            ax.annotate(str(hist[x]), (x, hist[x]), ha="center", va="bottom", fontsize=8)
+        ax.set_xlabel("guesses needed")
+        ax.set_ylabel("secrets")
+        ax.set_xticks(xs)
+        ax.set_title(f"{game}: {solution.extra.get('method', '')} "
+                     f"(average {solution.value_float:.4f}, {solution.status})")
+    else:
+        policy = solution.strategy
+        values = np.asarray([float(v) for v in policy.values])
+        live = ~policy.graph.terminal
+        family = np.array([game.state_family(int(c)) for c in policy.graph.codes[live]])
+        vals = values[live]
+        keys = np.unique(family)
+        mean = [vals[family == k].mean() for k in keys]
+        low = [vals[family == k].min() for k in keys]
+        high = [vals[family == k].max() for k in keys]
+        ax.fill_between(keys, low, high, alpha=0.25, color="#4c72b0", label="best to worst state")
+        ax.plot(keys, mean, marker="o", color="#4c72b0", label="mean over states")
+        ax.set_xlabel(game.family_label)
+        ax.set_ylabel(f"expected {game.cost_unit} left")
+        ax.set_title(f"{game}: {solution.value_float:.6f} {game.cost_unit} from the start")
+        ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    tmp = f"{path}.tmp.png"
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)

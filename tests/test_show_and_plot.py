@@ -1,0 +1,39 @@
+"""`perfectplay show` prints exported strategies as trees; `--plot` draws a PNG."""
+
+import subprocess
+import sys
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "perfectplay", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_show_a_deduction_tree_to_a_depth(tmp_path):
+    path = tmp_path / "mm.json"
+    assert cli("solve", "mastermind", "pegs=3", "colors=3", "--out", str(path), "--quiet").returncode == 0
+    shallow, deep = cli("show", str(path), "--depth", "0").stdout, cli("show", str(path), "--depth", "3").stdout
+    assert "guess 112" in shallow and "feedbacks" in shallow and "1B0W" not in shallow
+    assert "1B0W" in deep and len(deep.splitlines()) > len(shallow.splitlines())
+
+
+def test_show_a_markov_policy(tmp_path):
+    path = tmp_path / "dice.json"
+    assert cli("solve", "dice-cards", "n=2", "--out", str(path), "--quiet").returncode == 0
+    out = cli("show", str(path), "--depth", "1").stdout
+    assert "face down: none" in out and "rolled 1 and 2" in out and "turn card" in out
+
+
+def test_show_refuses_a_file_that_is_not_a_strategy(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"hello": 1}')
+    res = cli("show", str(path))
+    assert res.returncode == 2 and "not a perfectplay solution" in res.stderr
+
+
+def test_plot_writes_png_for_both_kinds(tmp_path):
+    for args in (["dice-cards", "n=3"], ["permutation", "n=4"]):
+        png = tmp_path / f"{args[0]}.png"
+        res = cli("solve", *args, "--plot", str(png), "--quiet")
+        assert res.returncode == 0, res.stderr
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

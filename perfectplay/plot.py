@@ -33,8 +33,8 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.set_xlabel("guesses needed")
         ax.set_ylabel("secrets")
         ax.set_xticks(xs)
-        ax.set_title(f"{game}: {solution.extra.get('method', '')} "
-                     f"(average {solution.value_float:.4f}, {solution.status})")
+        ax.set_title(f"{game}\n{solution.extra.get('method', '')}: average "
+                     f"{solution.value_float:.4f} ({solution.status})", fontsize=10)
     else:
         policy = solution.strategy
         values = np.asarray([float(v) for v in policy.values])

@@ -64,18 +64,16 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
 
 
 @njit(cache=True)
-def greedy_choices(V, choice_ptr, target, cost, sense):
-    """For each outcome, the edge index of its best choice (sense=+1 minimise, -1 maximise).
-
-    Ties go to the lowest choice, so the policy is deterministic.
-    """
+def greedy_choices(V, choice_ptr, target, cost):
+    """For each outcome, the edge index of its cheapest choice (cost + value of the next
+    state). Ties go to the lowest choice, so the policy is deterministic."""
     n_out = choice_ptr.shape[0] - 1
     best_edge = np.empty(n_out, dtype=np.int64)
     for o in range(n_out):
         arg = choice_ptr[o]
-        best = sense * (cost[arg] + V[target[arg]])
+        best = cost[arg] + V[target[arg]]
         for e in range(choice_ptr[o] + 1, choice_ptr[o + 1]):
-            q = sense * (cost[e] + V[target[e]])
+            q = cost[e] + V[target[e]]
             if q < best - 1e-12 * max(1.0, abs(best)):
                 best = q
                 arg = e

@@ -117,7 +117,7 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
     warm = max(tol, WARM_TOL)
     progress.stage("value iteration", unit="sweeps")
     sweeps, _ = _sweep(V, order, g, warm, max_sweeps, progress, 0)
-    best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+    best = greedy_choices(V, g.choice_ptr, g.target, g.cost)
     rounds = 0
     progress.stage("policy iteration", unit="rounds")
     while True:
@@ -133,7 +133,7 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
             warm = max(tol, warm / 1000)  # an improper policy: sweep closer, then retry
             more, _ = _sweep(V, order, g, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
-            best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+            best = greedy_choices(V, g.choice_ptr, g.target, g.cost)
             continue
         V = trial
         changed = improve_choices(V, best, g.choice_ptr, g.target, g.cost)
@@ -142,7 +142,7 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
             break
     more, residual = _sweep(V, order, g, tol, max_sweeps - sweeps, progress, sweeps)
     if more > 1:  # the sweeps moved the values: take the greedy policy of the final ones
-        best = greedy_choices(V, g.choice_ptr, g.target, g.cost, 1.0)
+        best = greedy_choices(V, g.choice_ptr, g.target, g.cost)
     return V, best, sweeps + more, rounds, residual
 
 

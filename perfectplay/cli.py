@@ -156,8 +156,6 @@ def _print_summary(game, solution, out) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .solution import format_value
-
     table = Table(title=str(game), show_header=False)
     table.add_column(style="bold")
     table.add_column(overflow="fold")
@@ -167,7 +165,7 @@ def _print_summary(game, solution, out) -> None:
     table.add_row("objective", what.get(solution.objective.name, solution.objective.name))
     table.add_row("value", f"{solution.value_float:.9f}")
     if solution.exact:
-        table.add_row("exact", format_value(solution.value))
+        table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
     if "histogram" in solution.extra:
         _add_deduction_rows(table, solution.extra)
@@ -178,6 +176,17 @@ def _print_summary(game, solution, out) -> None:
     if out:
         table.add_row("strategy", f"written to {out}")
     Console().print(table)
+
+
+def _exact_text(value) -> str:
+    """The exact value, or its size when it is too long to read (--json has it whole)."""
+    from .solution import format_value
+
+    text = format_value(value)
+    if len(text) <= 60:
+        return text
+    return (f"a fraction of {len(str(value.numerator))} / {len(str(value.denominator))} digits "
+            "(whole in --json or --out)")
 
 
 def _add_deduction_rows(table, extra) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import click
 
@@ -94,7 +93,6 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     g = load_game(game, list(assignments))
     obj = Objective(objective, horizon)
     progress = Silent() if quiet else Bar()
-    t0 = time.perf_counter()
     if g.kind == "deduction":
         options = {"strategy": strategy, "max_guesses": max_guesses}
     elif strategy != "optimal" or max_guesses is not None:
@@ -107,7 +105,6 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
         progress.close()
         _fail(f"interrupted while {progress.stage_name or 'starting'}; no result, nothing written", 130)
     progress.close()
-    solution.stats["seconds"] = round(time.perf_counter() - t0, 4)
     if out:
         write_json_atomically(out, solution.export())
     if plot:

@@ -10,12 +10,18 @@ is optimal when no choice at any outcome is strictly better than the chosen one
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from flint import fmpq, fmpz_mat
 
 from .compile import Graph
 from .structure import components, csr
+
+
+def to_fraction(value: fmpq) -> Fraction:
+    """A flint rational as a standard-library Fraction."""
+    return Fraction(int(value.p), int(value.q))
 
 
 class TooLarge(Exception):

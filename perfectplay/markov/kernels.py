@@ -20,14 +20,22 @@ def _state_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost):
 
 
 @njit(cache=True)
+def _margin(best):
+    """How much better a choice must be to count as better (rounding; zero at infinity)."""
+    return 1e-12 * max(1.0, abs(best)) if best < np.inf else 0.0
+
+
+@njit(cache=True)
 def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
     """Minimum-expected-cost value iteration in place, visiting states in `order`.
 
-    Started from an upper bound (infinity off the goal) the values decrease monotonically
-    to the optimum, so a costly loop back to a state is never mistaken for a cheap one and
-    a nearly acyclic graph visited successors-first converges in a few sweeps. Stops when
-    a sweep changes no value by more than `tol` (relative to max(1, |V|)).
-    Returns (sweeps done, last largest change).
+    Started from infinity off the goal, values decrease towards the optimum, so a costly
+    loop back to a state is never mistaken for a cheap one and a nearly acyclic graph
+    visited successors-first converges in a few sweeps. States that would keep infinity
+    for ever (each has an outcome leading only back among them) are then restarted from
+    a finite value, from which value iteration still converges, though no longer from
+    above. Stops when a sweep changes no value by more than `tol` (relative to
+    max(1, |V|)). Returns (sweeps done, last largest change).
     """
     delta = np.inf
     sweeps = 0
@@ -46,8 +54,7 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
             V[s] = v
         sweeps += 1
         if delta <= tol:
-            # A set of states each with an outcome that only leads back into the set keeps
-            # infinity for ever; any finite start converges, so give them a large one.
+            # States still at infinity would stay there: restart them from a finite value.
             top = 0.0
             stuck = False
             for s in range(V.shape[0]):
@@ -74,7 +81,7 @@ def greedy_choices(V, choice_ptr, target, cost):
         best = cost[arg] + V[target[arg]]
         for e in range(choice_ptr[o] + 1, choice_ptr[o + 1]):
             q = cost[e] + V[target[e]]
-            if q < best - 1e-12 * max(1.0, abs(best)):
+            if q < best - _margin(best):
                 best = q
                 arg = e
         best_edge[o] = arg
@@ -117,13 +124,11 @@ def improve_choices(V, current, choice_ptr, target, cost):
     for o in range(choice_ptr.shape[0] - 1):
         cur = current[o]
         best = cost[cur] + V[target[cur]]
-        margin = 1e-12 * max(1.0, abs(best))
         for e in range(choice_ptr[o], choice_ptr[o + 1]):
             q = cost[e] + V[target[e]]
-            if q < best - margin:
+            if q < best - _margin(best):
                 best = q
                 cur = e
-                margin = 1e-12 * max(1.0, abs(best))
         if cur != current[o]:
             current[o] = cur
             changed += 1

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import time
-from fractions import Fraction
 import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
 from ..progress import Silent
-from ..solution import CONVERGED, PROVEN, Solution
+from ..solution import CONVERGED, FLOATING, PROVEN, Solution
 from .compile import compile_game
-from .exact import TooLarge, evaluate_exact, improve_exact
+from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
 from .structure import (adjacency, check_positive_cycles, components, csr, distance_to_goal,
@@ -26,8 +25,9 @@ EXACT_HORIZON_WORK = 5_000_000
 #: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
 WARM_TOL = 1e-2
 MAX_DENSE = 400
-#: Sweeps per kernel call between progress reports.
+#: Sweeps per kernel call between progress reports; policy rounds before giving up.
 SWEEP_CHUNK = 20
+MAX_ROUNDS = 1000
 
 
 def solve_markov(
@@ -41,9 +41,11 @@ def solve_markov(
 ) -> Solution:
     """Solve `game` for `objective`.
 
-    The float stage ends when the relative Bellman residual is at most `tol`;
+    The float stage ends when no value changes by more than `tol` (relative) in a sweep;
     exact=None then runs the exact stage where sizes allow (True insists, False skips).
     """
+    if not 0 < tol < 1:
+        raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring states", unit="states")
@@ -69,9 +71,9 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
         raise Unsupported(f"{game}: from some reachable state the game cannot end; "
                           "its expected cost is infinite")
     t = time.perf_counter()
-    V, best, sweeps, rounds, residual = _policy_iteration(
+    V, best, sweeps, rounds, change = _policy_iteration(
         g, solve_order(g, adj, dist), tol, max_sweeps, progress)
-    stats.update(sweeps=sweeps, policy_rounds=rounds, residual=residual,
+    stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                  iterate_seconds=round(time.perf_counter() - t, 4))
     values, value, is_exact, proven, status = V, float(V[0]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
@@ -83,7 +85,7 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
         else:
-            values, value, is_exact, proven, status = Vx, Fraction(int(Vx[0].p), int(Vx[0].q)), True, True, PROVEN
+            values, value, is_exact, proven, status = Vx, to_fraction(Vx[0]), True, True, PROVEN
             stats.update(exact_rounds=rounds, exact_seconds=round(time.perf_counter() - t, 4))
     elif exact:
         raise Unsupported(f"exact solve refused: {g.n_states:,} states exceed {EXACT_STATES:,}")
@@ -109,7 +111,7 @@ def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:
 def _policy_iteration(g, order, tol, max_sweeps, progress):
     """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
     policy iteration, each policy evaluated directly one strong component at a time,
-    then sweeps until the Bellman residual is at most `tol`."""
+    then sweeps until no value changes by more than `tol` (relative) in a sweep."""
     from .kernels import evaluate_blocks, greedy_choices, improve_choices
 
     order = order.astype(np.int64)
@@ -130,7 +132,11 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
         trial = V.copy()
         if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
                                g.denom, pol_target, g.cost[best].astype(np.int64), MAX_DENSE):
-            warm = max(tol, warm / 1000)  # an improper policy: sweep closer, then retry
+            # an improper policy (it never finishes from somewhere): sweep closer, retry
+            if sweeps >= max_sweeps or rounds >= MAX_ROUNDS:
+                raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "
+                                  f"and {rounds} policy rounds (raise max_sweeps)")
+            warm = max(tol, warm / 1000)
             more, _ = _sweep(V, order, g, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
             best = greedy_choices(V, g.choice_ptr, g.target, g.cost)
@@ -140,10 +146,12 @@ def _policy_iteration(g, order, tol, max_sweeps, progress):
         progress.update(rounds, f"{changed:,} choices changed")
         if changed == 0:
             break
-    more, residual = _sweep(V, order, g, tol, max_sweeps - sweeps, progress, sweeps)
+        if rounds >= MAX_ROUNDS:
+            raise Unsupported(f"policy iteration did not settle in {MAX_ROUNDS} rounds")
+    more, change = _sweep(V, order, g, tol, max(1, max_sweeps - sweeps), progress, sweeps)
     if more > 1:  # the sweeps moved the values: take the greedy policy of the final ones
         best = greedy_choices(V, g.choice_ptr, g.target, g.cost)
-    return V, best, sweeps + more, rounds, residual
+    return V, best, sweeps + more, rounds, change
 
 
 def _exact_policy_iteration(g, best):
@@ -168,17 +176,18 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
         t = time.perf_counter()
         P, chosen = horizon_exact(g, H, order)
         stats["exact_seconds"] = round(time.perf_counter() - t, 4)
-        value = Fraction(int(P[0].p), int(P[0].q))
+        value = to_fraction(P[0])
         return Solution(game=game.name, params=game.params, objective=None, value=value,
                         exact=True, proven=True, status=PROVEN,
                         strategy=Policy(game, g, chosen, P), stats=stats)
+    # The same backward induction in floats: optimal up to rounding, not proven.
     if exact:
         raise Unsupported(f"exact horizon solve refused: ~{work:,} steps exceed {EXACT_HORIZON_WORK:,}")
     P = horizon_layers(H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr,
                        g.target, g.cost)
     chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
     return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, 0]),
-                    exact=False, proven=True, status="optimal (floating point)",
+                    exact=False, proven=False, status=FLOATING,
                     strategy=Policy(game, g, chosen, P[H]), stats=stats)
 
 

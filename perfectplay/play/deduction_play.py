@@ -19,7 +19,7 @@ import numpy as np
 from ..deduction.feedback import Table, build_table
 from ..deduction.model import BadCode, DeductionGame, History
 from ..errors import PerfectplayError
-from .console import COMMANDS_HELP, Console, Quit
+from .console import COMMANDS_HELP, Console
 
 #: Consistent sets up to this size are listed in full.
 LIST_LIMIT = 12
@@ -27,11 +27,13 @@ LIST_LIMIT = 12
 
 @dataclass
 class Turn:
-    """The position before a turn: what is still possible, and the turns played."""
+    """The position before a turn: what is still possible, the turns played, and the
+    suggestion once computed (kept, so that undo or a refused feedback costs nothing)."""
 
     consistent: np.ndarray
     history: History = ()
     played: list[str] = field(default_factory=list)
+    suggestion: tuple[int, str] | None = None
 
 
 class Undo(Exception):
@@ -69,12 +71,12 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
     while True:
         turn = turns[-1]
         _show_possible(game, table, turn, console)
-        guess, source = suggest(game, turn, budget, heuristic)
+        if turn.suggestion is None:
+            turn.suggestion = suggest(game, turn, budget, heuristic)
+        guess, source = turn.suggestion
         console.say(f"suggested guess: [green]{game.format_code(table.guesses[guess])}[/green] ({source})")
         try:
             played = _ask_guess(game, table, turn, console, guess)
-            fb = (int(game.feedback(table.guesses[played], table.secrets[hidden]))
-                  if hidden is not None else _ask_feedback(game, console))
         except Undo:
             if len(turns) > 1:
                 turns.pop()
@@ -82,19 +84,24 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
             else:
                 console.say("nothing to undo")
             continue
+        try:
+            fb = (int(game.feedback(table.guesses[played], table.secrets[hidden]))
+                  if hidden is not None else _ask_feedback(game, console))
+        except Undo:
+            console.say("took back that guess")
+            continue
         if hidden is not None:
             console.say(f"feedback: {game.format_feedback(fb)}")
+        said = f"{game.format_code(table.guesses[played])} -> {game.format_feedback(fb)}"
+        rest = turn.consistent[table.fb[played, turn.consistent] == fb]
+        if not len(rest):
+            console.say(f"[red]no secret is consistent with {said}[/red]; nothing changed "
+                        "(type undo to take back an earlier turn)")
+            continue
         if fb == table.solved:
             console.say(f"[bold]solved in {len(turn.played) + 1} guesses[/bold]")
             return len(turn.played) + 1
-        rest = turn.consistent[table.fb[played, turn.consistent] == fb]
-        if not len(rest):
-            console.say(f"[red]no secret is consistent with {game.format_code(table.guesses[played])} "
-                        f"-> {game.format_feedback(fb)}[/red]; nothing changed (type undo to take "
-                        "back an earlier turn)")
-            continue
-        entry = f"{game.format_code(table.guesses[played])} -> {game.format_feedback(fb)}"
-        turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [entry]))
+        turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [said]))
 
 
 def _pick_secret(game: DeductionGame, table: Table, secret: str | None, seed: int | None) -> int | None:

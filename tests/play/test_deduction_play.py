@@ -59,3 +59,18 @@ def test_advisor_in_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_solved_feedback_for_a_ruled_out_guess_is_refused():
+    # 123 -> 0 rules 123 out; claiming 123 -> 3 afterwards must not end the game
+    res = advise("permutation", "n=3", script="\n0\n123\n3\nquit\n")
+    assert "no secret is consistent with 123 -> 3" in res.stdout
+    assert "solved in" not in res.stdout
+
+
+def test_undo_at_the_feedback_prompt_takes_back_only_the_guess():
+    res = advise("permutation", "n=3", script="\n0\n132\nundo\n\n0\n\n3\n")
+    out = res.stdout
+    assert "took back that guess" in out
+    assert out.count("turn 2: 2 secrets still possible") == 2  # same turn asked again
+    assert "solved in 3 guesses" in out

@@ -6,7 +6,7 @@ import importlib
 import re
 from functools import cache
 
-from .errors import UnknownGame
+from .errors import PerfectplayError, UnknownGame
 from .game import Game
 from .params import parse_assignments
 
@@ -55,3 +55,11 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
         words = [w for w in inner.split(",") if w.strip()] + words
     cls = game_class(name)
     return cls(**parse_assignments(name, cls.param_specs(), words))
+
+
+def game_of_document(doc: object) -> Game:
+    """The game an exported solution document was solved for (its name and parameters)."""
+    if not isinstance(doc, dict) or doc.get("format") != "perfectplay-solution":
+        raise PerfectplayError("not a perfectplay solution file")
+    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+    return load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])

@@ -26,7 +26,9 @@ class _Group(click.Group):
         except PerfectplayError as err:
             _fail(str(err), 2)
         except KeyboardInterrupt:
-            _fail("interrupted; nothing was written", 130)
+            _fail("interrupted", 130)
+        except OSError as err:
+            _fail(f"{err.strerror or err}: {err.filename}" if err.filename else str(err), 2)
         except MemoryError:
             _fail("out of memory; try smaller parameters", 2)
 
@@ -196,22 +198,19 @@ def _add_deduction_rows(table, extra) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 def verify(file, as_json) -> None:
-    """Replay every secret through an exported deduction strategy (no solver involved)."""
+    """Re-check an exported strategy without the solver: replay every secret through a
+    deduction tree, or every state through a Markov policy (values recomputed)."""
     from fractions import Fraction
 
-    from .catalogue import load_game
+    from .catalogue import game_of_document
     from .deduction.verify import BadStrategy, tree_document, verify_document
+    from .solution import read_document
 
-    try:
-        with open(file) as handle:
-            doc = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise BadStrategy(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
+    doc = read_document(file)
     if isinstance(doc, dict) and (doc.get("strategy") or {}).get("kind") == "markov-policy":
         return _verify_markov(doc, as_json)
     tree_document(doc)
-    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
-    game = load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
+    game = game_of_document(doc)
     if game.kind != "deduction":
         raise BadStrategy(f"{file}: {game.name} is not a deduction game")
     stats, label = verify_document(game, doc)
@@ -235,33 +234,34 @@ def show(file, depth) -> None:
     from rich.console import Console
 
     from .show import strategy_tree
+    from .solution import read_document
 
-    try:
-        with open(file) as handle:
-            doc = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise PerfectplayError(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
-    Console().print(strategy_tree(doc, depth))
+    Console().print(strategy_tree(read_document(file), depth))
 
 
 def _verify_markov(doc, as_json) -> None:
-    from .catalogue import load_game
-    from .markov.verify import policy_document, verify_policy
+    from .catalogue import game_of_document
+    from .markov.verify import BadPolicy, policy_document, verify_policy
     from .solution import format_value
 
-    strategy = policy_document(doc)
-    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
-    game = load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
-    check = verify_policy(game, strategy)
+    entries = policy_document(doc)
+    game = game_of_document(doc)
+    if game.kind != "markov":
+        raise BadPolicy(f"{game.name} is not a Markov game")
+    check = verify_policy(game, entries, doc.get("exact") is True)
+    optimal = {True: "optimal (no better choice anywhere, exact check)",
+               False: "NOT optimal: some choice is strictly better", None: "optimality not checked"}
     if as_json:
         click.echo(json.dumps({"game": game.name, "params": game.params, "states": check.states,
                                "value": format_value(check.value), "value_float": float(check.value),
-                               "exact": check.exact, "max_error": check.max_error}))
+                               "exact": check.exact, "optimal": check.optimal,
+                               "max_error": check.max_error}))
         return
     click.echo(f"{game}: the policy is legal in all {check.states:,} states and closed")
     click.echo(f"its expected {game.cost_unit}, recomputed: {float(check.value):.9f}"
                + (f" = {format_value(check.value)}" if check.exact else "")
                + f"; recorded values agree to {check.max_error:.1e}")
+    click.echo(f"the policy is {optimal[check.optimal]}")
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from .errors import PerfectplayError
-from .solution import Solution
+from .solution import Solution, write_atomically
 
 
 def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
@@ -53,7 +53,7 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    tmp = f"{path}.tmp.png"
-    fig.savefig(tmp)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        write_atomically(path, lambda tmp: fig.savefig(tmp, format="png"))
+    finally:
+        plt.close(fig)

@@ -8,8 +8,9 @@ import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from .errors import PerfectplayError
 from .objectives import Objective
 
 #: Status labels, from strongest to weakest (DESIGN guideline 4).
@@ -19,11 +20,12 @@ FLOATING = "optimal in floating point"
 HEURISTIC = "heuristic (upper bound)"
 
 
-def format_value(value: Fraction | float) -> str:
-    """Exact values as ``p/q`` (or ``p``), floats as a round-trippable decimal string."""
-    if isinstance(value, Fraction):
-        return str(value)
-    return repr(float(value))
+def format_value(value: Any) -> str:
+    """Exact rationals (Fraction, int, flint fmpq) as ``p/q`` or ``p``; floats as a
+    round-trippable decimal string."""
+    if isinstance(value, float) or type(value).__module__ == "numpy":
+        return repr(float(value))
+    return str(value)
 
 
 @dataclass
@@ -71,15 +73,39 @@ class Solution:
                 "strategy": self.strategy.to_json()}
 
 
-def write_json_atomically(path: str | os.PathLike, document: Any) -> None:
-    """Write JSON so that an interruption never leaves a half-written file at `path`."""
+def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> None:
+    """Call ``write(tmp)`` on a temporary file beside `path`, then rename it into place, so
+    that an interruption never leaves a half-written file at `path`."""
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    if not target.parent.is_dir():
+        raise PerfectplayError(f"cannot write {path}: there is no directory {target.parent}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     try:
-        with os.fdopen(fd, "w") as handle:
-            json.dump(document, handle, separators=(",", ":"))
-            handle.write("\n")
+        write(tmp)
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write_json_atomically(path: str | os.PathLike, document: Any) -> None:
+    """Write `document` as JSON to `path`, atomically."""
+    def write(tmp: str) -> None:
+        with open(tmp, "w") as handle:
+            json.dump(document, handle, separators=(",", ":"))
+            handle.write("\n")
+
+    write_atomically(path, write)
+
+
+def read_document(path: str | os.PathLike) -> Any:
+    """The JSON document in `path`; a one-line PerfectplayError if it is not readable JSON."""
+    try:
+        with open(path) as handle:
+            return json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise PerfectplayError(f"{path}: not a JSON strategy file ({err.__class__.__name__})") from None

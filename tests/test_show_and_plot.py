@@ -37,3 +37,30 @@ def test_plot_writes_png_for_both_kinds(tmp_path):
         res = cli("solve", *args, "--plot", str(png), "--quiet")
         assert res.returncode == 0, res.stderr
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_show_a_horizon_policy_uses_the_budget_left(tmp_path):
+    path = tmp_path / "h.json"
+    assert cli("solve", "dice-cards", "n=2", "--objective", "probability", "--horizon", "3",
+               "--out", str(path), "--quiet").returncode == 0
+    out = cli("show", str(path), "--depth", "3").stdout
+    assert "face down: none" in out and "turn card" in out
+
+
+def test_show_refuses_malformed_policies_in_one_line(tmp_path):
+    import json
+
+    path = tmp_path / "dice.json"
+    assert cli("solve", "dice-cards", "n=2", "--out", str(path), "--quiet").returncode == 0
+    doc = json.loads(path.read_text())
+    doc["strategy"]["states"][0]["choose"] = [[9, 9, 9]]
+    path.write_text(json.dumps(doc))
+    res = cli("show", str(path))
+    assert res.returncode == 2 and "not legal" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_unwritable_output_is_one_line(tmp_path):
+    res = cli("solve", "dice-cards", "n=2", "--out", str(tmp_path / "no" / "x.json"))
+    assert res.returncode == 2 and "there is no directory" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

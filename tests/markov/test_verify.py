@@ -26,6 +26,7 @@ def test_verify_recomputes_the_exact_value(exported, tmp_path):
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["value"] == "311/56" and doc["exact"] and doc["states"] == exported["states"]
+    assert doc["optimal"] is True
 
 
 def _broken(exported, how):
@@ -39,6 +40,14 @@ def _broken(exported, how):
         del states[-1]
     elif how == "wrong exact value":
         states[0]["value"] = "311/57"
+    elif how == "unreadable value":
+        states[2]["value"] = "lots"
+    elif how == "no choices":
+        states[0]["choose"] = []
+    elif how == "huge code":
+        states[1]["code"] = 10**30
+    elif how == "not a markov game":
+        doc["game"], doc["params"] = "permutation", {"n": 3}
     return doc
 
 
@@ -47,6 +56,10 @@ def _broken(exported, how):
     ("wrong value", "recorded values differ"),
     ("missing state", "not listed"),
     ("wrong exact value", "differ"),
+    ("unreadable value", "no readable value"),
+    ("no choices", "malformed"),
+    ("huge code", "no valid integer code"),
+    ("not a markov game", "not a Markov game"),
 ])
 def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     path = tmp_path / "bad.json"
@@ -54,3 +67,18 @@ def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     res = cli("verify", str(path))
     assert res.returncode == 2 and needle in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_verify_finds_a_legal_but_suboptimal_policy():
+    """A policy that is legal and whose recorded values are its own, but not optimal."""
+    from perfectplay.markov.table import TableGame
+    from perfectplay.markov.verify import verify_policy
+
+    game = TableGame({0: [(1, [(1, 1), (2, 1)])], 2: [(1, [(1, 5)])]}, terminal=frozenset({1}))
+    entries = [{"code": 0, "value": "6", "outcomes": [0], "choose": [[1]]},
+               {"code": 1, "value": "0"},
+               {"code": 2, "value": "5", "outcomes": [0], "choose": [[0]]}]
+    check = verify_policy(game, entries, recorded_exact=True)
+    assert check.value == 6 and check.optimal is False
+    entries[0].update(value="1", choose=[[0]])
+    assert verify_policy(game, entries, recorded_exact=True).optimal is True

@@ -23,6 +23,8 @@ class Objective:
     def __post_init__(self) -> None:
         if self.name not in OBJECTIVES:
             raise Unsupported(f"unknown objective {self.name!r} (known: {', '.join(OBJECTIVES)})")
+        if self.name != "probability" and self.horizon is not None:
+            raise Unsupported(f"--horizon goes with --objective probability, not {self.name!r}")
         if self.name == "probability":
             if self.horizon is None:
                 raise Unsupported("objective 'probability' needs a horizon (--horizon H)")

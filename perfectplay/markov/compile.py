@@ -39,7 +39,7 @@ class Graph:
     choice_c: np.ndarray
 
     def __post_init__(self) -> None:
-        self._order = np.argsort(self.codes, kind="stable")
+        self._order = np.argsort(self.codes, kind="stable")  # for index_of
 
     @property
     def n_states(self) -> int:
@@ -108,6 +108,8 @@ class _Seen:
         """The codes not seen before (each once), now marked as seen."""
         codes = np.unique(codes)
         if self.bits is not None:
+            if len(codes) and codes[-1] >= len(self.bits) * 8:
+                raise PerfectplayError(f"state code {int(codes[-1])} is beyond the game's code_bound")
             from .kernels import mark_unseen
             return codes[mark_unseen(self.bits, codes)]
         pos = np.searchsorted(self.sorted, codes)
@@ -161,15 +163,15 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
         raise PerfectplayError(f"{game}: outcome {k} of state {int(live[b])} offers no choice")
     if (w < 0).any() or (w.sum(axis=1) == 0).any():
         raise PerfectplayError(f"{game}: a non-terminal state has no chance outcome")
-    if (cost[valid] < 0).any():
-        raise PerfectplayError(f"{game}: a choice has a negative cost")
+    if (cost[valid] < 0).any() or (cost[valid] >= 2**31).any():
+        raise PerfectplayError(f"{game}: a choice's cost is negative or too large")
     n_out[~terminal] = has_out.sum(axis=1)
     denom[~terminal] = w.sum(axis=1)
     bk = np.nonzero(has_out)
     bkc = np.nonzero(valid)
     return _Piece(terminal, n_out.astype(np.int32), denom, w[bk], bk[1].astype(np.int32),
                   valid[bk].sum(axis=1).astype(np.int32), nxt[bkc], cost[bkc].astype(np.int32),
-                  bkc[2].astype(np.int8))
+                  bkc[2].astype(np.int16))
 
 
 def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
@@ -196,5 +198,5 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
         codes=codes, terminal=take("terminal", bool), denom=take("denom", np.int64),
         out_ptr=out_ptr, weight=take("weight", np.int64), outcome_k=take("outcome_k", np.int32),
         choice_ptr=choice_ptr, target=target, cost=take("cost", np.int32),
-        choice_c=take("choice_c", np.int8),
+        choice_c=take("choice_c", np.int16),
     )

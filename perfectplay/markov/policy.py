@@ -34,6 +34,9 @@ class Policy:
     def choice(self, code: int, k: int, budget: int | None = None) -> int:
         """The game's choice number to play after outcome k in state `code`."""
         g = self.graph
+        if (budget is None) != (self.chosen.ndim == 1) or (budget is not None
+                                                           and not 0 <= budget < len(self.chosen)):
+            raise ValueError(f"budget {budget} does not fit this policy")
         s = int(g.index_of(np.array([code]))[0])
         for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
             if g.outcome_k[o] == k:

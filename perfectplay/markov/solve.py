@@ -13,7 +13,7 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
-from .structure import (adjacency, check_positive_cycles, components, csr, distance_to_goal,
+from .structure import (adjacency, check_no_free_cycles, components, csr, distance_to_goal,
                         solve_order, zero_cost_order)
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
@@ -50,7 +50,7 @@ def solve_markov(
     t0 = time.perf_counter()
     progress.stage("exploring states", unit="states")
     g = compile_game(game, progress=progress)
-    check_positive_cycles(g)
+    check_no_free_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
@@ -68,11 +68,11 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
     adj = adjacency(g)
     dist = distance_to_goal(g, adj)
     if (dist > g.n_states).any():
-        raise Unsupported(f"{game}: from some reachable state the game cannot end; "
-                          "its expected cost is infinite")
+        raise Unsupported(f"{game}: from some reachable state the game can never end; "
+                          "this engine needs every state to be able to finish")
     t = time.perf_counter()
     V, best, sweeps, rounds, change = _policy_iteration(
-        g, solve_order(g, adj, dist), tol, max_sweeps, progress)
+        g, solve_order(adj, dist), tol, max_sweeps, progress)
     stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                  iterate_seconds=round(time.perf_counter() - t, 4))
     values, value, is_exact, proven, status = V, float(V[0]), False, False, CONVERGED

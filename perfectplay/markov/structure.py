@@ -40,21 +40,27 @@ def components(adj: sp.csr_matrix) -> np.ndarray:
     return labels
 
 
-def check_positive_cycles(g: Graph) -> None:
-    """Refuse games where a cycle of zero-cost choices exists: expected costs would be ill-posed."""
+def _free_adjacency(g: Graph) -> sp.csr_matrix:
+    """State -> next state over the zero-cost choices only."""
     free = g.cost == 0
-    if not free.any():
-        return
     src = g.outcome_state()[g.edge_outcome()][free]
-    if (src == g.target[free]).any():
-        raise PerfectplayError("the game has a cycle of zero-cost choices")
-    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, g.target[free])),
-                        shape=(g.n_states, g.n_states))
-    if np.bincount(components(adj)).max() > 1:
-        raise PerfectplayError("the game has a cycle of zero-cost choices")
+    return sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, g.target[free])),
+                         shape=(g.n_states, g.n_states))
 
 
-def solve_order(g: Graph, adj: sp.csr_matrix, dist: np.ndarray) -> np.ndarray:
+def check_no_free_cycles(g: Graph) -> None:
+    """Refuse games with a cycle of zero-cost choices: the engine needs every cycle to
+    cost something, so that a policy that never finishes costs infinity (this is what
+    makes the exact optimality check a proof)."""
+    if not (g.cost == 0).any():
+        return
+    adj = _free_adjacency(g)
+    if adj.diagonal().any() or np.bincount(components(adj)).max() > 1:
+        raise PerfectplayError("the game has a cycle of zero-cost choices, which this engine "
+                               "does not solve")
+
+
+def solve_order(adj: sp.csr_matrix, dist: np.ndarray) -> np.ndarray:
     """A visiting order for Gauss-Seidel: successor components first, and inside a
     component, states nearer the goal (`dist`, fewest choices to a terminal state) first."""
     return np.lexsort((dist, components(adj)))
@@ -73,8 +79,4 @@ def distance_to_goal(g: Graph, adj: sp.csr_matrix) -> np.ndarray:
 
 def zero_cost_order(g: Graph) -> np.ndarray:
     """States ordered so that every zero-cost choice leads to an earlier state."""
-    free = g.cost == 0
-    src = g.outcome_state()[g.edge_outcome()][free]
-    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, g.target[free])),
-                        shape=(g.n_states, g.n_states))
-    return np.argsort(components(adj), kind="stable")
+    return np.argsort(components(_free_adjacency(g)), kind="stable")

@@ -33,6 +33,9 @@ class TableGame(MarkovGame):
     terminal: frozenset = frozenset()
     start: int = 0
 
+    def __str__(self) -> str:
+        return f"table({len(self.table)} states)"
+
     def initial_state(self) -> int:
         return self.start
 

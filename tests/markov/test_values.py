@@ -39,3 +39,27 @@ def test_float_and_exact_stages_agree():
     exact = solve(load_game("dice-cards", ["n=4"]), exact=True)
     assert not floats.exact and exact.exact
     assert abs(floats.value_float - exact.value_float) < 1e-9
+
+
+def test_policy_iteration_gives_up_cleanly_without_enough_sweeps():
+    from perfectplay.errors import Unsupported
+
+    with pytest.raises(Unsupported, match="no policy that finishes"):
+        solve(load_game("dice-cards", ["n=3"]), exact=False, max_sweeps=1)
+
+
+def test_float_horizon_result_is_not_labelled_proven():
+    from perfectplay import Objective
+
+    sol = solve(load_game("dice-cards", ["n=3"]), Objective("probability", 4), exact=False)
+    assert not sol.exact and not sol.proven
+    exact = solve(load_game("dice-cards", ["n=3"]), Objective("probability", 4))
+    assert exact.proven and abs(float(exact.value) - sol.value_float) < 1e-12
+
+
+@pytest.mark.parametrize("tol", [0.0, -1.0, 1.5, float("nan")])
+def test_tolerance_must_be_between_0_and_1(tol):
+    from perfectplay.errors import Unsupported
+
+    with pytest.raises(Unsupported, match="tolerance"):
+        solve(load_game("dice-cards", ["n=2"]), tol=tol)

@@ -44,14 +44,16 @@ class TrickyTrios(MarkovGame):
     n: int = param(5, low=1, high=100, help="number of trios (3n cards)")
 
     # --- state codes: phase, f, c0..c3 in mixed radix --------------------------------
-    def encode(self, phase, f, c):
+    def encode(self, phase: np.ndarray | int, f: np.ndarray | int, c: np.ndarray) -> np.ndarray:
+        """State codes from the phase, f and the counts c[..., 0:4] (mixed radix)."""
         r = self.n + 1
         code = phase * 4 + f
         for j in range(4):
             code = code * r + c[..., j]
         return code
 
-    def decode(self, codes: np.ndarray):
+    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(phase, f, counts) of state codes: the inverse of ``encode``."""
         r = self.n + 1
         c = np.empty(codes.shape + (4,), dtype=np.int64)
         rest = codes.copy()
@@ -127,7 +129,7 @@ class TrickyTrios(MarkovGame):
         p = int(phase[0])
         if p == START:
             return f"{counts}; {where[START]}"
-        up = f"its trio has {int(f[0])} known" if p in (ONE, TWO) else ""
+        up = f"its trio has {int(f[0])} known" if p != DRAW_FIRST else ""
         label = where.get(p, "drawing an unknown card")
         return f"{counts}; {label}" + (f" ({up})" if up else "")
 

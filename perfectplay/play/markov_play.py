@@ -69,7 +69,8 @@ def _draw(rng: random.Random, weights: np.ndarray) -> int:
     return rng.choices(range(len(weights)), weights=[int(w) for w in weights])[0]
 
 
-def _ask_choice(console: Console, n: int, best: int):
+def _ask_choice(console: Console, n: int, best: int) -> int | str:
+    """The 1-based choice the person makes, or "undo"."""
     while True:
         line = console.ask(f"choose 1-{n} (Enter = {best}):")
         if line == "":

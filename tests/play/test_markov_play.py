@@ -45,3 +45,12 @@ def test_terminal_session_through_a_pty():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_undo_returns_to_the_same_decision_and_cost():
+    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "4"],
+                         input="2\nundo\nquit\n", capture_output=True, text=True, timeout=120)
+    blocks = res.stdout.split("\nface down")
+    first, after_undo = blocks[1], blocks[-1]
+    # the decision shown after undo is the first one again: same state, roll and cost paid
+    assert first.splitlines()[:2] == after_undo.splitlines()[:2]

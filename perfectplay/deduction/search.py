@@ -59,6 +59,10 @@ class Search:
         self._fits: dict[tuple, int] = {}
         self._rows: dict[int, np.ndarray] = {}
 
+    def _set_key(self, subset: np.ndarray) -> bytes:
+        """A consistent set as a compact memo key (16-bit indices where they fit)."""
+        return (subset.astype(np.uint16) if self.table.n_secrets <= 65536 else subset).tobytes()
+
     # --- lower bounds ---------------------------------------------------------------
     def capacity(self, cap: int) -> int:
         """Most secrets any strategy can reveal within `cap` guesses."""
@@ -110,7 +114,7 @@ class Search:
         lower = self.lower_row(cap)[n]
         if sp.bounds and lower >= budget:
             return int(lower), -1
-        key = (subset.tobytes(), cap, restriction_key(t, history))
+        key = (self._set_key(subset), cap, restriction_key(t, history))
         if sp.memo:
             hit = self._exact.get(key)
             if hit is not None:
@@ -216,7 +220,7 @@ class Search:
             return -1
         if n <= 2:
             return int(t.guess_of_secret[subset[0]])
-        key = (subset.tobytes(), min(cap, n), restriction_key(t, history))
+        key = (self._set_key(subset), min(cap, n), restriction_key(t, history))
         if sp.memo and key in self._fits:
             return self._fits[key]
         self.nodes += 1

@@ -182,6 +182,32 @@ def verify(file, as_json) -> None:
     click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
 
 
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--depth", type=int, default=2, show_default=True, help="levels of guesses to print")
+def show(file, depth) -> None:
+    """Print an exported deduction strategy tree, one guess per line, indented by level."""
+    from .deduction.verify import BadStrategy, tree_document
+
+    try:
+        with open(file) as handle:
+            strategy = tree_document(json.load(handle))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise BadStrategy(f"{file}: not a JSON strategy file ({err.__class__.__name__})") from None
+    click.echo(f"{strategy.get('label', 'unlabelled')}: total {strategy.get('total')}, "
+               f"worst case {strategy.get('worst')}")
+
+    def walk(node, level, prefix):
+        if not isinstance(node, dict):
+            raise BadStrategy(f"{file}: a node is not an object")
+        click.echo(f"{'  ' * level}{prefix}{node.get('guess')}")
+        if level + 1 < depth:
+            for label, child in (node.get("next") or {}).items():
+                walk(child, level + 1, f"{label} -> ")
+
+    walk(strategy["root"], 0, "")
+
+
 def main() -> None:
     cli()
 

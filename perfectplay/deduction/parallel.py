@@ -68,7 +68,7 @@ class RootPool:
         s, t = self.search, self.search.table
         n = len(subset)
         child = s.lower_row(cap - 1)
-        obvious, value, cand, bound, possible, _ = s._prepare(subset, (), child)
+        obvious, value, cand, bound, possible, _ = s.prepare(subset, (), child)
         if obvious >= 0 or n <= 2:
             v, g = s.best(subset, (), cap, budget)
             if g < 0:
@@ -81,7 +81,7 @@ class RootPool:
             if bound[i] >= min(best, INF):
                 break
             g = int(cand[i])
-            parts = s._cells(g, subset)
+            parts = s.cells(g, subset)
             futures = {}
             for f, part in parts:
                 lb = int(child[len(part)])

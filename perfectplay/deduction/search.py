@@ -144,7 +144,7 @@ class Search:
         return score_guesses(local, np.arange(len(cand)), np.arange(len(subset)), lower,
                              t.solved, t.n_feedbacks)
 
-    def _cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-solved cells of `subset` under `guess`, largest first."""
         from .kernels import split
 
@@ -158,7 +158,7 @@ class Search:
         parts.sort(key=lambda fp: -len(fp[1]))
         return parts
 
-    def _prepare(self, subset: np.ndarray, history: History, lower: np.ndarray):
+    def prepare(self, subset: np.ndarray, history: History, lower: np.ndarray):
         """Candidates of a node with bound, possibility and largest cell; or an obvious guess.
 
         Returns (obvious guess or -1, its value, cand, bound, possible, largest).
@@ -185,7 +185,7 @@ class Search:
         t, sp = self.table, self.speed
         n = len(subset)
         child = self.lower_row(cap - 1)
-        obvious, value, cand, bound, possible, _ = self._prepare(subset, history, child)
+        obvious, value, cand, bound, possible, _ = self.prepare(subset, history, child)
         if obvious >= 0:
             return (value, obvious) if value < budget else (value, -1)
         G = len(t.guesses)
@@ -197,7 +197,7 @@ class Search:
                 break
             g = int(cand[i])
             total = int(bound[i]) if sp.bounds else n
-            for f, part in self._cells(g, subset):
+            for f, part in self.cells(g, subset):
                 lb = int(child[len(part)]) if sp.bounds else 0
                 v, _ = self.best(part, history + ((g, f),), cap - 1,
                                  best - (total - lb) if sp.bounds else INF)
@@ -231,7 +231,7 @@ class Search:
 
     def _fit_search(self, subset: np.ndarray, history: History, cap: int) -> int:
         t, sp = self.table, self.speed
-        obvious, _, cand, _, possible, largest = self._prepare(subset, history, self.lower_row(0))
+        obvious, _, cand, _, possible, largest = self.prepare(subset, history, self.lower_row(0))
         if obvious >= 0:
             return obvious
         G = len(t.guesses)
@@ -240,6 +240,6 @@ class Search:
             cand, possible, largest = cand[fits], possible[fits], largest[fits]
         for i in np.argsort(largest * (2 * G) + (~possible) * G + cand, kind="stable").tolist():
             g = int(cand[i])
-            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in self._cells(g, subset)):
+            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in self.cells(g, subset)):
                 return g
         return -1

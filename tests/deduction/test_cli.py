@@ -106,3 +106,10 @@ def test_bad_deduction_input_is_one_line_exit_2(args, needle):
     assert res.returncode == 2
     assert needle in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_show_prints_the_first_levels(exported):
+    res = run("show", str(exported), "--depth", "2")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[1] == "112" and any(line.strip().startswith("0B0W -> ") for line in lines)

@@ -31,11 +31,19 @@ def test_worst_objective_value_is_the_worst_case():
     assert doc["value"] == str(doc["worst"]) == "5"
 
 
-@pytest.fixture
-def exported(tmp_path):
-    target = tmp_path / "tree.json"
+@pytest.fixture(scope="module")
+def exported_once(tmp_path_factory):
+    target = tmp_path_factory.mktemp("tree") / "tree.json"
     res = run("solve", "mastermind", "pegs=3", "colors=3", "--out", str(target), "--quiet")
     assert res.returncode == 0, res.stderr
+    return target.read_text()
+
+
+@pytest.fixture
+def exported(exported_once, tmp_path):
+    """A fresh copy of one exported tree, for each test to read or break."""
+    target = tmp_path / "tree.json"
+    target.write_text(exported_once)
     return target
 
 

@@ -118,7 +118,7 @@ class Search:
         if sp.memo:
             hit = self._exact.get(key)
             if hit is not None:
-                return hit
+                return hit if hit[0] < budget else (hit[0], -1)
             known = self._lower.get(key, 0)
             if known >= budget:
                 return known, -1

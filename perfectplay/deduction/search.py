@@ -14,7 +14,8 @@ Speed-ups (each can be switched off in ``SpeedUps``; the value never changes):
 * memo: values and failed-budget lower bounds cached per consistent set (plus cap and
   the history's restriction);
 * obvious: a possible guess splitting S into singletons costs 2|S|-1, which nothing
-  beats; an impossible one costs 2|S|, which nothing beats when no possible one exists;
+  beats; without one nothing beats 2|S|, which an impossible guess splitting S into
+  singletons reaches, and so does a possible one leaving one pair (with 3 guesses left);
 * table: feedbacks read from the table built once rather than recomputed per node.
 """
 
@@ -58,6 +59,9 @@ class Search:
         self._lower: dict[tuple, int] = {}
         self._fits: dict[tuple, int] = {}
         self._rows: dict[int, np.ndarray] = {}
+        # exact values of cells of 0, 1 and 2 secrets (0 beyond): spots the "one pair" guess
+        self._small = np.zeros(table.n_secrets + 1, dtype=np.int64)
+        self._small[1:3] = (1, 3)[: min(2, table.n_secrets)]
 
     def _set_key(self, subset: np.ndarray) -> bytes:
         """A consistent set as a compact memo key (16-bit indices where they fit)."""
@@ -158,9 +162,10 @@ class Search:
         parts.sort(key=lambda fp: -len(fp[1]))
         return parts
 
-    def prepare(self, subset: np.ndarray, history: History, lower: np.ndarray):
+    def prepare(self, subset: np.ndarray, history: History, cap: int, lower: np.ndarray):
         """Candidates of a node with bound, possibility and largest cell; or an obvious guess.
 
+        `cap` (>= 2) is the number of guesses left; `lower` the lower bounds of the cells.
         Returns (obvious guess or -1, its value, cand, bound, possible, largest).
         """
         t, sp = self.table, self.speed
@@ -169,10 +174,15 @@ class Search:
         possible = in_subset(t, cand, subset)
         if sp.obvious and n <= t.branching + 1:
             inside = cand[possible]
-            _, largest = self._score(inside, subset, lower)
+            exact, largest = self._score(inside, subset, self._small)
             hits = np.flatnonzero(largest <= 1)
             if len(hits):
                 return int(inside[hits[0]]), 2 * n - 1, None, None, None, None
+            # Without an obvious possible guess no strategy beats 2n; a possible guess
+            # leaving one pair and singletons reaches 2n within 3 guesses.
+            hits = np.flatnonzero((largest <= 2) & (exact == 2 * n))
+            if cap >= 3 and len(hits):
+                return int(inside[hits[0]]), 2 * n, None, None, None, None
         bound, largest = self._score(cand, subset, lower)
         useful = possible | (largest < n)
         if sp.obvious:
@@ -185,7 +195,7 @@ class Search:
         t, sp = self.table, self.speed
         n = len(subset)
         child = self.lower_row(cap - 1)
-        obvious, value, cand, bound, possible, _ = self.prepare(subset, history, child)
+        obvious, value, cand, bound, possible, _ = self.prepare(subset, history, cap, child)
         if obvious >= 0:
             return (value, obvious) if value < budget else (value, -1)
         G = len(t.guesses)
@@ -231,7 +241,7 @@ class Search:
 
     def _fit_search(self, subset: np.ndarray, history: History, cap: int) -> int:
         t, sp = self.table, self.speed
-        obvious, _, cand, _, possible, largest = self.prepare(subset, history, self.lower_row(0))
+        obvious, _, cand, _, possible, largest = self.prepare(subset, history, cap, self.lower_row(0))
         if obvious >= 0:
             return obvious
         G = len(t.guesses)

@@ -42,13 +42,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*", default=["mm46", "mm46-worst", "mm46-cap5"])
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--progress", action="store_true", help="progress messages on stderr")
     args = parser.parse_args()
     print(f"{'case':<12} {'value':>14} {'total':>7} {'worst':>5} {'nodes':>10} {'seconds':>9} "
           f"{'peak MB':>8}  workers={args.workers}", flush=True)
     for name in args.cases:
         spec, objective, cap = CASES[name]
         t0 = time.perf_counter()
-        sol = solve(load_game(spec), objective, max_guesses=cap, workers=args.workers)
+        note = (lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)) if args.progress else None
+        sol = solve(load_game(spec), objective, max_guesses=cap, workers=args.workers, progress=note)
         seconds = time.perf_counter() - t0
         print(f"{name:<12} {str(sol.value):>14} {sol.extra['total']:>7} {sol.extra['worst']:>5} "
               f"{sol.stats.get('nodes', 0):>10,} {seconds:>9.2f} {peak_mb():>8.0f}", flush=True)

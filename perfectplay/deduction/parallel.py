@@ -88,9 +88,13 @@ class RootPool:
                 futures[f] = self.pool.submit(_solve_cell, part, ((g, f),), cap - 1,
                                               best - (int(bound[i]) - lb))
             total, node = n, Node(g)
-            for f, part in parts:
+            for done, (f, part) in enumerate(parts, 1):
                 v, tree, nodes = futures[f].result()
                 self.nodes += nodes
+                if s.progress:
+                    s.progress(f"first guess {t.game.format_code(t.guesses[g])} (cap {cap}): "
+                               f"cell {done}/{len(parts)} of {len(part)} secrets -> "
+                               f"{v if tree is not None else 'over budget'}")
                 total += v
                 if tree is None:
                     for other in futures.values():

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
-from perfectplay import load_game, solve  # noqa: E402
+from perfectplay import load_game, solve
 
 CASES = {
     "mm46": ("mastermind(pegs=4,colors=6)", "expected", None),

@@ -68,7 +68,7 @@ class RootPool:
         s, t = self.search, self.search.table
         n = len(subset)
         child = s.lower_row(cap - 1)
-        obvious, value, cand, bound, possible, _ = s.prepare(subset, (), cap, child)
+        obvious, _, cand, bound, possible, _ = s.prepare(subset, (), cap, child)
         if obvious >= 0 or n <= 2:
             v, g = s.best(subset, (), cap, budget)
             if g < 0:

@@ -27,8 +27,8 @@ from typing import Callable
 import numpy as np
 
 from .feedback import Table, compute_feedback
-from .heuristics import in_subset
 from .model import History
+from .partition import cells, in_subset
 from .symmetry import candidates, restriction_key
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
@@ -150,15 +150,8 @@ class Search:
 
     def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-solved cells of `subset` under `guess`, largest first."""
-        from .kernels import split
-
-        t = self.table
-        row = t.fb[guess] if self.speed.table else np.zeros(t.n_secrets, dtype=np.uint8)
-        if not self.speed.table:
-            row[subset] = compute_feedback(t.game, t.guesses[[guess]], t.secrets[subset])[0]
-        members, feedbacks, starts = split(row, subset, t.n_feedbacks)
-        parts = [(int(f), members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
-                                                            starts[1:].tolist()) if f != t.solved]
+        parts = [(f, p) for f, p in cells(self.table, guess, subset, self.speed.table)
+                 if f != self.table.solved]
         parts.sort(key=lambda fp: -len(fp[1]))
         return parts
 

@@ -4,9 +4,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from perfectplay import Objective, load_game, solve
+from perfectplay import load_game, solve
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.search import SpeedUps
 from perfectplay.deduction.solve import suggest_guess

@@ -118,3 +118,15 @@ def test_any_mix_of_speedups_gives_the_same_replayed_value(spec, objective, swit
     st_ = replayed(sol)
     assert (st_.total, st_.worst, st_.histogram) == \
            (sol.extra["total"], sol.extra["worst"], {int(k): v for k, v in sol.extra["histogram"].items()})
+
+
+# The permutation game (seed 002): no published table known; computed here and
+# cross-checked by brute force for n <= 4 (see docs/deduction.md). n -> (total, worst).
+PERMUTATION = {3: (15, 4), 4: (86, 5), 5: (535, 6), 6: (3924, 7)}
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, pytest.param(6, marks=pytest.mark.slow)])
+def test_permutation_table(n):
+    game = load_game(f"permutation(n={n})")
+    best, worst = solve(game, "expected"), solve(game, "worst")
+    assert (best.extra["total"], worst.value) == PERMUTATION[n]

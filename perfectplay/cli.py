@@ -77,13 +77,15 @@ def list_games() -> None:
               help="deduction games: optimal | minimax | expected-size | entropy | most-parts")
 @click.option("--max-guesses", type=int, default=None,
               help="deduction games: at most this many guesses for any secret")
+@click.option("--workers", type=int, default=None,
+              help="deduction games: processes for the first guesses (default: every core)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True),
               help="draw the histogram of guesses or the value by state family (PNG)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses,
+def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
           as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
@@ -96,9 +98,15 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     obj = Objective(objective, horizon)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
-        options = {"strategy": strategy, "max_guesses": max_guesses}
-    elif strategy != "optimal" or max_guesses is not None:
-        raise Unsupported(f"{g.name} takes no --strategy or --max-guesses (deduction games only)")
+        import os
+
+        if workers is not None and workers < 1:
+            raise Unsupported(f"--workers must be at least 1, got {workers}")
+        options = {"strategy": strategy, "max_guesses": max_guesses,
+                   "workers": workers or os.cpu_count() or 1}
+    elif strategy != "optimal" or max_guesses is not None or workers is not None:
+        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses or --workers "
+                          "(deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}
     try:

@@ -19,6 +19,8 @@ def strategy_tree(doc: dict[str, Any], depth: int):
     strategy = doc.get("strategy")
     kind = strategy.get("kind") if isinstance(strategy, dict) else None
     title = f"[bold]{game}[/bold]: {doc.get('objective')} = {doc.get('value')} ({doc.get('status')})"
+    if "total" in doc and "worst" in doc:
+        title += f"; total {doc['total']} over {doc.get('secrets')} secrets, worst case {doc['worst']}"
     root = Tree(title)
     if kind == "deduction-tree" and game.kind == "deduction":
         from .deduction.verify import tree_document

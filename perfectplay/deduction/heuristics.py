@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import Unsupported
 from .feedback import Table
 from .model import History
-from .partition import counts
+from .partition import counts, in_subset
 from .symmetry import candidates
 
 
@@ -51,13 +51,6 @@ SCORES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "entropy": _entropy,
     "most-parts": _most_parts,
 }
-
-
-def in_subset(table: Table, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
-    """Which guesses cand[i] are secrets of `subset` (still possible)."""
-    member = np.zeros(table.n_secrets + 1, dtype=bool)
-    member[subset] = True
-    return member[table.secret_of_guess[cand]]  # index -1 hits the always-False sentinel
 
 
 def obvious_guess(table: Table, subset: np.ndarray, history: History,

@@ -21,11 +21,22 @@ def counts(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool =
     return counts_of_feedback(values, table.n_feedbacks)
 
 
-def cells(table: Table, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def cells(table: Table, guess: int, subset: np.ndarray, use_table: bool = True) -> list[tuple[int, np.ndarray]]:
     """The non-empty cells of `subset` under `guess`: (feedback, sorted secret indices), by feedback."""
-    values = table.fb[guess, subset]
-    order = np.argsort(values, kind="stable")
-    values, members = values[order], subset[order]
-    cuts = np.flatnonzero(np.diff(values)) + 1
-    starts = np.concatenate(([0], cuts))
-    return [(int(values[a]), part) for a, part in zip(starts, np.split(members, cuts))]
+    from .kernels import split
+
+    if use_table:
+        row = table.fb[guess]
+    else:
+        row = np.zeros(table.n_secrets, dtype=np.uint8)
+        row[subset] = compute_feedback(table.game, table.guesses[[guess]], table.secrets[subset])[0]
+    members, feedbacks, starts = split(row, subset, table.n_feedbacks)
+    return [(f, members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
+                                                 starts[1:].tolist())]
+
+
+def in_subset(table: Table, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
+    """Which guesses cand[i] are secrets of `subset` (still possible)."""
+    member = np.zeros(table.n_secrets + 1, dtype=bool)
+    member[subset] = True
+    return member[table.secret_of_guess[cand]]  # index -1 hits the always-False sentinel

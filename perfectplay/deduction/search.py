@@ -14,7 +14,8 @@ Speed-ups (each can be switched off in ``SpeedUps``; the value never changes):
 * memo: values and failed-budget lower bounds cached per consistent set (plus cap and
   the history's restriction);
 * obvious: a possible guess splitting S into singletons costs 2|S|-1, which nothing
-  beats; an impossible one costs 2|S|, which nothing beats when no possible one exists;
+  beats; without one nothing beats 2|S|, which an impossible guess splitting S into
+  singletons reaches, and so does a possible one leaving one pair (with 3 guesses left);
 * table: feedbacks read from the table built once rather than recomputed per node.
 """
 
@@ -26,8 +27,8 @@ from typing import Callable
 import numpy as np
 
 from .feedback import Table, compute_feedback
-from .heuristics import in_subset
 from .model import History
+from .partition import cells, in_subset
 from .symmetry import candidates, restriction_key
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
@@ -58,6 +59,13 @@ class Search:
         self._lower: dict[tuple, int] = {}
         self._fits: dict[tuple, int] = {}
         self._rows: dict[int, np.ndarray] = {}
+        # exact values of cells of 0, 1 and 2 secrets (0 beyond): spots the "one pair" guess
+        self._small = np.zeros(table.n_secrets + 1, dtype=np.int64)
+        self._small[1:3] = (1, 3)[: min(2, table.n_secrets)]
+
+    def _set_key(self, subset: np.ndarray) -> bytes:
+        """A consistent set as a compact memo key (16-bit indices where they fit)."""
+        return (subset.astype(np.uint16) if self.table.n_secrets <= 65536 else subset).tobytes()
 
     # --- lower bounds ---------------------------------------------------------------
     def capacity(self, cap: int) -> int:
@@ -110,11 +118,11 @@ class Search:
         lower = self.lower_row(cap)[n]
         if sp.bounds and lower >= budget:
             return int(lower), -1
-        key = (subset.tobytes(), cap, restriction_key(t, history))
+        key = (self._set_key(subset), cap, restriction_key(t, history))
         if sp.memo:
             hit = self._exact.get(key)
             if hit is not None:
-                return hit
+                return hit if hit[0] < budget else (hit[0], -1)
             known = self._lower.get(key, 0)
             if known >= budget:
                 return known, -1
@@ -140,23 +148,17 @@ class Search:
         return score_guesses(local, np.arange(len(cand)), np.arange(len(subset)), lower,
                              t.solved, t.n_feedbacks)
 
-    def _cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-solved cells of `subset` under `guess`, largest first."""
-        from .kernels import split
-
-        t = self.table
-        row = t.fb[guess] if self.speed.table else np.zeros(t.n_secrets, dtype=np.uint8)
-        if not self.speed.table:
-            row[subset] = compute_feedback(t.game, t.guesses[[guess]], t.secrets[subset])[0]
-        members, feedbacks, starts = split(row, subset, t.n_feedbacks)
-        parts = [(int(f), members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
-                                                            starts[1:].tolist()) if f != t.solved]
+        parts = [(f, p) for f, p in cells(self.table, guess, subset, self.speed.table)
+                 if f != self.table.solved]
         parts.sort(key=lambda fp: -len(fp[1]))
         return parts
 
-    def _prepare(self, subset: np.ndarray, history: History, lower: np.ndarray):
+    def prepare(self, subset: np.ndarray, history: History, cap: int, lower: np.ndarray):
         """Candidates of a node with bound, possibility and largest cell; or an obvious guess.
 
+        `cap` (>= 2) is the number of guesses left; `lower` the lower bounds of the cells.
         Returns (obvious guess or -1, its value, cand, bound, possible, largest).
         """
         t, sp = self.table, self.speed
@@ -165,10 +167,15 @@ class Search:
         possible = in_subset(t, cand, subset)
         if sp.obvious and n <= t.branching + 1:
             inside = cand[possible]
-            _, largest = self._score(inside, subset, lower)
+            exact, largest = self._score(inside, subset, self._small)
             hits = np.flatnonzero(largest <= 1)
             if len(hits):
                 return int(inside[hits[0]]), 2 * n - 1, None, None, None, None
+            # Without an obvious possible guess no strategy beats 2n; a possible guess
+            # leaving one pair and singletons reaches 2n within 3 guesses.
+            hits = np.flatnonzero((largest <= 2) & (exact == 2 * n))
+            if cap >= 3 and len(hits):
+                return int(inside[hits[0]]), 2 * n, None, None, None, None
         bound, largest = self._score(cand, subset, lower)
         useful = possible | (largest < n)
         if sp.obvious:
@@ -181,7 +188,7 @@ class Search:
         t, sp = self.table, self.speed
         n = len(subset)
         child = self.lower_row(cap - 1)
-        obvious, value, cand, bound, possible, _ = self._prepare(subset, history, child)
+        obvious, value, cand, bound, possible, _ = self.prepare(subset, history, cap, child)
         if obvious >= 0:
             return (value, obvious) if value < budget else (value, -1)
         G = len(t.guesses)
@@ -193,7 +200,7 @@ class Search:
                 break
             g = int(cand[i])
             total = int(bound[i]) if sp.bounds else n
-            for f, part in self._cells(g, subset):
+            for f, part in self.cells(g, subset):
                 lb = int(child[len(part)]) if sp.bounds else 0
                 v, _ = self.best(part, history + ((g, f),), cap - 1,
                                  best - (total - lb) if sp.bounds else INF)
@@ -216,7 +223,7 @@ class Search:
             return -1
         if n <= 2:
             return int(t.guess_of_secret[subset[0]])
-        key = (subset.tobytes(), min(cap, n), restriction_key(t, history))
+        key = (self._set_key(subset), min(cap, n), restriction_key(t, history))
         if sp.memo and key in self._fits:
             return self._fits[key]
         self.nodes += 1
@@ -227,7 +234,7 @@ class Search:
 
     def _fit_search(self, subset: np.ndarray, history: History, cap: int) -> int:
         t, sp = self.table, self.speed
-        obvious, _, cand, _, possible, largest = self._prepare(subset, history, self.lower_row(0))
+        obvious, _, cand, _, possible, largest = self.prepare(subset, history, cap, self.lower_row(0))
         if obvious >= 0:
             return obvious
         G = len(t.guesses)
@@ -236,6 +243,6 @@ class Search:
             cand, possible, largest = cand[fits], possible[fits], largest[fits]
         for i in np.argsort(largest * (2 * G) + (~possible) * G + cand, kind="stable").tolist():
             g = int(cand[i])
-            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in self._cells(g, subset)):
+            if all(self.fits(p, history + ((g, f),), cap - 1) >= 0 for f, p in self.cells(g, subset)):
                 return g
         return -1

@@ -14,6 +14,7 @@ from ..solution import HEURISTIC, PROVEN, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
+from .parallel import PARALLEL_MIN_SECRETS, RootPool
 from .search import INF, Search, SpeedUps
 from .tree import DeductionStrategy, Node, build_tree, tree_stats
 
@@ -28,37 +29,50 @@ def _check(strategy: str, max_guesses: int | None) -> None:
         raise Unsupported(f"--max-guesses must be at least 1, got {max_guesses}")
 
 
-def optimal_tree(search: Search, objective: str, max_guesses: int | None) -> Node:
+def optimal_tree(search: Search, objective: str, max_guesses: int | None, workers: int = 1) -> Node:
     """The optimal tree for `objective`, ties broken by the other objective.
 
     ``expected``: least total within `max_guesses` (if any), then least worst case.
-    ``worst``: least worst case, then least total.
+    ``worst``: least worst case, then least total. With several `workers` the cells of
+    the first guesses are searched in parallel.
     """
     t = search.table
     everyone = np.arange(t.n_secrets)
     limit = min(max_guesses or t.n_secrets, t.n_secrets)
+    pool = RootPool(search, workers) if workers > 1 and t.n_secrets >= PARALLEL_MIN_SECRETS else None
 
-    def tree(cap: int) -> Node:
-        return build_tree(t, everyone, (), lambda s, h: search.best(s, h, cap - len(h))[1])
+    def solve_within(cap: int, budget: int = INF) -> tuple[int, Node | None]:
+        if pool is not None:
+            return pool.best_tree(everyone, cap, budget)
+        value, guess = search.best(everyone, (), cap, budget)
+        if guess < 0:
+            return value, None
+        return value, build_tree(t, everyone, (), lambda s, h: search.best(s, h, cap - len(h))[1])
 
-    if objective == "worst":
-        cap = 1
-        while search.capacity(cap) < t.n_secrets and search.speed.bounds:
-            cap += 1
-        while search.fits(everyone, (), cap) < 0:
-            cap += 1
-            if cap > limit:
-                raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
-        return tree(cap)
-    value, _ = search.best(everyone, (), limit)
-    if value >= INF:
-        raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
-    root = tree(limit)
-    worst = tree_stats(t, root).worst
-    while worst > 1 and search.best(everyone, (), worst - 1, value + 1)[0] == value:
-        root = tree(worst - 1)
+    try:
+        if objective == "worst":
+            cap = 1
+            while search.capacity(cap) < t.n_secrets and search.speed.bounds:
+                cap += 1
+            while search.fits(everyone, (), cap) < 0:
+                cap += 1
+                if cap > limit:
+                    raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
+            return solve_within(cap)[1]
+        value, root = solve_within(limit)
+        if root is None:
+            raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
         worst = tree_stats(t, root).worst
-    return root
+        while worst > 1:
+            tied, other = solve_within(worst - 1, value + 1)
+            if other is None or tied != value:
+                break
+            root, worst = other, tree_stats(t, other).worst
+        return root
+    finally:
+        if pool is not None:
+            search.nodes += pool.nodes
+            pool.close()
 
 
 def solve_deduction(
@@ -68,6 +82,7 @@ def solve_deduction(
     strategy: str = "optimal",
     max_guesses: int | None = None,
     speedups: SpeedUps = SpeedUps(),
+    workers: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated."""
@@ -81,7 +96,7 @@ def solve_deduction(
     note(f"feedback table: {len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
     if strategy == "optimal":
         search = Search(table, speedups, progress)
-        root = optimal_tree(search, objective.name, max_guesses)
+        root = optimal_tree(search, objective.name, max_guesses, workers)
         stats["nodes"] = search.nodes
         label, proven = PROVEN, True
     else:

@@ -4,8 +4,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from perfectplay import Objective, load_game, solve
+from perfectplay import load_game, solve
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.search import SpeedUps
 from perfectplay.deduction.solve import suggest_guess
@@ -84,7 +86,6 @@ def test_suggest_guess_is_callable_on_any_consistent_set():
     assert suggest_guess(game, np.arange(27), strategy="minimax") >= 0
 
 
-@pytest.mark.slow
 def test_mastermind_4x6_worst_and_capped():
     # Koyama and Lai (1993): 5626/1296 with at most 5 guesses; Knuth (1976): worst case 5.
     game = load_game("mastermind")
@@ -98,3 +99,34 @@ def test_bulls_and_cows():
     # 26274/5040 with worst case 7 (the published optimum for 4 digits out of 10).
     sol = solve(load_game("bulls-and-cows"), "expected")
     assert (sol.extra["total"], sol.extra["worst"]) == (26274, 7)
+
+
+GAMES = ["mastermind(pegs=1,colors=3)", "mastermind(pegs=2,colors=3)", "mastermind(pegs=3,colors=2)",
+         "permutation(n=2)", "permutation(n=3)", "bulls-and-cows(digits=2,symbols=3)",
+         "bulls-and-cows(digits=1,symbols=5)"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GAMES), st.sampled_from(["expected", "worst"]),
+       st.fixed_dictionaries({name: st.booleans() for name in SWITCHES}))
+def test_any_mix_of_speedups_gives_the_same_replayed_value(spec, objective, switches):
+    game = load_game(spec)
+    base = solve(game, objective)
+    sol = solve(game, objective, speedups=SpeedUps(**switches))
+    assert (sol.value, sol.extra["total"], sol.extra["worst"]) == \
+           (base.value, base.extra["total"], base.extra["worst"])
+    st_ = replayed(sol)
+    assert (st_.total, st_.worst, st_.histogram) == \
+           (sol.extra["total"], sol.extra["worst"], {int(k): v for k, v in sol.extra["histogram"].items()})
+
+
+# The permutation game (seed 002): no published table known; computed here and
+# cross-checked by brute force for n <= 4 (see docs/deduction.md). n -> (total, worst).
+PERMUTATION = {3: (15, 4), 4: (86, 5), 5: (535, 6), 6: (3924, 7)}
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, pytest.param(6, marks=pytest.mark.slow)])
+def test_permutation_table(n):
+    game = load_game(f"permutation(n={n})")
+    best, worst = solve(game, "expected"), solve(game, "worst")
+    assert (best.extra["total"], worst.value) == PERMUTATION[n]

@@ -1,0 +1,107 @@
+"""The first guesses on several cores: the cells of a first guess are independent searches.
+
+The first guesses are tried in order of bound, as in the sequential search; the cells
+of each are solved by a pool of worker processes (each keeps its own search and memo
+across tasks) with the budget that the cell alone may spend, the other cells counted at
+their lower bounds. A worker returns the cell's value and, when within budget, its
+subtree, so the main process never repeats a search.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from .feedback import build_table
+from .model import DeductionGame, History
+from .search import INF, Search, SpeedUps
+from .tree import Node, build_tree
+
+#: Below this many secrets, starting processes costs more than it saves.
+PARALLEL_MIN_SECRETS = 500
+
+_worker: Search | None = None
+
+
+def _start(game: DeductionGame, speedups: SpeedUps) -> None:
+    global _worker
+    _worker = Search(build_table(game), speedups)
+
+
+def _solve_cell(subset: np.ndarray, history: History, cap: int, budget: int):
+    assert _worker is not None
+    before = _worker.nodes
+    value, guess = _worker.best(subset, history, cap, budget)
+    if guess < 0:
+        return value, None, _worker.nodes - before
+    tree = build_tree(_worker.table, subset, history,
+                      lambda s, h: _worker.best(s, h, cap - (len(h) - len(history)))[1])
+    return value, tree, _worker.nodes - before
+
+
+class RootPool:
+    """A pool of worker processes searching the cells of first guesses."""
+
+    def __init__(self, search: Search, workers: int) -> None:
+        self.search = search
+        # fork: the workers inherit the feedback table and compiled kernels (they run no
+        # parallel numba region, the one thing a fork would break)
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+        self.pool = ProcessPoolExecutor(workers, mp_context=ctx,
+                                        initializer=_start, initargs=(search.table.game, search.speed))
+        self.nodes = 0  # searched by the workers
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+    def __enter__(self) -> "RootPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def best_tree(self, subset: np.ndarray, cap: int, budget: int = INF) -> tuple[int, Node | None]:
+        """(value, tree) of `subset` within `cap` guesses if below `budget`, else (bound, None)."""
+        s, t = self.search, self.search.table
+        n = len(subset)
+        child = s.lower_row(cap - 1)
+        obvious, _, cand, bound, possible, _ = s.prepare(subset, (), cap, child)
+        if obvious >= 0 or n <= 2:
+            v, g = s.best(subset, (), cap, budget)
+            if g < 0:
+                return v, None
+            return v, build_tree(t, subset, (), lambda x, h: s.best(x, h, cap - len(h))[1])
+        G = len(t.guesses)
+        best, best_tree = budget, None
+        order = np.argsort(bound * (2 * G) + (~possible) * G + cand)
+        for i in order.tolist():
+            if bound[i] >= min(best, INF):
+                break
+            g = int(cand[i])
+            parts = s.cells(g, subset)
+            futures = {}
+            for f, part in parts:
+                lb = int(child[len(part)])
+                futures[f] = self.pool.submit(_solve_cell, part, ((g, f),), cap - 1,
+                                              best - (int(bound[i]) - lb))
+            total, node = n, Node(g)
+            for done, (f, part) in enumerate(parts, 1):
+                v, tree, nodes = futures[f].result()
+                self.nodes += nodes
+                if s.progress:
+                    s.progress(f"first guess {t.game.format_code(t.guesses[g])} (cap {cap}): "
+                               f"cell {done}/{len(parts)} of {len(part)} secrets -> "
+                               f"{v if tree is not None else 'over budget'}")
+                total += v
+                if tree is None:
+                    for other in futures.values():
+                        other.cancel()
+                    break
+                node.children[f] = tree
+            else:
+                if total < best:
+                    best, best_tree = total, node
+        return best, best_tree

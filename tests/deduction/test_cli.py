@@ -1,0 +1,123 @@
+"""The deduction command line: JSON fields, strategies, exported trees and their verification."""
+
+import json
+
+import pytest
+
+from ..test_cli import run
+
+
+def solve_json(*args):
+    res = run("solve", *args, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_json_has_totals_and_histogram():
+    doc = solve_json("mastermind", "pegs=3", "colors=3")
+    assert doc["value"] == "73/27" and doc["total"] == 73 and doc["secrets"] == 27
+    assert doc["worst"] == 4 and doc["histogram"] == {"1": 1, "2": 7, "3": 18, "4": 1}
+    assert doc["proven"] and doc["status"] == "proven optimal"
+
+
+def test_knuth_on_the_command_line():
+    doc = solve_json("mastermind", "--strategy", "minimax")
+    assert (doc["total"], doc["secrets"], doc["worst"]) == (5801, 1296, 5)
+    assert doc["value"] == "5801/1296" and not doc["proven"]
+
+
+def test_worst_objective_value_is_the_worst_case():
+    doc = solve_json("permutation", "n=4", "--objective", "worst")
+    assert doc["value"] == str(doc["worst"]) == "5"
+
+
+@pytest.fixture(scope="module")
+def exported_once(tmp_path_factory):
+    target = tmp_path_factory.mktemp("tree") / "tree.json"
+    res = run("solve", "mastermind", "pegs=3", "colors=3", "--out", str(target), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return target.read_text()
+
+
+@pytest.fixture
+def exported(exported_once, tmp_path):
+    """A fresh copy of one exported tree, for each test to read or break."""
+    target = tmp_path / "tree.json"
+    target.write_text(exported_once)
+    return target
+
+
+def test_verify_replays_an_exported_tree(exported):
+    doc = json.loads(exported.read_text())
+    assert doc["strategy"]["kind"] == "deduction-tree"
+    assert doc["strategy"]["label"] == "proven optimal" and doc["strategy"]["root"]["guess"] == "112"
+    res = run("verify", str(exported))
+    assert res.returncode == 0, res.stderr
+    assert "total 73 over 27 secrets" in res.stdout and "worst case 4" in res.stdout
+    res = run("verify", str(exported), "--json")
+    assert json.loads(res.stdout)["average"] == "73/27"
+
+
+def _break(path, how):
+    doc = json.loads(path.read_text())
+    root = doc["strategy"]["root"]
+    if how == "swap-edges":
+        a, b = list(root["next"])[:2]
+        root["next"][a], root["next"][b] = root["next"][b], root["next"][a]
+    elif how == "drop-branch":
+        del root["next"][next(iter(root["next"]))]
+    elif how == "forbidden-guess":
+        root["guess"] = "114"
+    elif how == "extra-edge":
+        root["next"]["3B0W"] = {"guess": "111"}
+    elif how == "not-a-tree":
+        doc = {"hello": 1}
+    elif how == "wrong-total":
+        doc["strategy"]["total"] = 72
+    path.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("how,needle", [
+    ("swap-edges", "never solved"),
+    ("drop-branch", "never solved"),
+    ("forbidden-guess", "bad guess"),
+    ("extra-edge", "wrong feedback edge"),
+    ("not-a-tree", "not a perfectplay solution"),
+    ("wrong-total", "the file says total 72"),
+])
+def test_verify_rejects_broken_trees(exported, how, needle):
+    _break(exported, how)
+    res = run("verify", str(exported))
+    assert res.returncode == 2
+    assert needle in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_verify_rejects_a_file_that_is_not_json(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("not json")
+    res = run("verify", str(bad))
+    assert res.returncode == 2 and "not a JSON strategy file" in res.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "mastermind", "--strategy", "random"], "unknown strategy 'random'"),
+    (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "2", "--quiet"], "cannot be solved within 2"),
+    (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "0"], "at least 1"),
+    (["solve", "dice-cards", "--strategy", "minimax"], "deduction games only"),
+    (["solve", "bulls-and-cows", "digits=4", "symbols=3"], "needs at least as many symbols"),
+    (["solve", "mastermind", "--objective", "probability", "--horizon", "3"],
+     "does not support objective 'probability'"),
+])
+def test_bad_deduction_input_is_one_line_exit_2(args, needle):
+    res = run(*args)
+    assert res.returncode == 2
+    assert needle in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_show_prints_the_first_levels(exported):
+    res = run("show", str(exported), "--depth", "2")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "guess 112" in out and "0B0W" in out and "total" in out

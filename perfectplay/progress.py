@@ -68,7 +68,7 @@ class Bar(Silent):
 
         self._progress = Progress(
             SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TaskProgressColumn(), TextColumn("{task.fields[info]}"),
+            MofNCompleteColumn(), TaskProgressColumn(show_speed=True), TextColumn("{task.fields[info]}"),
             TimeElapsedColumn(), TimeRemainingColumn(),
             console=Console(stderr=True), transient=True)
         self._progress.start()

@@ -48,7 +48,7 @@ def solve_markov(
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
     progress = progress or Silent()
     t0 = time.perf_counter()
-    progress.stage("exploring states", unit="states")
+    progress.stage("exploring", unit="states")
     g = compile_game(game, progress=progress)
     check_no_free_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,

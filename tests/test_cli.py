@@ -64,7 +64,7 @@ def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "solve", "dice-cards", "n=9",
                                            "--out", str(out)],
                           encoding="utf-8", timeout=60, dimensions=(30, 150), cwd=str(tmp_path))
-    child.expect("exploring states")
+    child.expect("exploring")
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()

@@ -19,7 +19,8 @@ BITMAP_LIMIT = 1 << 36
 
 @dataclass
 class Graph:
-    """A compiled game. States are indexed 0..N-1 in discovery order (0 is the start).
+    """A compiled game. States are indexed 0..N-1 (in discovery order when compiled, in
+    the solver's visiting order once ``permuted``); ``start`` is the start's index.
 
     Outcomes of state s are out_ptr[s]:out_ptr[s+1]; outcome o has chance weight
     weight[o] (probability weight[o] / denom[s]) and the game's outcome number
@@ -37,6 +38,7 @@ class Graph:
     target: np.ndarray
     cost: np.ndarray
     choice_c: np.ndarray
+    start: int = 0
 
     def __post_init__(self) -> None:
         self._order = np.argsort(self.codes, kind="stable")  # for index_of
@@ -57,6 +59,25 @@ class Graph:
         if (self.codes[idx] != codes).any():
             raise KeyError("state not reachable in this game")
         return idx
+
+    def permuted(self, order: np.ndarray) -> "Graph":
+        """The same graph with state order[i] renumbered i, so that sweeping states in
+        `order` reads the arrays front to back (an order of magnitude fewer cache misses)."""
+        from .kernels import permute_csr
+
+        inv = np.empty(self.n_states, dtype=np.int64)
+        inv[order] = np.arange(self.n_states)
+        out_ptr = np.zeros(self.n_states + 1, dtype=np.int64)
+        choice_ptr = np.zeros(len(self.weight) + 1, dtype=np.int64)
+        old_out = np.empty(len(self.weight), dtype=np.int64)
+        old_edge = np.empty(self.n_edges, dtype=np.int64)
+        permute_csr(order.astype(np.int64), self.out_ptr, self.choice_ptr, out_ptr, choice_ptr,
+                    old_out, old_edge)
+        return Graph(
+            codes=self.codes[order], terminal=self.terminal[order], denom=self.denom[order],
+            out_ptr=out_ptr, weight=self.weight[old_out], outcome_k=self.outcome_k[old_out],
+            choice_ptr=choice_ptr, target=inv[self.target[old_edge]].astype(self.target.dtype),
+            cost=self.cost[old_edge], choice_c=self.choice_c[old_edge], start=int(inv[self.start]))
 
     def outcome_state(self) -> np.ndarray:
         """For every outcome, the state it belongs to."""
@@ -174,6 +195,13 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
                   bkc[2].astype(np.int16))
 
 
+def _pointers(counts: np.ndarray) -> np.ndarray:
+    """CSR row pointers from row lengths."""
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
+
+
 def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
     """Join the pieces (in discovery order, as the state indices are) into one Graph,
     releasing each piece's field as soon as it is joined."""
@@ -183,13 +211,8 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
             setattr(p, name, None)
         return joined
 
-    def pointers(counts: np.ndarray) -> np.ndarray:
-        ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=ptr[1:])
-        return ptr
-
-    out_ptr = pointers(take("n_out", np.int32))
-    choice_ptr = pointers(take("n_choice", np.int32))
+    out_ptr = _pointers(take("n_out", np.int32))
+    choice_ptr = _pointers(take("n_choice", np.int32))
     order = np.argsort(codes, kind="stable")
     index_type = np.int32 if len(codes) < 2**31 else np.int64
     target = order[np.searchsorted(codes[order], take("target_codes", np.int64))].astype(index_type)

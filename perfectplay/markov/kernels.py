@@ -207,3 +207,21 @@ def mark_unseen(bits, codes):
             bits[byte] |= bit
             fresh[i] = True
     return fresh
+
+
+@njit(cache=True)
+def permute_csr(order, out_ptr, choice_ptr, new_out_ptr, new_choice_ptr, old_out, old_edge):
+    """For the graph renumbered by `order`, fill the new row pointers and, for every new
+    outcome and edge, the old one it copies (one sequential pass over the new layout)."""
+    o_new = 0
+    e_new = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for o in range(out_ptr[s], out_ptr[s + 1]):
+            old_out[o_new] = o
+            for e in range(choice_ptr[o], choice_ptr[o + 1]):
+                old_edge[e_new] = e
+                e_new += 1
+            o_new += 1
+            new_choice_ptr[o_new] = e_new
+        new_out_ptr[i + 1] = o_new

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
@@ -29,7 +30,11 @@ class Policy:
     values: Sequence  # value of every state: exact rationals (list) or floats (array)
 
     def value_of(self, code: int) -> Any:
-        return self.values[int(self.graph.index_of(np.array([code]))[0])]
+        """The value of the state with game code `code` (a Fraction when exact, else float)."""
+        value = self.values[int(self.graph.index_of(np.array([code]))[0])]
+        if type(value).__module__.startswith("flint"):
+            return Fraction(int(value.p), int(value.q))
+        return float(value)
 
     def choice(self, code: int, k: int, budget: int | None = None) -> int:
         """The game's choice number to play after outcome k in state `code`."""
@@ -49,7 +54,7 @@ class Policy:
         labels = g.n_states <= LABEL_LIMIT
         rows = self.chosen if self.chosen.ndim == 2 else self.chosen[None]
         states = []
-        for s in range(g.n_states):
+        for s in [g.start, *range(g.start), *range(g.start + 1, g.n_states)]:  # start first
             code = int(g.codes[s])
             lo, hi = g.out_ptr[s], g.out_ptr[s + 1]
             entry: dict[str, Any] = {"code": code, "value": format_value(self.values[s])}

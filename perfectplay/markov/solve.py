@@ -54,6 +54,7 @@ def solve_markov(
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
+        g = _in_visiting_order(game, g)
         sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress)
     elif objective.name == "probability":
         sol = _solve_horizon(game, g, objective.horizon, exact, stats)
@@ -64,18 +65,22 @@ def solve_markov(
     return sol
 
 
-def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
+def _in_visiting_order(game, g):
+    """The graph renumbered in Gauss-Seidel's visiting order (see ``solve_order``)."""
     adj = adjacency(g)
     dist = distance_to_goal(g, adj)
     if (dist > g.n_states).any():
         raise Unsupported(f"{game}: from some reachable state the game can never end; "
                           "this engine needs every state to be able to finish")
+    return g.permuted(solve_order(adj, dist))
+
+
+def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
     t = time.perf_counter()
-    V, best, sweeps, rounds, change = _policy_iteration(
-        g, solve_order(adj, dist), tol, max_sweeps, progress)
+    V, best, sweeps, rounds, change = _policy_iteration(g, tol, max_sweeps, progress)
     stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                  iterate_seconds=round(time.perf_counter() - t, 4))
-    values, value, is_exact, proven, status = V, float(V[0]), False, False, CONVERGED
+    values, value, is_exact, proven, status = V, float(V[g.start]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
         progress.stage("exact proof (rational arithmetic)")
         t = time.perf_counter()
@@ -85,7 +90,7 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
         else:
-            values, value, is_exact, proven, status = Vx, to_fraction(Vx[0]), True, True, PROVEN
+            values, value, is_exact, proven, status = Vx, to_fraction(Vx[g.start]), True, True, PROVEN
             stats.update(exact_rounds=rounds, exact_seconds=round(time.perf_counter() - t, 4))
     elif exact:
         raise Unsupported(f"exact solve refused: {g.n_states:,} states exceed {EXACT_STATES:,}")
@@ -108,13 +113,13 @@ def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:
     return sweeps, float(delta)
 
 
-def _policy_iteration(g, order, tol, max_sweeps, progress):
+def _policy_iteration(g, tol, max_sweeps, progress):
     """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
     policy iteration, each policy evaluated directly one strong component at a time,
     then sweeps until no value changes by more than `tol` (relative) in a sweep."""
     from .kernels import evaluate_blocks, greedy_choices, improve_choices
 
-    order = order.astype(np.int64)
+    order = np.arange(g.n_states, dtype=np.int64)  # the graph is in visiting order
     V = np.where(g.terminal, 0.0, np.inf)
     warm = max(tol, WARM_TOL)
     progress.stage("value iteration", unit="sweeps")
@@ -176,7 +181,7 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
         t = time.perf_counter()
         P, chosen = horizon_exact(g, H, order)
         stats["exact_seconds"] = round(time.perf_counter() - t, 4)
-        value = to_fraction(P[0])
+        value = to_fraction(P[g.start])
         return Solution(game=game.name, params=game.params, objective=None, value=value,
                         exact=True, proven=True, status=PROVEN,
                         strategy=Policy(game, g, chosen, P), stats=stats)
@@ -186,7 +191,7 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
     P = horizon_layers(H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr,
                        g.target, g.cost)
     chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
-    return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, 0]),
+    return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, g.start]),
                     exact=False, proven=False, status=FLOATING,
                     strategy=Policy(game, g, chosen, P[H]), stats=stats)
 

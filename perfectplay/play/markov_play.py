@@ -19,9 +19,9 @@ def play_markov(game: MarkovGame, solution: Solution, console: Console, seed: in
     V = [float(v) for v in policy.values]
     rng = random.Random(seed)
     unit = game.cost_unit
-    console.say(f"[bold]{game}[/bold]: optimal play needs {V[0]:.6f} {unit} on average. "
+    console.say(f"[bold]{game}[/bold]: optimal play needs {V[g.start]:.6f} {unit} on average. "
                 f"{COMMANDS_HELP}")
-    state, paid = 0, 0
+    state, paid = g.start, 0
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
     while not g.terminal[state]:
@@ -61,7 +61,7 @@ def play_markov(game: MarkovGame, solution: Solution, console: Console, seed: in
                         f"{unit} more than optimal on average[/yellow]")
         paid += int(g.cost[e])
         state = int(g.target[e])
-    console.say(f"\n[bold]finished in {paid} {unit}[/bold] (optimal play averages {V[0]:.4f})")
+    console.say(f"\n[bold]finished in {paid} {unit}[/bold] (optimal play averages {V[g.start]:.4f})")
     return paid
 
 

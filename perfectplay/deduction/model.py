@@ -8,8 +8,9 @@ rows of small integers (one symbol per position), listed in lexicographic order.
 A game also declares the symmetries its rules preserve: a group of position
 permutations and whether every relabelling of the symbols is one. A pair (pi, tau)
 acts on a code ``c`` as ``tau[c[pi]]``; the rules must satisfy
-``feedback(tau[g[pi]], tau[s[pi]]) == feedback(g, s)`` and map the codes onto
-themselves. ``check_game`` checks all of this on any game.
+``feedback(tau[g[pi]], tau[s[pi]]) == act(pi, feedback(g, s))`` and map the codes onto
+themselves, where ``act`` is the identity unless the feedback is itself per position
+(``feedback_action``: a permutation of the positions then permutes the feedback). ``check_game`` checks all of this on any game.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class DeductionGame(Game):
     """Base class of deduction games (seeds 000, 002, 004)."""
 
     kind: ClassVar[str] = "deduction"
-    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst")
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability")
     cost_unit: ClassVar[str] = "guesses"
 
     # --- what every game must say ------------------------------------------------------
@@ -100,6 +101,22 @@ class DeductionGame(Game):
     def symmetry(self) -> Symmetry:
         """The symmetry group of the rules; the trivial group unless a game says more."""
         return Symmetry.trivial(self.length())
+
+    def feedback_action(self, perms: np.ndarray) -> np.ndarray | None:
+        """How position permutations act on feedbacks: act[k, f] is the image of f under perms[k].
+
+        None (the default) when every feedback is invariant (counts like black/white pegs);
+        a game whose feedback is given per position (``CWIIC``) permutes it with the codes.
+        """
+        return None
+
+    def consistent_secrets_allowed(self) -> bool:
+        """True if every secret consistent with a history is a guess the rules still allow.
+
+        Always true without restrictions; a hard mode that can forbid the secret itself
+        says False, and the engines then check the restriction where it matters.
+        """
+        return type(self).restrict_guesses is DeductionGame.restrict_guesses
 
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
         """Which guesses the rules allow after `history` (a boolean mask), or None for all.
@@ -171,11 +188,15 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     perms = np.asarray(sym.positions)
     assert perms.ndim == 2 and perms.shape[1] == L
     assert any(np.array_equal(p, np.arange(L)) for p in perms), "symmetry must contain the identity"
+    act = game.feedback_action(perms)
     secret_set = {tuple(c) for c in S.tolist()}
     for a, b in zip(gi[:100].tolist(), si[:100].tolist()):
-        pi = perms[rng.integers(len(perms))]
+        e = rng.integers(len(perms))
+        pi = perms[e]
         tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
         g, s = G[a], S[b]
         g2, s2 = tau[g[pi]].astype(np.int8), tau[s[pi]].astype(np.int8)
         assert tuple(g2) in guess_set and tuple(s2) in secret_set, "symmetry must map codes to codes"
-        assert game.feedback(g2, s2) == game.feedback(g, s), "feedback must be invariant under the symmetry"
+        f = game.feedback(g, s)
+        image = f if act is None else int(act[e, f])
+        assert game.feedback(g2, s2) == image, "feedback must be invariant under the symmetry"

@@ -49,8 +49,8 @@ class ItemMatching(DeductionGame):
     items: int = param(7, low=1, high=12, help="items (I)")
     turns: int = param(4, low=1, high=12, help="guesses allowed (T): the probability horizon")
     restrict: str = choice("both", choices=RESTRICTIONS,
-                           help="restrictions on later guesses: items answered Incorrect are "
-                                "barred (items), slots answered Correct keep their item (slots)")
+                           help="which restrictions apply (items: Incorrect bars an item; "
+                                "slots: Correct locks a slot)")
 
     def length(self) -> int:
         return self.slots

@@ -118,6 +118,16 @@ class DeductionGame(Game):
         """
         return type(self).restrict_guesses is DeductionGame.restrict_guesses
 
+    def blind_to_absent_symbols(self) -> bool:
+        """True if a guess's feedback ignores which absent symbol fills a position.
+
+        That is: replacing, at any one position of a guess, a symbol the secret does not
+        contain by another such symbol never changes the feedback (Mastermind's pegs,
+        item matching's slots). The last-but-one guess can then be chosen among guesses
+        that use at most one symbol absent from the consistent set.
+        """
+        return False
+
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
         """Which guesses the rules allow after `history` (a boolean mask), or None for all.
 
@@ -183,6 +193,18 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         assert int(out[0, 0]) == f, f"kernel disagrees with feedback() on {g}, {s}"
         assert game.parse_feedback(game.format_feedback(f)) == f, "feedback format/parse"
         assert np.array_equal(game.parse_code(game.format_code(g)), g), "code format/parse"
+
+    if game.blind_to_absent_symbols():
+        for a, b in zip(gi[:100].tolist(), si[:100].tolist()):
+            g, s = G[a].copy(), S[b]
+            absent = np.setdiff1d(np.arange(game.n_symbols()), s)
+            spots = np.flatnonzero(~np.isin(g, s))
+            if len(absent) < 2 or len(spots) == 0:
+                continue
+            g2 = g.copy()
+            g2[spots[0]] = absent[absent != g[spots[0]]][0]
+            if tuple(g2) in guess_set:
+                assert game.feedback(g2, s) == game.feedback(g, s), "feedback must be blind to absent symbols"
 
     sym = game.symmetry()
     perms = np.asarray(sym.positions)

@@ -19,6 +19,8 @@ Speed-ups (each can be switched off in ``WinSpeedUps``; the value never changes)
   image under the slot permutations and symbol relabellings of the rules), so
   isomorphic states are evaluated once;
 * queries: only one guess per orbit of the symmetries that fix the history is tried;
+  with two guesses left, in a game whose feedback is blind to which absent symbol fills
+  a position, guesses equal up to their absent symbols are tried once;
 * consistency: a child's consistent set is its cell of the parent's set (one kernel
   pass over the parent's secrets), rather than a rescan of every secret against the
   whole history;
@@ -85,6 +87,8 @@ class WinSearch:
         self.act = (np.tile(np.arange(self.n_feedbacks), (len(self.perms), 1)) if act is None
                     else np.asarray(act, dtype=np.int64))
         self.allowed_always = game.consistent_secrets_allowed()
+        self.blind = game.blind_to_absent_symbols()
+        self.weights = (game.n_symbols() + 1) ** np.arange(game.length(), dtype=np.int64)
         self.nodes = 0
         self.memo: dict[bytes, int] = {}
 
@@ -118,6 +122,21 @@ class WinSearch:
             hist = self.codes[np.array([g for g, _ in history], dtype=np.int64)]
             cand = cand[canonical(self.codes, cand, perms, hist, self.game.n_symbols(), self.relabel)]
         return cand
+
+    def _one_absent(self, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
+        """Which of `cand` to keep when symbols absent from `subset` are interchangeable per position.
+
+        Guesses that agree once every absent symbol is written as one mark split the
+        set alike (``blind_to_absent_symbols``); the first of each class is kept.
+        """
+        present = np.zeros(self.game.n_symbols() + 1, dtype=bool)
+        present[np.unique(self.secrets[subset])] = True
+        codes = self.codes[cand].astype(np.int64)
+        marked = np.where(present[codes], codes, self.game.n_symbols())
+        _, first = np.unique(marked @ self.weights, return_index=True)
+        keep = np.zeros(len(cand), dtype=bool)
+        keep[first] = True
+        return keep
 
     def key(self, history: History, t: int) -> bytes:
         """Memo key of a state: its canonical history (or the history itself) and t."""
@@ -166,6 +185,8 @@ class WinSearch:
         """W(subset, t): most secrets of `subset` revealed within t guesses after `history`."""
         if len(subset) == 0 or t <= 0:
             return 0
+        if len(subset) <= 2 and t >= 2 and self.allowed_always:
+            return len(subset)  # guess one, then the other
         if t == 1:
             return int(self.last_guess(subset, history) >= 0)
         key = self.key(history, t) if self.speed.memo else b""
@@ -190,6 +211,9 @@ class WinSearch:
         inside = member[self.secret_of_guess[cand]].astype(np.int64)
         upper = min(n, self.leaves(t)) if self.speed.bounds else n + 1
         if t == 2 and self.allowed_always:
+            if self.speed.queries and self.blind:
+                keep = self._one_absent(cand, subset)
+                cand, inside = cand[keep], inside[keep]
             return self._best_two(subset, cand, inside, upper)
         cap = self.leaves(t - 1) if self.speed.bounds else n
         bound = np.empty(len(cand), dtype=np.int64)

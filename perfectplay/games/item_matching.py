@@ -80,6 +80,9 @@ class ItemMatching(DeductionGame):
         items = self.items
         return lambda g, s, out: item_matching(g, s, items, out)
 
+    def blind_to_absent_symbols(self) -> bool:
+        return True
+
     def symmetry(self) -> Symmetry:
         return Symmetry.full(self.slots, symbols=True)
 

@@ -128,6 +128,16 @@ class DeductionGame(Game):
         """
         return False
 
+    def allowed_symbols(self, history: History) -> np.ndarray | None:
+        """The allowed guesses after `history` as a product of per-position symbol sets.
+
+        A (length, n_symbols) boolean array when the guesses are all n_symbols^length
+        codes and the rules allow exactly those whose symbol at each position p is in
+        row p (so search can build candidates without scanning every code); None when
+        the restriction is not of that form. Must agree with ``restrict_guesses``.
+        """
+        return None
+
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
         """Which guesses the rules allow after `history` (a boolean mask), or None for all.
 
@@ -205,6 +215,14 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
             g2[spots[0]] = absent[absent != g[spots[0]]][0]
             if tuple(g2) in guess_set:
                 assert game.feedback(g2, s) == game.feedback(g, s), "feedback must be blind to absent symbols"
+
+    history: History = ((int(gi[0]), int(game.feedback(G[gi[0]], S[si[0]]))),)
+    sets = game.allowed_symbols(history)
+    if sets is not None:
+        mask = game.restrict_guesses(history, G)
+        by_sets = sets[np.arange(L)[None, :], G.astype(np.int64)].all(axis=1)
+        assert np.array_equal(by_sets, np.ones(len(G), bool) if mask is None else mask), \
+            "allowed_symbols must agree with restrict_guesses"
 
     sym = game.symmetry()
     perms = np.asarray(sym.positions)

@@ -89,6 +89,8 @@ class WinSearch:
         self.allowed_always = game.consistent_secrets_allowed()
         self.blind = game.blind_to_absent_symbols()
         self.weights = (game.n_symbols() + 1) ** np.arange(game.length(), dtype=np.int64)
+        self.full_product = len(self.codes) == game.n_symbols() ** game.length()
+        self.symmetric = len(self.perms) > 1 or self.relabel
         self.nodes = 0
         self.memo: dict[bytes, int] = {}
 
@@ -108,20 +110,61 @@ class WinSearch:
         """The rules' mask of allowed guesses after `history` (None: all)."""
         return self.game.restrict_guesses(history, self.codes)
 
-    def candidates(self, history: History) -> np.ndarray:
-        """Allowed guesses, one per orbit of the history's stabiliser when `queries` is on."""
-        mask = self.allowed(history)
-        cand = np.arange(len(self.codes), dtype=np.int64) if mask is None else np.flatnonzero(mask)
-        if self.speed.queries and (len(self.perms) > 1 or self.relabel):
-            from .kernels import canonical
+    def candidates(self, history: History, subset: np.ndarray | None = None,
+                   absent_once: bool = False) -> np.ndarray:
+        """Allowed guesses, one per orbit of the history's stabiliser when `queries` is on.
 
-            perms = self.perms
-            if history:
-                fbs = np.array([f for _, f in history], dtype=np.int64)
-                perms = perms[(self.act[:, fbs] == fbs[None, :]).all(axis=1)]
-            hist = self.codes[np.array([g for g, _ in history], dtype=np.int64)]
-            cand = cand[canonical(self.codes, cand, perms, hist, self.game.n_symbols(), self.relabel)]
+        With `absent_once` (two guesses left, a game blind to absent symbols) guesses
+        that differ only in which symbol absent from `subset` fills a position count once.
+        """
+        n = self.game.n_symbols()
+        sets = self.game.allowed_symbols(history) if self.full_product else None
+        if sets is None:
+            mask = self.allowed(history)
+            cand = np.arange(len(self.codes), dtype=np.int64) if mask is None else np.flatnonzero(mask)
+            if self.speed.queries and self.symmetric:
+                cand = cand[self._canonical(self.codes[cand], history)]
+            if absent_once:
+                cand = cand[self._one_absent(cand, subset)]
+            return cand
+        rows = [np.flatnonzero(row) for row in sets]
+        present = np.ones(n, dtype=bool)
+        if absent_once:
+            present[:] = False
+            present[np.unique(self.secrets[subset])] = True
+            rows = [np.sort(np.concatenate((r[present[r]], r[~present[r]][:1]))) for r in rows]
+        cand = np.zeros(1, dtype=np.int64)
+        for r in rows:  # codes are all n^L codes in lexicographic order
+            cand = (cand[:, None] * n + r[None, :]).ravel()
+        if self.speed.queries and self.symmetric:
+            codes = self.codes[cand]
+            if absent_once:  # every absent symbol written as one mark, n
+                codes = np.where(present[codes], codes, n).astype(np.int8)
+            cand = cand[self._canonical(codes, history)]
         return cand
+
+    def _canonical(self, codes: np.ndarray, history: History) -> np.ndarray:
+        """Which `codes` are least in their orbit under the symmetries fixing `history`.
+
+        A symbol n (one more than the game's) marks "some absent symbol" and is fixed.
+        """
+        from .kernels import canonical_mask, stabiliser
+
+        n = self.game.n_symbols()
+        perms = self.perms
+        if history:
+            fbs = np.array([f for _, f in history], dtype=np.int64)
+            perms = perms[(self.act[:, fbs] == fbs[None, :]).all(axis=1)]
+        hist = self.codes[np.array([g for g, _ in history], dtype=np.int64)]
+        ok, taus = stabiliser(perms, hist, n, self.relabel)
+        taus = np.concatenate((taus, np.full((len(taus), 1), n, dtype=taus.dtype)), axis=1)
+        free = np.ones(n + 1, dtype=bool)
+        free[hist.ravel()] = False
+        free[n] = False
+        if ok.sum() == 1 and (not self.relabel or free.sum() <= 1):
+            return np.ones(len(codes), dtype=bool)
+        return canonical_mask(np.ascontiguousarray(codes), np.arange(len(codes)), perms[ok],
+                              taus[ok], free, self.relabel)
 
     def _one_absent(self, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
         """Which of `cand` to keep when symbols absent from `subset` are interchangeable per position.
@@ -205,15 +248,13 @@ class WinSearch:
     def best(self, subset: np.ndarray, history: History, t: int) -> tuple[int, int]:
         """(W(subset, t), the first guess achieving it), t >= 2, searched at this state."""
         n = len(subset)
-        cand = self.candidates(history)
+        absent_once = t == 2 and self.allowed_always and self.blind and self.speed.queries
+        cand = self.candidates(history, subset, absent_once)
         member = np.zeros(len(self.secrets) + 1, dtype=bool)
         member[subset] = True
         inside = member[self.secret_of_guess[cand]].astype(np.int64)
         upper = min(n, self.leaves(t)) if self.speed.bounds else n + 1
         if t == 2 and self.allowed_always:
-            if self.speed.queries and self.blind:
-                keep = self._one_absent(cand, subset)
-                cand, inside = cand[keep], inside[keep]
             return self._best_two(subset, cand, inside, upper)
         cap = self.leaves(t - 1) if self.speed.bounds else n
         bound = np.empty(len(cand), dtype=np.int64)

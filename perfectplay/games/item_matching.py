@@ -97,9 +97,7 @@ class ItemMatching(DeductionGame):
         # a locked slot keeps the secret's item; only "items" alone can bar the secret
         return self.restrict != "items"
 
-    def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
-        if self.restrict == "none" or not history:
-            return None
+    def allowed_symbols(self, history: History) -> np.ndarray | None:
         codes = self.guesses()
         barred = np.zeros(self.items, dtype=bool)
         locked = np.full(self.slots, -1, dtype=np.int64)
@@ -110,21 +108,26 @@ class ItemMatching(DeductionGame):
                 barred[code[digits == 0]] = True
             if self.restrict in ("both", "slots"):
                 locked[digits == 2] = code[digits == 2]
-        # each slot allows a set of items: locked slots their item, the others the unbarred
-        per_slot = [np.array([locked[p]]) if locked[p] >= 0 else np.flatnonzero(~barred)
-                    for p in range(self.slots)]
-        if guesses is codes:  # the full list: index the allowed product directly
+        allowed = np.ones((self.slots, self.items), dtype=bool)
+        allowed[:, barred] = False
+        for p in np.flatnonzero(locked >= 0):  # a locked slot keeps its item, barred or not
+            allowed[p, :] = False
+            allowed[p, locked[p]] = True
+        return allowed
+
+    def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
+        if self.restrict == "none" or not history:
+            return None
+        allowed = self.allowed_symbols(history)
+        guesses = np.asarray(guesses)
+        if guesses is self.guesses():  # the full list: index the allowed product directly
             index = np.zeros(1, dtype=np.int64)
-            for items in per_slot:
-                index = (index[:, None] * self.items + items[None, :]).ravel()
-            ok = np.zeros(len(codes), dtype=bool)
+            for row in allowed:
+                index = (index[:, None] * self.items + np.flatnonzero(row)[None, :]).ravel()
+            ok = np.zeros(len(guesses), dtype=bool)
             ok[index] = True
             return ok
-        allowed = np.zeros((self.slots, self.items), dtype=bool)
-        for p, items in enumerate(per_slot):
-            allowed[p, items] = True
-        guesses = np.asarray(guesses, dtype=np.int64)
-        return allowed[np.arange(self.slots)[None, :], guesses].all(axis=1)
+        return allowed[np.arange(self.slots)[None, :], guesses.astype(np.int64)].all(axis=1)
 
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""

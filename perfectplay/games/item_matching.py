@@ -77,8 +77,7 @@ class ItemMatching(DeductionGame):
     def feedback_kernel(self):
         from .item_matching_kernel import item_matching
 
-        items = self.items
-        return lambda g, s, out: item_matching(g, s, items, out)
+        return item_matching
 
     def blind_to_absent_symbols(self) -> bool:
         return True

@@ -10,15 +10,15 @@ from numba import njit, prange
 PARALLEL_WORK = 1 << 20
 
 
-def item_matching(guesses, secrets, n_items, out):
-    """Fill out[i, j] with the feedback of guesses[i] against secrets[j] (see `_fill`)."""
+def item_matching(guesses, secrets, out):
+    """Fill out[i, j] with the feedback of guesses[i] against secrets[j] (items < 32)."""
     if guesses.shape[0] * secrets.shape[0] >= PARALLEL_WORK and guesses.shape[0] > 1:
-        _fill_parallel(guesses, secrets, n_items, out)
+        _fill_parallel(guesses, secrets, out)
     else:
-        _fill(guesses, secrets, n_items, out)
+        _fill(guesses, secrets, out)
 
 
-def _kernel(guesses, secrets, n_items, out):
+def _kernel(guesses, secrets, out):
     """out[i, j] = sum over slots p of digit_p * 3**p (0 Incorrect, 1 Wrong slot, 2 Correct).
 
     Slot p is Correct when the items agree; otherwise Wrong slot when the guessed item
@@ -26,22 +26,23 @@ def _kernel(guesses, secrets, n_items, out):
     """
     L = guesses.shape[1]
     for i in prange(guesses.shape[0]):
-        open_count = np.zeros(n_items, dtype=np.int32)
         for j in range(secrets.shape[0]):
+            correct = 0
+            open_items = 0  # bit a set: item a sits in a slot of the secret that is not Correct
             for p in range(L):
-                if guesses[i, p] != secrets[j, p]:
-                    open_count[secrets[j, p]] += 1
+                a = secrets[j, p]
+                if guesses[i, p] == a:
+                    correct |= 1 << p
+                else:
+                    open_items |= 1 << a
             code = 0
             weight = 1
             for p in range(L):
-                g = guesses[i, p]
-                if g == secrets[j, p]:
+                if (correct >> p) & 1:
                     code += 2 * weight
-                elif open_count[g] > 0:
+                elif (open_items >> guesses[i, p]) & 1:
                     code += weight
                 weight *= 3
-            for p in range(L):
-                open_count[secrets[j, p]] = 0
             out[i, j] = code
 
 

@@ -304,10 +304,44 @@ class WinSearch:
         return best, best_guess
 
     # --- the strategy -------------------------------------------------------------------
+    def guess_value(self, guess: int, subset: np.ndarray, history: History, t: int,
+                    floor: int = -1) -> int:
+        """Secrets of `subset` revealed within t guesses when `guess` is played first, then best play.
+
+        With bounds on, stops early (returning a value <= `floor`) once the guess cannot
+        exceed `floor`.
+        """
+        total = int(guess in set(self.guess_of_secret[subset].tolist()))
+        cap = self.leaves(t - 1)
+        parts = self.cells(guess, subset, history)
+        rest = sum(min(len(part), cap) for _, part in parts)
+        for f, part in parts:
+            total += self.value(part, history + ((guess, f),), t - 1)
+            rest -= min(len(part), cap)
+            if self.speed.bounds and total + rest <= floor:
+                break
+        return total
+
+    def root_order(self, t: int) -> np.ndarray:
+        """The candidate first guesses in the order `best` tries them."""
+        everyone = np.arange(len(self.secrets))
+        cand = self.candidates(())
+        inside = (self.secret_of_guess[cand] >= 0).astype(np.int64)
+        if t == 2 and self.allowed_always:
+            return cand[np.argsort(-inside, kind="stable")]
+        from .probability_kernels import capped_cells
+
+        cap = self.leaves(t - 1) if self.speed.bounds else len(everyone)
+        bound = np.concatenate([capped_cells(self.feedbacks(cand[a:a + 64], everyone), self.solved,
+                                             self.n_feedbacks, cap) for a in range(0, len(cand), 64)])
+        return cand[np.lexsort((cand, -inside, -(bound + inside)))]
+
     def tree(self, subset: np.ndarray, history: History, t: int,
-             wins: Counter[int], depth: int = 1) -> Node:
-        """The optimal strategy from a state (every guess taken from `best`), counting wins by depth."""
-        g = self.last_guess(subset, history) if t == 1 else self.best(subset, history, t)[1]
+             wins: Counter[int], depth: int = 1, guess: int = -1) -> Node:
+        """The optimal strategy from a state (every guess taken from `best`, the first one
+        `guess` if given), counting wins by depth."""
+        g = guess if guess >= 0 else (self.last_guess(subset, history) if t == 1
+                                      else self.best(subset, history, t)[1])
         if g < 0:  # no allowed guess can win: any allowed guess ends the game
             g = int(self.candidates(history)[0])
         node = Node(g)
@@ -340,10 +374,67 @@ class WinStrategy:
                 "root": tree_to_json(self.game, self.root)}
 
 
+#: The search of a worker process (see `_first_guess_values`).
+_WORKER: WinSearch | None = None
+
+
+def _start_worker(game: DeductionGame, speedups: WinSpeedUps) -> None:
+    global _WORKER
+    _WORKER = WinSearch(game, speedups)
+
+
+def _evaluate_first(guess: int, horizon: int, floor: int) -> tuple[int, int, int]:
+    """In a worker: (guess, its value as the first guess or a bound <= floor, states evaluated)."""
+    before = _WORKER.nodes
+    value = _WORKER.guess_value(guess, np.arange(len(_WORKER.secrets)), (), horizon, floor)
+    return guess, value, _WORKER.nodes - before
+
+
+def _first_guess_values(game: DeductionGame, speedups: WinSpeedUps, order: np.ndarray,
+                        horizon: int, workers: int,
+                        progress: Callable[[str], None] | None) -> tuple[dict[int, int], int]:
+    """Every candidate first guess valued on `workers` processes (each with its own memo).
+
+    Guesses are handed out in `order`, each with the best value known so far as its
+    floor, so a worker abandons a guess that cannot beat it (its value is then a bound).
+    """
+    import multiprocessing
+    import queue
+
+    values: dict[int, int] = {}
+    nodes, best = 0, -1
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    ctx = multiprocessing.get_context("spawn")  # numba's thread pool does not survive fork
+    with ctx.Pool(workers, initializer=_start_worker, initargs=(game, speedups)) as pool:
+        pending = [int(g) for g in order][::-1]
+        running = 0
+        while pending or running:
+            while pending and running < workers:
+                pool.apply_async(_evaluate_first, (pending.pop(), horizon, best),
+                                 callback=done.put, error_callback=done.put)
+                running += 1
+            result = done.get()
+            running -= 1
+            if isinstance(result, BaseException):
+                raise result
+            guess, value, n = result
+            values[guess] = value
+            nodes += n
+            best = max(best, value)
+            if progress:
+                progress(f"first guesses valued: {len(values)}/{len(order)}")
+    return values, nodes
+
+
 def solve_probability(game: DeductionGame, objective: Objective, *,
-                      speedups: WinSpeedUps = WinSpeedUps(),
+                      speedups: WinSpeedUps = WinSpeedUps(), workers: int = 1,
                       progress: Callable[[str], None] | None = None) -> Solution:
-    """The most secrets revealed within the horizon, its probability and an optimal tree."""
+    """The most secrets revealed within the horizon, its probability and an optimal tree.
+
+    With `workers` > 1 the first guesses (one per orbit) are valued on that many
+    processes, then the best is expanded into the tree (default: one process, the search
+    as written; on a busy machine the second process did not pay for itself).
+    """
     horizon = objective.horizon
     if horizon is None or horizon < 1:
         raise Unsupported(f"{game.name}: the probability objective needs a horizon of at least "
@@ -351,9 +442,16 @@ def solve_probability(game: DeductionGame, objective: Objective, *,
     t0 = time.perf_counter()
     search = WinSearch(game, speedups, progress)
     everyone = np.arange(len(search.secrets))
-    wins = search.value(everyone, (), horizon)
     by_depth: Counter[int] = Counter()
-    root = search.tree(everyone, (), horizon, by_depth)
+    first = -1
+    if workers > 1 and horizon >= 3:
+        order = search.root_order(horizon)
+        values, search.nodes = _first_guess_values(game, speedups, order, horizon, workers, progress)
+        wins = max(values.values())
+        first = next(int(g) for g in order if values[int(g)] == wins)
+    else:
+        wins = search.value(everyone, (), horizon)
+    root = search.tree(everyone, (), horizon, by_depth, guess=first)
     n = len(everyone)
     if sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")

@@ -133,3 +133,11 @@ def test_horizon_defaults_to_turns_and_probability_is_the_default_objective():
     game = load_game("item-matching", ["slots=3", "items=5", "turns=3"])
     assert game.default_objective == "probability" and game.default_horizon() == 3
     assert load_game("mastermind").default_horizon() is None
+
+
+def test_first_guesses_on_two_processes_give_the_same_value():
+    game = load_game("item-matching", ["slots=4", "items=5", "turns=3"])
+    one = solve_probability(game, Objective("probability", 3))
+    two = solve_probability(game, Objective("probability", 3), workers=2)
+    assert two.extra["wins"] == one.extra["wins"]
+    assert verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]

@@ -289,9 +289,15 @@ class WinSearch:
 
         order = np.argsort(-inside, kind="stable")  # possible guesses first
         best, best_guess = -1, -1
-        a, step, limit = 0, 16, max(16, CHUNK // len(subset))
-        while a < len(order):
-            idx = order[a:a + step]
+        n_inside = int(inside.sum())
+        limit = max(1, CHUNK // len(subset))
+        # the possible guesses first (one of them most often splits S into singletons), then
+        # the others in chunks
+        cuts = [0, n_inside] + list(range(n_inside + limit, len(order), limit)) + [len(order)]
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            if a >= b:
+                continue
+            idx = order[a:b]
             vals = distinct_open(self.feedbacks(cand[idx], subset), self.solved,
                                  self.n_feedbacks) + inside[idx]
             j = int(np.argmax(vals))
@@ -299,8 +305,6 @@ class WinSearch:
                 best, best_guess = int(vals[j]), int(cand[idx[j]])
                 if best >= upper:
                     break
-            a += step
-            step = min(2 * step, limit)
         return best, best_guess
 
     # --- the strategy -------------------------------------------------------------------

@@ -130,7 +130,7 @@ class ItemMatching(DeductionGame):
 
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""
-        return (np.asarray(feedbacks)[:, None] // 3 ** np.arange(self.slots)) % 3
+        return _digit_table(self.slots)[np.asarray(feedbacks)]
 
     # --- reading and writing ---------------------------------------------------------
     def format_code(self, code: Sequence[int]) -> str:
@@ -162,6 +162,14 @@ def _codes(slots: int, items: int) -> np.ndarray:
                      dtype=np.int8).reshape(-1, slots)
     codes.flags.writeable = False
     return codes
+
+
+@lru_cache(maxsize=16)
+def _digit_table(slots: int) -> np.ndarray:
+    """digits[f, p]: the digit (0 I, 1 W, 2 C) of slot p in feedback f."""
+    table = (np.arange(3 ** slots)[:, None] // 3 ** np.arange(slots)) % 3
+    table.flags.writeable = False
+    return table
 
 
 @lru_cache(maxsize=16)

@@ -52,6 +52,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=4)
     parser.add_argument("--restrict", default="both")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=None, help="seconds allowed per row")
     parser.add_argument("--row", type=int, help=argparse.SUPPRESS)  # internal: one row, as JSON
     args = parser.parse_args()
     if args.row is not None:
@@ -63,9 +64,14 @@ def main() -> None:
           f"workers={args.workers}")
     print(f"{'I':>3} {'value':>14} {'unreduced':>14} {'seconds':>9} {'states':>9} {'peak MB':>8}  check")
     for items in range(int(low), int(high or low) + 1):
-        out = subprocess.run([sys.executable, __file__, "--row", str(items), "--slots", str(args.slots),
-                              "--turns", str(args.turns), "--restrict", args.restrict,
-                              "--workers", str(args.workers)], capture_output=True, text=True)
+        try:
+            out = subprocess.run([sys.executable, __file__, "--row", str(items), "--slots",
+                                  str(args.slots), "--turns", str(args.turns), "--restrict",
+                                  args.restrict, "--workers", str(args.workers)],
+                                 capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"{items:>3} not finished within {args.timeout:.0f} s", flush=True)
+            continue
         if out.returncode:
             print(f"{items:>3} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue

@@ -93,6 +93,7 @@ class WinSearch:
         self.symmetric = len(self.perms) > 1 or self.relabel
         self.nodes = 0
         self.memo: dict[bytes, int] = {}
+        self.choice: dict[tuple[History, int], int] = {}  # the best guess of each state searched
 
     # --- pieces -------------------------------------------------------------------------
     def leaves(self, t: int) -> int:
@@ -240,9 +241,10 @@ class WinSearch:
         self.nodes += 1
         if self.progress and self.nodes % 20000 == 0:
             self.progress(f"{self.nodes:,} states evaluated")
-        v, _ = self.best(subset, history, t)
+        v, g = self.best(subset, history, t)
         if self.speed.memo:
             self.memo[key] = v
+            self.choice[history, t] = g
         return v
 
     def best(self, subset: np.ndarray, history: History, t: int) -> tuple[int, int]:
@@ -344,8 +346,9 @@ class WinSearch:
              wins: Counter[int], depth: int = 1, guess: int = -1) -> Node:
         """The optimal strategy from a state (every guess taken from `best`, the first one
         `guess` if given), counting wins by depth."""
-        g = guess if guess >= 0 else (self.last_guess(subset, history) if t == 1
-                                      else self.best(subset, history, t)[1])
+        g = guess if guess >= 0 else self.choice.get((history, t), -1)
+        if g < 0:
+            g = self.last_guess(subset, history) if t == 1 else self.best(subset, history, t)[1]
         if g < 0:  # no allowed guess can win: any allowed guess ends the game
             g = int(self.candidates(history)[0])
         node = Node(g)

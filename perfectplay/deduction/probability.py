@@ -45,6 +45,7 @@ from ..errors import Unsupported
 from ..objectives import Objective
 from ..solution import PROVEN, Solution
 from .model import DeductionGame, History
+from .symmetry import fixing_feedbacks
 from .tree import Node, tree_to_json
 
 #: Feedback entries computed in one kernel call (bounds the memory of a node).
@@ -152,10 +153,7 @@ class WinSearch:
         from .kernels import canonical_mask, stabiliser
 
         n = self.game.n_symbols()
-        perms = self.perms
-        if history:
-            fbs = np.array([f for _, f in history], dtype=np.int64)
-            perms = perms[(self.act[:, fbs] == fbs[None, :]).all(axis=1)]
+        perms = fixing_feedbacks(self.game, self.perms, history)
         hist = self.codes[np.array([g for g, _ in history], dtype=np.int64)]
         ok, taus = stabiliser(perms, hist, n, self.relabel)
         taus = np.concatenate((taus, np.full((len(taus), 1), n, dtype=taus.dtype)), axis=1)

@@ -257,14 +257,17 @@ class WinSearch:
         if t == 2 and self.allowed_always:
             return self._best_two(subset, cand, inside, upper)
         cap = self.leaves(t - 1) if self.speed.bounds else n
-        bound = np.empty(len(cand), dtype=np.int64)
-        step = max(1, CHUNK // n)
-        from .probability_kernels import capped_cells
+        if n - 1 <= cap:  # no cell can exceed the cap: every guess is bounded by |S| alone
+            bound = np.full(len(cand), n, dtype=np.int64)
+        else:
+            from .probability_kernels import capped_cells
 
-        for a in range(0, len(cand), step):
-            fb = self.feedbacks(cand[a:a + step], subset)
-            bound[a:a + step] = capped_cells(fb, self.solved, self.n_feedbacks, cap)
-        bound += inside
+            bound = np.empty(len(cand), dtype=np.int64)
+            step = max(1, CHUNK // n)
+            for a in range(0, len(cand), step):
+                fb = self.feedbacks(cand[a:a + step], subset)
+                bound[a:a + step] = capped_cells(fb, self.solved, self.n_feedbacks, cap)
+            bound += inside
         best, best_guess = -1, -1
         for i in np.lexsort((cand, -inside, -bound)).tolist():
             if self.speed.bounds and bound[i] <= best:

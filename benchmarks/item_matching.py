@@ -1,10 +1,10 @@
 """Seed 000's table: item matching, S = 5 slots, T = 4 turns, I = 5..10 items.
 
 Each row is solved in a fresh process (so its peak memory is its own), after a tiny
-warm-up solve that loads the compiled kernels, and is checked against the seed's count. Prints per row: the value (reduced and unreduced), seconds
-(wall clock, and the main process's CPU time: on a shared machine the two differ), states
-evaluated and peak resident memory (the main process; with --workers, the
-largest worker too).
+warm-up solve that loads the compiled kernels, and is checked against the seed's count.
+Prints per row: the value (reduced and unreduced), seconds (wall clock, and the main
+process's CPU time: on a shared machine the two differ), states evaluated and peak
+resident memory (the main process; with --workers, the largest worker too).
 
     python benchmarks/item_matching.py                 # I = 5..10
     python benchmarks/item_matching.py --items 5-8     # the one-minute rows

@@ -17,6 +17,7 @@ _ENTRIES = {
     "mastermind": "perfectplay.games.mastermind:Mastermind",
     "permutation": "perfectplay.games.permutation:Permutation",
     "bulls-and-cows": "perfectplay.games.bulls_and_cows:BullsAndCows",
+    "item-matching": "perfectplay.games.item_matching:ItemMatching",
 }
 
 

@@ -65,10 +65,11 @@ def list_games() -> None:
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--objective", default="expected", show_default=True,
-              help="expected | worst | probability")
+@click.option("--objective", default=None,
+              help="expected | worst | probability (default: the game's, usually expected)")
 @click.option("--horizon", type=int, default=None,
-              help="budget of moves/guesses for --objective probability")
+              help="budget of moves/guesses for --objective probability "
+                   "(default: the game's own, e.g. item-matching's turns)")
 @click.option("--exact/--float", "exact", default=None,
               help="insist on (or skip) the exact rational stage; default: where sizes allow")
 @click.option("--tol", type=float, default=1e-12, show_default=True,
@@ -95,6 +96,9 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     from .solution import write_json_atomically
 
     g = load_game(game, list(assignments))
+    objective = objective or g.default_objective
+    if objective == "probability" and horizon is None:
+        horizon = g.default_horizon()
     obj = Objective(objective, horizon)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
@@ -174,7 +178,11 @@ def _print_summary(game, solution, out) -> None:
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
-    if "histogram" in solution.extra:
+    if "wins" in solution.extra:
+        table.add_row("wins", f"{solution.extra['wins']:,} of {solution.extra['secrets']:,} "
+                              f"secrets ({solution.extra['unreduced']})")
+        table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in solution.extra["histogram"].items()))
+    elif "histogram" in solution.extra:
         _add_deduction_rows(table, solution.extra)
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
@@ -222,6 +230,21 @@ def verify(file, as_json) -> None:
     if game.kind != "deduction":
         raise BadStrategy(f"{file}: {game.name} is not a deduction game")
     stats, label = verify_document(game, doc)
+    horizon = doc["strategy"].get("horizon")
+    if horizon is not None:
+        n = len(game.secrets())
+        if as_json:
+            click.echo(json.dumps({"game": game.name, "params": game.params, "label": label,
+                                   "horizon": horizon, "wins": stats.secrets, "secrets": n,
+                                   "value": str(Fraction(stats.secrets, n)),
+                                   "unreduced": f"{stats.secrets}/{n}",
+                                   "histogram": {str(k): v for k, v in sorted(stats.histogram.items())}}))
+            return
+        click.echo(f"{game}: {label}; replayed all {n} secrets within {horizon} guesses")
+        click.echo(f"won {stats.secrets} of {n}: {Fraction(stats.secrets, n)} "
+                   f"({stats.secrets}/{n} = {stats.secrets / n:.9f})")
+        click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
+        return
     average = Fraction(stats.total, stats.secrets)
     if as_json:
         click.echo(json.dumps({"game": game.name, "params": game.params, "label": label,

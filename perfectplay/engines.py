@@ -27,7 +27,8 @@ def solve(game: Game, objective: Objective | str = "expected", **options: Any) -
     Fraction(17, 5)
     """
     if isinstance(objective, str):
-        objective = Objective(objective)
+        horizon = game.default_horizon() if objective == "probability" else None
+        objective = Objective(objective, horizon)
     require_supported(game, objective)
     try:
         target = _ENGINES[game.kind]

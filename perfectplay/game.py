@@ -19,9 +19,15 @@ class Game:
     kind: ClassVar[str]
     summary: ClassVar[str]
     objectives: ClassVar[tuple[str, ...]]
+    #: The objective solved when none is named (the command line's --objective default).
+    default_objective: ClassVar[str] = "expected"
 
     def __post_init__(self) -> None:
         check_params(self)
+
+    def default_horizon(self) -> int | None:
+        """The horizon of the ``probability`` objective when none is given (None: must be given)."""
+        return None
 
     @classmethod
     def param_specs(cls) -> tuple[ParamSpec, ...]:

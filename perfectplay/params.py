@@ -11,16 +11,47 @@ from .errors import BadParameter
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """What a parameter is: its name, default, inclusive range and meaning."""
+    """What a parameter is: its name, default, inclusive range and meaning.
+
+    An integer parameter has a range ``low..high``; a choice parameter (``choices`` set)
+    takes one of a few words instead.
+    """
 
     name: str
-    default: int
+    default: int | str
     low: int
     high: int
     help: str
+    choices: tuple[str, ...] = ()
 
     def describe(self) -> str:
+        if self.choices:
+            return f"{self.name}={self.default} ({'|'.join(self.choices)})"
         return f"{self.name}={self.default} ({self.low}..{self.high})"
+
+    def parse(self, raw: str) -> int | str:
+        """The value of the command-line text `raw` (checked against the range in check_params)."""
+        if self.choices:
+            return raw
+        try:
+            return int(raw)
+        except ValueError:
+            raise BadParameter(f"{self.name} must be an integer, got {raw!r}") from None
+
+    def check(self, game_name: str, value: Any) -> None:
+        """Raise BadParameter unless `value` is of the right kind and in range."""
+        if self.choices:
+            if not isinstance(value, str) or value not in self.choices:
+                raise BadParameter(f"{self.name}={value} is not allowed for {game_name} "
+                                   f"(choose one of {', '.join(self.choices)})")
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadParameter(f"{self.name} must be an integer, got {value!r}")
+        if not self.low <= value <= self.high:
+            raise BadParameter(
+                f"{self.name}={value} is out of range for {game_name} "
+                f"(allowed {self.low}..{self.high})"
+            )
 
 
 def param(default: int, *, low: int, high: int, help: str) -> Any:
@@ -28,32 +59,35 @@ def param(default: int, *, low: int, high: int, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"low": low, "high": high, "help": help})
 
 
+def choice(default: str, *, choices: tuple[str, ...], help: str) -> Any:
+    """Declare a game parameter taking one of the words `choices` (e.g. a rule variant)."""
+    if default not in choices:
+        raise ValueError(f"default {default!r} is not one of {choices}")
+    return dataclasses.field(default=default, metadata={"low": 0, "high": len(choices) - 1,
+                                                        "help": help, "choices": tuple(choices)})
+
+
 def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:
     """The parameters a game class declares, in declaration order."""
     return tuple(
-        ParamSpec(f.name, f.default, f.metadata["low"], f.metadata["high"], f.metadata["help"])
+        ParamSpec(f.name, f.default, f.metadata["low"], f.metadata["high"], f.metadata["help"],
+                  f.metadata.get("choices", ()))
         for f in dataclasses.fields(game_cls)
         if "low" in f.metadata
     )
 
 
 def check_params(game: Any) -> None:
-    """Raise BadParameter unless every declared parameter of `game` is an int in range."""
+    """Raise BadParameter unless every declared parameter of `game` is of its kind and in range."""
     for spec in param_specs(type(game)):
-        value = getattr(game, spec.name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise BadParameter(f"{spec.name} must be an integer, got {value!r}")
-        if not spec.low <= value <= spec.high:
-            raise BadParameter(
-                f"{spec.name}={value} is out of range for {game.name} "
-                f"(allowed {spec.low}..{spec.high})"
-            )
+        spec.check(game.name, getattr(game, spec.name))
 
 
-def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...], words: list[str]) -> dict[str, int]:
+def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...],
+                      words: list[str]) -> dict[str, int | str]:
     """Turn command-line words like ``n=5`` into keyword arguments, naming any bad word."""
     known = {s.name: s for s in specs}
-    values: dict[str, int] = {}
+    values: dict[str, int | str] = {}
     for word in words:
         key, sep, raw = word.partition("=")
         key, raw = key.strip(), raw.strip()
@@ -62,8 +96,5 @@ def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...], words: list[
         if key not in known:
             names = ", ".join(known) or "none"
             raise BadParameter(f"{game_name} has no parameter {key!r} (parameters: {names})")
-        try:
-            values[key] = int(raw)
-        except ValueError:
-            raise BadParameter(f"{key} must be an integer, got {raw!r}") from None
+        values[key] = known[key].parse(raw)
     return values

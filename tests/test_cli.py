@@ -71,3 +71,22 @@ def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert child.exitstatus == 130
     assert "interrupted while" in child.before and "Traceback" not in child.before
     assert list(tmp_path.iterdir()) == []  # no partial file left behind
+
+
+def test_item_matching_probability_by_default(tmp_path):
+    """The game's own objective (probability) and horizon (turns); value reduced and unreduced."""
+    out = tmp_path / "im.json"
+    res = run("solve", "item-matching", "slots=3", "items=5", "turns=3", "--json", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["objective"] == "probability" and doc["horizon"] == 3
+    assert doc["value"] == "107/125" and doc["unreduced"] == "107/125"
+    assert (doc["wins"], doc["secrets"]) == (107, 125)
+    checked = run("verify", str(out), "--json")
+    assert checked.returncode == 0 and json.loads(checked.stdout)["wins"] == 107
+
+
+def test_item_matching_bad_restriction_is_one_line():
+    res = run("solve", "item-matching", "restrict=all")
+    assert res.returncode == 2
+    assert res.stderr.strip().count("\n") == 0 and "choose one of" in res.stderr

@@ -8,8 +8,9 @@ rows of small integers (one symbol per position), listed in lexicographic order.
 A game also declares the symmetries its rules preserve: a group of position
 permutations and whether every relabelling of the symbols is one. A pair (pi, tau)
 acts on a code ``c`` as ``tau[c[pi]]``; the rules must satisfy
-``feedback(tau[g[pi]], tau[s[pi]]) == feedback(g, s)`` and map the codes onto
-themselves. ``check_game`` checks all of this on any game.
+``feedback(tau[g[pi]], tau[s[pi]]) == act(pi, feedback(g, s))`` and map the codes onto
+themselves, where ``act`` is the identity unless the feedback is itself per position
+(``feedback_action``: a permutation of the positions then permutes the feedback). ``check_game`` checks all of this on any game.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class DeductionGame(Game):
     """Base class of deduction games (seeds 000, 002, 004)."""
 
     kind: ClassVar[str] = "deduction"
-    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst")
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability")
     cost_unit: ClassVar[str] = "guesses"
 
     # --- what every game must say ------------------------------------------------------
@@ -100,6 +101,42 @@ class DeductionGame(Game):
     def symmetry(self) -> Symmetry:
         """The symmetry group of the rules; the trivial group unless a game says more."""
         return Symmetry.trivial(self.length())
+
+    def feedback_action(self, perms: np.ndarray) -> np.ndarray | None:
+        """How position permutations act on feedbacks: act[k, f] is the image of f under perms[k].
+
+        None (the default) when every feedback is invariant (counts like black/white pegs);
+        a game whose feedback is given per position (``CWIIC``) permutes it with the codes.
+        """
+        return None
+
+    def consistent_secrets_allowed(self) -> bool:
+        """True if every secret consistent with a history is a guess the rules still allow.
+
+        Always true without restrictions; a hard mode that can forbid the secret itself
+        says False, and the engines then check the restriction where it matters.
+        """
+        return type(self).restrict_guesses is DeductionGame.restrict_guesses
+
+    def blind_to_absent_symbols(self) -> bool:
+        """True if a guess's feedback ignores which absent symbol fills a position.
+
+        That is: replacing, at any one position of a guess, a symbol the secret does not
+        contain by another such symbol never changes the feedback (Mastermind's pegs,
+        item matching's slots). The last-but-one guess can then be chosen among guesses
+        that use at most one symbol absent from the consistent set.
+        """
+        return False
+
+    def allowed_symbols(self, history: History) -> np.ndarray | None:
+        """The allowed guesses after `history` as a product of per-position symbol sets.
+
+        A (length, n_symbols) boolean array when the guesses are all n_symbols^length
+        codes and the rules allow exactly those whose symbol at each position p is in
+        row p (so search can build candidates without scanning every code); None when
+        the restriction is not of that form. Must agree with ``restrict_guesses``.
+        """
+        return None
 
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
         """Which guesses the rules allow after `history` (a boolean mask), or None for all.
@@ -167,15 +204,39 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         assert game.parse_feedback(game.format_feedback(f)) == f, "feedback format/parse"
         assert np.array_equal(game.parse_code(game.format_code(g)), g), "code format/parse"
 
+    if game.blind_to_absent_symbols():
+        for a, b in zip(gi[:100].tolist(), si[:100].tolist()):
+            g, s = G[a].copy(), S[b]
+            absent = np.setdiff1d(np.arange(game.n_symbols()), s)
+            spots = np.flatnonzero(~np.isin(g, s))
+            if len(absent) < 2 or len(spots) == 0:
+                continue
+            g2 = g.copy()
+            g2[spots[0]] = absent[absent != g[spots[0]]][0]
+            if tuple(g2) in guess_set:
+                assert game.feedback(g2, s) == game.feedback(g, s), "feedback must be blind to absent symbols"
+
+    history: History = ((int(gi[0]), int(game.feedback(G[gi[0]], S[si[0]]))),)
+    sets = game.allowed_symbols(history)
+    if sets is not None:
+        mask = game.restrict_guesses(history, G)
+        by_sets = sets[np.arange(L)[None, :], G.astype(np.int64)].all(axis=1)
+        assert np.array_equal(by_sets, np.ones(len(G), bool) if mask is None else mask), \
+            "allowed_symbols must agree with restrict_guesses"
+
     sym = game.symmetry()
     perms = np.asarray(sym.positions)
     assert perms.ndim == 2 and perms.shape[1] == L
     assert any(np.array_equal(p, np.arange(L)) for p in perms), "symmetry must contain the identity"
+    act = game.feedback_action(perms)
     secret_set = {tuple(c) for c in S.tolist()}
     for a, b in zip(gi[:100].tolist(), si[:100].tolist()):
-        pi = perms[rng.integers(len(perms))]
+        e = rng.integers(len(perms))
+        pi = perms[e]
         tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
         g, s = G[a], S[b]
         g2, s2 = tau[g[pi]].astype(np.int8), tau[s[pi]].astype(np.int8)
         assert tuple(g2) in guess_set and tuple(s2) in secret_set, "symmetry must map codes to codes"
-        assert game.feedback(g2, s2) == game.feedback(g, s), "feedback must be invariant under the symmetry"
+        f = game.feedback(g, s)
+        image = f if act is None else int(act[e, f])
+        assert game.feedback(g2, s2) == image, "feedback must be invariant under the symmetry"

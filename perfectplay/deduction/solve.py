@@ -87,6 +87,13 @@ def solve_deduction(
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated."""
     _check(strategy, max_guesses)
+    if objective.name == "probability":
+        if strategy != "optimal" or max_guesses is not None:
+            raise Unsupported("the probability objective takes no --strategy or --max-guesses "
+                              "(its horizon is the number of guesses)")
+        from .probability import solve_probability
+
+        return solve_probability(game, objective, progress=progress)
     if objective.name not in ("expected", "worst"):
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     note = progress or (lambda msg: None)

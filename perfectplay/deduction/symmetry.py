@@ -21,8 +21,22 @@ def canonical_guesses(table: Table, history: History, cand: np.ndarray) -> np.nd
 
     sym = table.symmetry
     hist = table.guesses[[g for g, _ in history]]
-    keep = canonical(table.guesses, cand, sym.positions, hist, table.game.n_symbols(), sym.symbols)
+    keep = canonical(table.guesses, cand, fixing_feedbacks(table.game, sym.positions, history),
+                     hist, table.game.n_symbols(), sym.symbols)
     return cand[keep]
+
+
+def fixing_feedbacks(game, perms: np.ndarray, history: History) -> np.ndarray:
+    """The position permutations that leave every feedback of `history` unchanged.
+
+    All of them when feedbacks are invariant; for per-position feedbacks (``CWIIC``) only
+    a permutation fixing each feedback can stabilise the history.
+    """
+    act = game.feedback_action(perms)
+    if act is None or not history:
+        return perms
+    fbs = np.array([f for _, f in history], dtype=np.int64)
+    return perms[(act[:, fbs] == fbs[None, :]).all(axis=1)]
 
 
 def candidates(table: Table, history: History, use_symmetry: bool = True) -> np.ndarray:

@@ -89,8 +89,21 @@ def _check_every_branch_taken(root: dict[str, Any], taken: set[tuple[int, str]])
 
 
 def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
-    """Replay the tree of an exported solution; also reject totals that disagree with it."""
+    """Replay the tree of an exported solution; also reject totals that disagree with it.
+
+    A tree for the probability objective (one with a ``horizon``) is replayed by
+    ``verify_win.replay_within``; its Stats then count the won secrets only.
+    """
     strategy = tree_document(doc)
+    if strategy.get("horizon") is not None:
+        from .verify_win import replay_within
+
+        wins, _, histogram = replay_within(game, strategy["root"], int(strategy["horizon"]))
+        if strategy.get("wins", wins) != wins:
+            raise BadStrategy(f"the file says {strategy['wins']} secrets won but the replay "
+                              f"wins {wins}")
+        return (Stats(sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0),
+                      histogram), str(strategy.get("label", "unlabelled")))
     stats = replay(game, strategy["root"])
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):

@@ -53,6 +53,9 @@ class Mastermind(DeductionGame):
         colors = self.colors
         return lambda g, s, out: black_white(g, s, colors, out)
 
+    def blind_to_absent_symbols(self) -> bool:
+        return True
+
     def symmetry(self) -> Symmetry:
         return Symmetry.full(self.pegs, symbols=True)
 

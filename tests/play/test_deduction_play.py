@@ -74,3 +74,24 @@ def test_undo_at_the_feedback_prompt_takes_back_only_the_guess():
     assert "took back that guess" in out
     assert out.count("turn 2: 2 secrets still possible") == 2  # same turn asked again
     assert "solved in 3 guesses" in out
+
+
+def test_item_matching_advice_aims_at_winning_within_the_turns():
+    res = advise("item-matching", "slots=3", "items=4", "turns=3", "--secret", "123", script="\n" * 10)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "best chance to win within 3 guesses" in out and "(optimal)" in out
+    assert "solved in" in out or "no guesses left" in out
+
+
+def test_item_matching_refuses_a_guess_the_restrictions_forbid():
+    # 111 against secret 234 answers III: item 1 is barred, so 122 is refused
+    res = advise("item-matching", "slots=3", "items=4", "turns=3", "--secret", "234",
+                 script="111\n122\nquit\n")
+    assert "feedback: III" in res.stdout
+    assert "122 is not a guess the rules allow here" in res.stdout
+
+
+def test_out_of_turns_ends_the_game():
+    res = advise("item-matching", "slots=2", "items=4", "turns=1", "--secret", "34", script="11\n")
+    assert "no guesses left" in res.stdout

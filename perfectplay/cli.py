@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -95,8 +96,6 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     progress = None if quiet or as_json else (lambda msg: click.echo(f"  {msg}", err=True))
     t0 = time.perf_counter()
     if g.kind == "deduction":
-        import os
-
         if workers is not None and workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {workers}")
         options = {"strategy": strategy, "max_guesses": max_guesses,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -102,8 +103,6 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     obj = Objective(objective, horizon)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
-        import os
-
         if workers is not None and workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {workers}")
         options = {"strategy": strategy, "max_guesses": max_guesses,

@@ -169,6 +169,11 @@ class DeductionGame(Game):
         return int(text)
 
 
+def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:
+    """Codes as tuples of Python ints (hashable, comparable)."""
+    return [tuple(c) for c in codes.tolist()]
+
+
 def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     """Check that `game` keeps the protocol; raise AssertionError naming the first breach.
 
@@ -183,15 +188,17 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         assert codes.ndim == 2 and codes.shape[1] == L, f"{name} must have shape (n, {L})"
         assert codes.dtype == np.int8, f"{name} must be int8"
         assert codes.min() >= 0 and codes.max() < game.n_symbols(), f"{name}: symbol out of range"
-        keys = [tuple(c) for c in codes.tolist()]
+        keys = keys_of(codes)
         assert keys == sorted(set(keys)), f"{name} must be sorted and distinct"
-    guess_set = {tuple(c) for c in G.tolist()}
+    guess_set = set(keys_of(G))
     assert all(tuple(s) in guess_set for s in S.tolist()), "every secret must be a guess"
     assert 0 < game.n_feedbacks() <= 256 and 0 <= game.solved_feedback() < game.n_feedbacks()
 
     gi = rng.integers(0, len(G), samples)
     si = rng.integers(0, len(S), samples)
-    si[: min(samples, 20)] = rng.integers(0, len(S), min(samples, 20))
+    guess_index = {c: i for i, c in enumerate(keys_of(G))}
+    equal = min(samples, 20)  # some pairs with guess == secret, to check "solved"
+    gi[:equal] = [guess_index[tuple(S[j])] for j in si[:equal].tolist()]
     out = np.empty((1, 1), dtype=np.uint8)
     kernel = game.feedback_kernel()
     for a, b in zip(gi.tolist(), si.tolist()):

@@ -139,7 +139,9 @@ class DeductionGame(Game):
         return None
 
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
-        """Which guesses the rules allow after `history` (a boolean mask), or None for all.
+        """Which of the codes `guesses` (any rows of codes, often but not always the full
+        ``guesses()`` list) the rules allow after `history`, as a boolean mask, or None for
+        all. The history's guess numbers index the full ``guesses()`` list.
 
         Hard modes override this. The restriction must be preserved by the symmetries.
         """

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from ..errors import PerfectplayError
 from .model import DeductionGame
 from .tree import Stats
@@ -31,6 +33,23 @@ def tree_document(doc: Any) -> dict[str, Any]:
     return strategy
 
 
+def checked_guess(game: DeductionGame, node: Any, where: str, history: tuple,
+                  index: dict[tuple[int, ...], int]) -> tuple[np.ndarray, int]:
+    """The guess of a tree node and its index, checked against the rules after `history`;
+    BadStrategy naming the place (`where`) if the node has no guess or a forbidden one."""
+    if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+        raise BadStrategy(f"a node {where} has no guess")
+    try:
+        code = game.parse_code(node["guess"])
+    except PerfectplayError as err:
+        raise BadStrategy(f"bad guess {where}: {err}") from None
+    key = tuple(int(x) for x in code)
+    mask = game.restrict_guesses(history, code[None, :])
+    if key not in index or (mask is not None and not mask[0]):
+        raise BadStrategy(f"guess {node['guess']} {where} is not allowed by the rules")
+    return code, index[key]
+
+
 def _where(path: list[str]) -> str:
     return "at the start" if not path else "after " + ", ".join(path)
 
@@ -39,7 +58,6 @@ def replay(game: DeductionGame, root: dict[str, Any]) -> Stats:
     """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``)."""
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
-    allowed = set(index)
     solved = game.solved_feedback()
     limit = len(game.secrets()) + 1
     depths: Counter[int] = Counter()
@@ -47,16 +65,7 @@ def replay(game: DeductionGame, root: dict[str, Any]) -> Stats:
     for secret in game.secrets():
         node, path, history = root, [], ()
         while True:
-            if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
-                raise BadStrategy(f"a node {_where(path)} has no guess")
-            try:
-                code = game.parse_code(node["guess"])
-            except PerfectplayError as err:
-                raise BadStrategy(f"bad guess {_where(path)}: {err}") from None
-            key = tuple(int(x) for x in code)
-            mask = game.restrict_guesses(history, guesses)
-            if key not in allowed or (mask is not None and not mask[index[key]]):
-                raise BadStrategy(f"guess {node['guess']} {_where(path)} is not allowed by the rules")
+            code, g = checked_guess(game, node, _where(path), history, index)
             f = game.feedback(code, secret)
             if f == solved:
                 depths[len(path) + 1] += 1
@@ -68,7 +77,7 @@ def replay(game: DeductionGame, root: dict[str, Any]) -> Stats:
                                   f"{label!r} {_where(path + [node['guess']])}")
             taken.add((id(node), label))
             path = path + [f"{node['guess']}={label}"]
-            history = history + ((index[key], f),)
+            history = history + ((g, f),)
             node = branches[label]
             if len(path) > limit:
                 raise BadStrategy(f"secret {game.format_code(secret)} is never solved (the tree loops)")

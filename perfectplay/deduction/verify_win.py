@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..errors import PerfectplayError
 from .model import DeductionGame
 
 
 def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int) -> tuple[int, int, dict[int, int]]:
     """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`."""
-    from .verify import BadStrategy
+    from .verify import BadStrategy, checked_guess
 
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
@@ -29,18 +28,9 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int) -> tu
     while stack:
         node, group, history, path = stack.pop()
         where = "at the start" if not path else "after " + ", ".join(path)
-        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
-            raise BadStrategy(f"a node {where} has no guess")
-        if len(path) >= horizon:
+        if len(path) >= horizon and isinstance(node, dict) and isinstance(node.get("guess"), str):
             raise BadStrategy(f"the tree guesses {where}, beyond the horizon of {horizon} guesses")
-        try:
-            code = game.parse_code(node["guess"])
-        except PerfectplayError as err:
-            raise BadStrategy(f"bad guess {where}: {err}") from None
-        key = tuple(int(x) for x in code)
-        mask = game.restrict_guesses(history, code[None, :])
-        if key not in index or (mask is not None and not mask[0]):
-            raise BadStrategy(f"guess {node['guess']} {where} is not allowed by the rules")
+        code, g = checked_guess(game, node, where, history, index)
         cells: dict[int, list] = {}
         for secret in group:
             cells.setdefault(game.feedback(code, secret), []).append(secret)
@@ -54,6 +44,6 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int) -> tu
                 raise BadStrategy(f"wrong feedback edge: no secret answers {node['guess']} with "
                                   f"{label!r} {where}")
             f = labels[label]
-            stack.append((child, cells[f], history + ((index[key], f),),
+            stack.append((child, cells[f], history + ((g, f),),
                           path + [f"{node['guess']}={label}"]))
     return sum(wins.values()), len(secrets), dict(wins)

@@ -20,7 +20,8 @@ class HardMastermind(Mastermind):
     def restrict_guesses(self, history, guesses):
         mask = np.ones(len(guesses), dtype=bool)
         for g, f in history:
-            mask &= np.array([self.feedback(guesses[g], c) == f for c in guesses])
+            played = self.guesses()[g]
+            mask &= np.array([self.feedback(played, c) == f for c in guesses])
         return mask
 
 

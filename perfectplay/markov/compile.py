@@ -20,7 +20,7 @@ BITMAP_LIMIT = 1 << 36
 @dataclass
 class Graph:
     """A compiled game. States are indexed 0..N-1 (in discovery order when compiled, in
-    the solver's visiting order once ``permuted``); ``start`` is the start's index.
+    the solver's visiting order once ``renumber``ed); ``start`` is the start's index.
 
     Outcomes of state s are out_ptr[s]:out_ptr[s+1]; outcome o has chance weight
     weight[o] (probability weight[o] / denom[s]) and the game's outcome number
@@ -60,24 +60,31 @@ class Graph:
             raise KeyError("state not reachable in this game")
         return idx
 
-    def permuted(self, order: np.ndarray) -> "Graph":
-        """The same graph with state order[i] renumbered i, so that sweeping states in
-        `order` reads the arrays front to back (an order of magnitude fewer cache misses)."""
+    def renumber(self, order: np.ndarray) -> None:
+        """Renumber state order[i] as i, in place, so that sweeping states in `order` reads
+        the arrays front to back (an order of magnitude fewer cache misses). Arrays are
+        replaced one at a time, so the peak memory is one array more than the graph."""
         from .kernels import permute_csr
 
-        inv = np.empty(self.n_states, dtype=np.int64)
-        inv[order] = np.arange(self.n_states)
+        index = np.int32 if max(self.n_edges, len(self.weight)) < 2**31 else np.int64
+        inv = np.empty(self.n_states, dtype=index)
+        inv[order] = np.arange(self.n_states, dtype=index)
         out_ptr = np.zeros(self.n_states + 1, dtype=np.int64)
         choice_ptr = np.zeros(len(self.weight) + 1, dtype=np.int64)
-        old_out = np.empty(len(self.weight), dtype=np.int64)
-        old_edge = np.empty(self.n_edges, dtype=np.int64)
+        old_out = np.empty(len(self.weight), dtype=index)
+        old_edge = np.empty(self.n_edges, dtype=index)
         permute_csr(order.astype(np.int64), self.out_ptr, self.choice_ptr, out_ptr, choice_ptr,
                     old_out, old_edge)
-        return Graph(
-            codes=self.codes[order], terminal=self.terminal[order], denom=self.denom[order],
-            out_ptr=out_ptr, weight=self.weight[old_out], outcome_k=self.outcome_k[old_out],
-            choice_ptr=choice_ptr, target=inv[self.target[old_edge]].astype(self.target.dtype),
-            cost=self.cost[old_edge], choice_c=self.choice_c[old_edge], start=int(inv[self.start]))
+        for name in ("codes", "terminal", "denom"):
+            setattr(self, name, getattr(self, name)[order])
+        for name in ("weight", "outcome_k"):
+            setattr(self, name, getattr(self, name)[old_out])
+        del old_out
+        for name in ("cost", "choice_c"):
+            setattr(self, name, getattr(self, name)[old_edge])
+        self.target = inv[self.target[old_edge]].astype(self.target.dtype)
+        self.out_ptr, self.choice_ptr, self.start = out_ptr, choice_ptr, int(inv[self.start])
+        self._order = np.argsort(self.codes, kind="stable")
 
     def outcome_state(self) -> np.ndarray:
         """For every outcome, the state it belongs to."""

@@ -54,7 +54,7 @@ def solve_markov(
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
-        g = _in_visiting_order(game, g)
+        _renumber_in_visiting_order(game, g)
         sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress)
     elif objective.name == "probability":
         sol = _solve_horizon(game, g, objective.horizon, exact, stats)
@@ -65,14 +65,16 @@ def solve_markov(
     return sol
 
 
-def _in_visiting_order(game, g):
-    """The graph renumbered in Gauss-Seidel's visiting order (see ``solve_order``)."""
+def _renumber_in_visiting_order(game, g) -> None:
+    """Renumber the graph in Gauss-Seidel's visiting order (see ``solve_order``)."""
     adj = adjacency(g)
     dist = distance_to_goal(g, adj)
     if (dist > g.n_states).any():
         raise Unsupported(f"{game}: from some reachable state the game can never end; "
                           "this engine needs every state to be able to finish")
-    return g.permuted(solve_order(adj, dist))
+    order = solve_order(adj, dist)
+    del adj, dist
+    g.renumber(order)
 
 
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:

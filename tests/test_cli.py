@@ -1,15 +1,12 @@
 """The command line's contract: JSON fields, exports, one-line errors with exit code 2."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "perfectplay", *args],
-                          capture_output=True, text=True, timeout=120)
+from .cli_runner import assert_one_line_error, in_terminal
+from .cli_runner import perfectplay as run
 
 
 def test_list_names_every_game_with_parameters():
@@ -52,18 +49,14 @@ def test_solve_out_writes_the_policy(tmp_path):
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     res = run(*args)
-    assert res.returncode == 2
-    assert needle in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+    assert_one_line_error(res, needle)
 
 
 def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     import pexpect
 
     out = tmp_path / "policy.json"
-    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "solve", "dice-cards", "n=9",
-                                           "--out", str(out)],
-                          encoding="utf-8", timeout=60, dimensions=(30, 150), cwd=str(tmp_path))
+    child = in_terminal("solve", "dice-cards", "n=9", "--out", str(out), cwd=str(tmp_path))
     child.expect("exploring")
     child.sendintr()
     child.expect(pexpect.EOF)

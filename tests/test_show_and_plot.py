@@ -1,12 +1,9 @@
 """`perfectplay show` prints exported strategies as trees; `--plot` draws a PNG."""
 
-import subprocess
-import sys
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "perfectplay", *args], capture_output=True,
-                          text=True, timeout=120)
+from .cli_runner import assert_one_line_error
+from .cli_runner import perfectplay as cli
 
 
 def test_show_a_deduction_tree_to_a_depth(tmp_path):
@@ -56,11 +53,9 @@ def test_show_refuses_malformed_policies_in_one_line(tmp_path):
     doc["strategy"]["states"][0]["choose"] = [[9, 9, 9]]
     path.write_text(json.dumps(doc))
     res = cli("show", str(path))
-    assert res.returncode == 2 and "not legal" in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1
+    assert_one_line_error(res, "not legal")
 
 
 def test_unwritable_output_is_one_line(tmp_path):
     res = cli("solve", "dice-cards", "n=2", "--out", str(tmp_path / "no" / "x.json"))
-    assert res.returncode == 2 and "there is no directory" in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1
+    assert_one_line_error(res, "there is no directory")

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from ..test_cli import run
+from ..cli_runner import assert_one_line_error
+from ..cli_runner import perfectplay as run
 
 
 def solve_json(*args):
@@ -88,9 +89,7 @@ def _break(path, how):
 def test_verify_rejects_broken_trees(exported, how, needle):
     _break(exported, how)
     res = run("verify", str(exported))
-    assert res.returncode == 2
-    assert needle in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+    assert_one_line_error(res, needle)
 
 
 def test_verify_rejects_a_file_that_is_not_json(tmp_path):
@@ -110,9 +109,7 @@ def test_verify_rejects_a_file_that_is_not_json(tmp_path):
 ])
 def test_bad_deduction_input_is_one_line_exit_2(args, needle):
     res = run(*args)
-    assert res.returncode == 2
-    assert needle in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+    assert_one_line_error(res, needle)
 
 
 def test_show_prints_the_first_levels(exported):

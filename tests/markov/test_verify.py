@@ -1,15 +1,12 @@
 """`perfectplay verify` on exported Markov policies: accepted when right, refused when not."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "perfectplay", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+from ..cli_runner import assert_one_line_error
+from ..cli_runner import perfectplay as cli
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +62,7 @@ def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_broken(exported, how)))
     res = cli("verify", str(path))
-    assert res.returncode == 2 and needle in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1
+    assert_one_line_error(res, needle)
 
 
 def test_verify_finds_a_legal_but_suboptimal_policy():

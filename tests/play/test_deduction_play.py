@@ -1,14 +1,10 @@
 """The advisor for deduction games, driven through a pipe and a terminal."""
 
-import subprocess
-import sys
-
-import pexpect
+from ..cli_runner import accept_suggestions, assert_one_line_error, in_terminal, perfectplay
 
 
 def advise(*args, script):
-    return subprocess.run([sys.executable, "-m", "perfectplay", "play", *args],
-                          input=script, capture_output=True, text=True, timeout=120)
+    return perfectplay("play", *args, input=script)
 
 
 def test_tool_holding_the_secret_solves_with_suggestions():
@@ -45,20 +41,12 @@ def test_guess_outside_the_rules_is_refused():
 
 def test_bad_secret_is_one_line_error():
     res = advise("permutation", "n=3", "--secret", "999", script="")
-    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert_one_line_error(res, "999")
 
 
 def test_advisor_in_a_terminal():
-    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "play", "mastermind", "pegs=3",
-                                           "colors=3", "--secret", "321"],
-                          encoding="utf-8", timeout=60, dimensions=(40, 200))
-    for _ in range(12):
-        if child.expect(["your guess", "solved in"]) == 1:
-            break
-        child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    child = in_terminal("play", "mastermind", "pegs=3", "colors=3", "--secret", "321")
+    assert accept_suggestions(child, "your guess", "solved in", turns=12) == 0
 
 
 def test_solved_feedback_for_a_ruled_out_guess_is_refused():

@@ -1,14 +1,10 @@
 """`perfectplay play` for Markov games, driven through a pipe and through a terminal."""
 
-import subprocess
-import sys
-
-import pexpect
+from ..cli_runner import accept_suggestions, in_terminal, perfectplay
 
 
 def test_pipe_session_accepts_suggestions_and_finishes():
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "3"],
-                         input="\n" * 200, capture_output=True, text=True, timeout=120)
+    res = perfectplay("play", "dice-cards", "n=2", "--seed", "3", input="\n" * 200)
     assert res.returncode == 0, res.stderr
     assert "optimal play needs 5.673651 moves on average" in res.stdout
     assert "<- optimal" in res.stdout and "finished in" in res.stdout
@@ -16,8 +12,7 @@ def test_pipe_session_accepts_suggestions_and_finishes():
 
 def test_pipe_session_help_undo_bad_input_and_quit():
     script = "help\n9\nundo\n2\nundo\nquit\n"
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "tricky-trios", "n=3", "--seed", "1"],
-                         input=script, capture_output=True, text=True, timeout=120)
+    res = perfectplay("play", "tricky-trios", "n=3", "--seed", "1", input=script)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "commands at any prompt" in out
@@ -26,30 +21,21 @@ def test_pipe_session_help_undo_bad_input_and_quit():
 
 
 def test_same_seed_same_game():
-    run = lambda: subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "7"],
-                                 input="\n" * 200, capture_output=True, text=True, timeout=120).stdout
+    def run():
+        return perfectplay("play", "dice-cards", "n=2", "--seed", "7", input="\n" * 200).stdout
     assert run() == run()
 
 
 def test_terminal_session_through_a_pty():
-    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "3"],
-                          encoding="utf-8", timeout=60, dimensions=(40, 200))
+    child = in_terminal("play", "dice-cards", "n=2", "--seed", "3")
     child.expect("choose 1-")
     child.sendline("help")
     child.expect("type the number of a choice")
-    for _ in range(100):
-        i = child.expect(["choose 1-", "finished in"])
-        if i == 1:
-            break
-        child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert accept_suggestions(child, "choose 1-", "finished in", turns=100) == 0
 
 
 def test_undo_returns_to_the_same_decision_and_cost():
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "dice-cards", "n=2", "--seed", "4"],
-                         input="2\nundo\nquit\n", capture_output=True, text=True, timeout=120)
+    res = perfectplay("play", "dice-cards", "n=2", "--seed", "4", input="2\nundo\nquit\n")
     blocks = res.stdout.split("\nface down")
     first, after_undo = blocks[1], blocks[-1]
     # the decision shown after undo is the first one again: same state, roll and cost paid

@@ -40,9 +40,6 @@ class Graph:
     choice_c: np.ndarray
     start: int = 0
 
-    def __post_init__(self) -> None:
-        self._order = np.argsort(self.codes, kind="stable")  # for index_of
-
     @property
     def n_states(self) -> int:
         return len(self.codes)
@@ -54,8 +51,8 @@ class Graph:
     def index_of(self, codes: np.ndarray) -> np.ndarray:
         """State indices of game codes; KeyError for a code never reached."""
         codes = np.asarray(codes, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self.codes[self._order], codes), self.n_states - 1)
-        idx = self._order[pos]
+        order, sorted_codes = self._lookup()
+        idx = order[np.minimum(np.searchsorted(sorted_codes, codes), self.n_states - 1)]
         if (self.codes[idx] != codes).any():
             raise KeyError("state not reachable in this game")
         return idx
@@ -84,7 +81,15 @@ class Graph:
             setattr(self, name, getattr(self, name)[old_edge])
         self.target = inv[self.target[old_edge]].astype(self.target.dtype)
         self.out_ptr, self.choice_ptr, self.start = out_ptr, choice_ptr, int(inv[self.start])
-        self._order = np.argsort(self.codes, kind="stable")
+        self.__dict__.pop("_lookup_table", None)  # the codes moved: rebuild on next lookup
+
+    def _lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """(argsort of the codes, the codes sorted), built on the first lookup only: most
+        solves never look a code up, and the sort of tens of millions of codes is not free."""
+        if "_lookup_table" not in self.__dict__:
+            order = np.argsort(self.codes, kind="stable")
+            self.__dict__["_lookup_table"] = (order, self.codes[order])
+        return self.__dict__["_lookup_table"]
 
     def outcome_state(self) -> np.ndarray:
         """For every outcome, the state it belongs to."""

@@ -58,7 +58,7 @@ def obvious_guess(table: Table, subset: np.ndarray, history: History,
     """The lowest possible guess splitting `subset` into singletons, or -1 if none."""
     if len(subset) > table.branching + 1:
         return -1
-    cand = candidates(table, history, use_symmetry)
+    cand = candidates(table, history, use_symmetry, subset)
     cand = cand[in_subset(table, cand, subset)]
     if len(cand) == 0:
         return -1
@@ -79,7 +79,7 @@ def heuristic_guess(table: Table, subset: np.ndarray, history: History, method: 
         g = obvious_guess(table, subset, history, use_table, use_symmetry)
         if g >= 0:
             return g
-    cand = candidates(table, history, use_symmetry)
+    cand = candidates(table, history, use_symmetry, subset)
     s = score(counts(table, cand, subset, use_table))
     best = np.lexsort((cand, ~in_subset(table, cand, subset), s))[0]
     return int(cand[best])

@@ -61,70 +61,89 @@ def stabiliser(perms, history_codes, n_symbols, relabel):
 
 
 @njit(cache=True)
-def canonical_mask(codes, cand, perms, taus, free, relabel):
+def canonical_mask(codes, cand, perms, taus, classes, relabel):
     """Which guesses cand[i] are the least code of their orbit under the history's stabiliser.
 
-    The stabiliser is the given (pi, tau) pairs times every relabelling of the `free`
-    symbols (those no history code uses, interchangeable when `relabel`). For each
-    element the image of a code is built, its free symbols renamed in order of first
-    appearance to the smallest free symbols (the least image under relabellings of free
-    symbols), and compared lexicographically with the code.
+    The stabiliser is the given (pi, tau) pairs times every relabelling within each class
+    of interchangeable symbols (``classes[a]`` >= 0 names the class of symbol a, -1 a
+    symbol the pairs map by tau; classes matter only when `relabel`). For each element
+    the image of a code is built, its class symbols renamed in order of first
+    appearance to the smallest symbols of their class (the least image under those
+    relabellings), and compared lexicographically with the code.
     """
     n, L = cand.shape[0], codes.shape[1]
-    n_symbols = free.shape[0]
-    free_list = np.empty(n_symbols, dtype=np.int16)
-    n_free = 0
+    n_symbols = classes.shape[0]
+    members = np.empty((n_symbols, n_symbols), dtype=np.int16)  # members[k]: class k, sorted
+    size = np.zeros(n_symbols, dtype=np.int64)
     for a in range(n_symbols):
-        if free[a]:
-            free_list[n_free] = a
-            n_free += 1
+        k = classes[a]
+        if k >= 0:
+            members[k, size[k]] = a
+            size[k] += 1
     keep = np.ones(n, dtype=np.bool_)
-    image = np.empty(L, dtype=np.int16)
-    rename = np.empty(n_symbols, dtype=np.int16)
+    rename = np.full(n_symbols, -1, dtype=np.int16)
+    renamed = np.empty(L, dtype=np.int64)  # the symbols given a name, to reset them
+    nxt = np.zeros(n_symbols, dtype=np.int64)
     for i in range(n):
         c = codes[cand[i]]
         for e in range(perms.shape[0]):
-            for a in range(n_symbols):
-                rename[a] = -1
-            nxt = 0
+            # build the image position by position; the first difference decides
+            n_renamed = 0
+            smaller = False
             for p in range(L):
                 s = c[perms[e, p]]
-                if free[s]:
-                    if relabel:
-                        if rename[s] == -1:
-                            rename[s] = free_list[nxt]
-                            nxt += 1
-                        image[p] = rename[s]
-                    else:
-                        image[p] = s
+                k = classes[s]
+                if k < 0:
+                    x = taus[e, s]
+                elif not relabel:
+                    x = s
                 else:
-                    image[p] = taus[e, s]
-            # compare image with c lexicographically
-            for p in range(L):
-                if image[p] != c[p]:
-                    if image[p] < c[p]:
-                        keep[i] = False
+                    if rename[s] == -1:
+                        rename[s] = members[k, nxt[k]]
+                        nxt[k] += 1
+                        renamed[n_renamed] = s
+                        n_renamed += 1
+                    x = rename[s]
+                if x != c[p]:
+                    smaller = x < c[p]
                     break
-            if not keep[i]:
+            for q in range(n_renamed):
+                s = renamed[q]
+                nxt[classes[s]] = 0
+                rename[s] = -1
+            if smaller:
+                keep[i] = False
                 break
     return keep
 
 
 @njit(cache=True)
-def canonical(codes, cand, perms, history_codes, n_symbols, relabel):
-    """The stabiliser of the history, then the canonical members of `cand` under it."""
+def canonical(codes, cand, perms, history_codes, n_symbols, relabel, absent):
+    """The stabiliser of the history, then the canonical members of `cand` under it.
+
+    Two classes of symbols are interchangeable within themselves: those marked
+    `absent` (no consistent secret uses them) and the others no history code uses.
+    Relabelling within either maps the consistent set onto itself, so it extends the
+    stabiliser (across the two classes it would not: a symbol the history uses can
+    be known absent, an unused one not).
+    """
     ok, taus = stabiliser(perms, history_codes, n_symbols, relabel)
-    free = np.ones(n_symbols, dtype=np.bool_)
+    used = np.zeros(n_symbols, dtype=np.bool_)
     for h in range(history_codes.shape[0]):
         for p in range(history_codes.shape[1]):
-            free[history_codes[h, p]] = False
-    n_free = 0
+            used[history_codes[h, p]] = True
+    classes = np.full(n_symbols, -1, dtype=np.int64)
+    sizes = np.zeros(2, dtype=np.int64)
     for a in range(n_symbols):
-        if free[a]:
-            n_free += 1
-    if ok.sum() == 1 and (not relabel or n_free <= 1):
+        if absent[a]:
+            classes[a] = 1
+        elif not used[a]:
+            classes[a] = 0
+        if classes[a] >= 0:
+            sizes[classes[a]] += 1
+    if ok.sum() == 1 and (not relabel or (sizes[0] <= 1 and sizes[1] <= 1)):
         return np.ones(cand.shape[0], dtype=np.bool_)
-    return canonical_mask(codes, cand, perms[ok], taus[ok], free, relabel)
+    return canonical_mask(codes, cand, perms[ok], taus[ok], classes, relabel)
 
 
 @njit(cache=True)

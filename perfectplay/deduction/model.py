@@ -110,6 +110,14 @@ class DeductionGame(Game):
         """
         return None
 
+    def restricts_guesses(self) -> bool:
+        """True if some history can forbid a guess (a hard mode): ``restrict_guesses`` is live.
+
+        Games without restrictions are searched by the compiled kernel below the first
+        levels; a restriction is game code, which only the Python search calls.
+        """
+        return type(self).restrict_guesses is not DeductionGame.restrict_guesses
+
     def consistent_secrets_allowed(self) -> bool:
         """True if every secret consistent with a history is a guess the rules still allow.
 

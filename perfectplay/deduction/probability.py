@@ -163,7 +163,7 @@ class WinSearch:
         if ok.sum() == 1 and (not self.relabel or free.sum() <= 1):
             return np.ones(len(codes), dtype=bool)
         return canonical_mask(np.ascontiguousarray(codes), np.arange(len(codes)), perms[ok],
-                              taus[ok], free, self.relabel)
+                              taus[ok], np.where(free, 0, -1), self.relabel)
 
     def _one_absent(self, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
         """Which of `cand` to keep when symbols absent from `subset` are interchangeable per position.

@@ -16,7 +16,10 @@ Speed-ups (each can be switched off in ``SpeedUps``; the value never changes):
 * obvious: a possible guess splitting S into singletons costs 2|S|-1, which nothing
   beats; without one nothing beats 2|S|, which an impossible guess splitting S into
   singletons reaches, and so does a possible one leaving one pair (with 3 guesses left);
-* table: feedbacks read from the table built once rather than recomputed per node.
+* table: feedbacks read from the table built once rather than recomputed per node;
+* compiled: below the first levels (``KERNEL_DEPTH``) the same search runs compiled whole
+  (search_kernel.py), for games whose guesses the history never restricts and with the
+  table on; the first levels stay in Python for progress, Ctrl-C and the process pool.
 """
 
 from __future__ import annotations
@@ -34,6 +37,15 @@ from .symmetry import candidates, restriction_key
 #: "Impossible within the cap" (and the budget of an unbounded search).
 INF = 1 << 40
 
+#: The compiled kernel (when it applies) searches every set after this many guesses,
+#: and smaller sets after the first guess (larger ones stay in Python, where progress is
+#: reported and Ctrl-C is honoured between kernel calls).
+KERNEL_DEPTH = 2
+KERNEL_SIZE = 300
+
+#: Report progress every this many nodes.
+PROGRESS_EVERY = 100_000
+
 
 @dataclass(frozen=True)
 class SpeedUps:
@@ -44,6 +56,8 @@ class SpeedUps:
     memo: bool = True
     obvious: bool = True
     table: bool = True
+    compiled: bool = True
+    lookahead: bool = True
 
 
 class Search:
@@ -62,6 +76,56 @@ class Search:
         # exact values of cells of 0, 1 and 2 secrets (0 beyond): spots the "one pair" guess
         self._small = np.zeros(table.n_secrets + 1, dtype=np.int64)
         self._small[1:3] = (1, 3)[: min(2, table.n_secrets)]
+        self._compiled = (speedups.compiled and speedups.table
+                          and not table.game.restricts_guesses())
+        self._ctx: tuple | None = None
+
+    # --- the compiled kernel ------------------------------------------------------------
+    def _context(self) -> tuple:
+        """The kernel's state (tables, switches, memo dictionaries), built on first use."""
+        if self._ctx is None:
+            from numba import typed, types
+
+            t, sp = self.table, self.speed
+            N = t.n_secrets
+            rows = [self.lower_row(0)]
+            while len(rows) <= N and not (sp.bounds and self.capacity(len(rows) - 1) >= N) \
+                    and not (not sp.bounds and len(rows) > 1):
+                rows.append(self.lower_row(len(rows)))
+            perms = np.ascontiguousarray(t.symmetry.positions)
+            act = t.game.feedback_action(perms)
+            if act is None:
+                act = np.tile(np.arange(t.n_feedbacks), (len(perms), 1))
+            key = types.UniTuple(types.int64, 3)
+            self._ctx = (
+                t.fb, t.guesses, perms, np.ascontiguousarray(act, dtype=np.int64),
+                bool(t.symmetry.symbols), t.game.n_symbols(), t.solved,
+                t.secret_of_guess, t.guess_of_secret, np.vstack(rows), self._small,
+                np.array([sp.symmetry, sp.bounds, sp.memo, sp.obvious, sp.lookahead]),
+                typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
+                typed.Dict.empty(key, types.int64), typed.Dict.empty(key, types.int64),
+                np.zeros(N + 2, dtype=np.int64), np.zeros(N + 2, dtype=np.int64),
+                np.zeros(1, dtype=np.int64), np.zeros(N, dtype=bool),
+                t.n_feedbacks, t.branching)
+        return self._ctx
+
+    def _in_kernel(self, subset: np.ndarray, history: History) -> bool:
+        return self._compiled and (len(history) >= KERNEL_DEPTH
+                                   or (len(history) >= 1 and len(subset) <= KERNEL_SIZE))
+
+    def _run_kernel(self, function, subset: np.ndarray, history: History, *args):
+        """Call a kernel function on `subset` after `history`, counting its nodes."""
+        ctx = self._context()
+        depth = len(history)
+        for i, (g, f) in enumerate(history):
+            ctx[15][i], ctx[16][i] = g, f
+        before = int(ctx[17][0])
+        result = function(ctx, np.ascontiguousarray(subset, dtype=np.int64), depth, *args)
+        done = int(ctx[17][0]) - before
+        if self.progress and (self.nodes + done) // PROGRESS_EVERY > self.nodes // PROGRESS_EVERY:
+            self.progress(f"{self.nodes + done:,} nodes searched")
+        self.nodes += done
+        return result
 
     def _set_key(self, subset: np.ndarray) -> bytes:
         """A consistent set as a compact memo key (16-bit indices where they fit)."""
@@ -105,6 +169,11 @@ class Search:
         Otherwise returns (a lower bound >= budget, -1). A value of INF means no strategy
         fits within the cap.
         """
+        if self._in_kernel(subset, history):
+            from . import search_kernel
+
+            value, guess = self._run_kernel(search_kernel.best, subset, history, cap, budget)
+            return int(value), int(guess)
         t, sp = self.table, self.speed
         n = len(subset)
         if n == 0:
@@ -127,7 +196,7 @@ class Search:
             if known >= budget:
                 return known, -1
         self.nodes += 1
-        if self.progress and self.nodes % 20000 == 0:
+        if self.progress and self.nodes % PROGRESS_EVERY == 0:
             self.progress(f"{self.nodes:,} nodes searched")
         result = self._search(subset, history, cap, budget)
         if sp.memo:
@@ -163,7 +232,7 @@ class Search:
         """
         t, sp = self.table, self.speed
         n = len(subset)
-        cand = candidates(t, history, sp.symmetry)
+        cand = candidates(t, history, sp.symmetry, subset)
         possible = in_subset(t, cand, subset)
         if sp.obvious and n <= t.branching + 1:
             inside = cand[possible]
@@ -184,6 +253,45 @@ class Search:
                 return int(cand[hits[0]]), 2 * n, None, None, None, None
         return -1, 0, cand[useful], bound[useful], possible[useful], largest[useful]
 
+    def cell_bound(self, part: np.ndarray, history: History, cap: int) -> int:
+        """A lower bound of ``best(part, history, cap)`` from one look at the cell's candidates.
+
+        The least candidate bound (the exact value when an obvious guess exists, or what
+        the memo knows): far tighter than the bound by size alone, for the cost of
+        scoring the candidates once. Remembered as a lower bound.
+        """
+        if self._in_kernel(part, history):
+            from . import search_kernel
+
+            return int(self._run_kernel(search_kernel.cell_bound, part, history, cap))
+        m = len(part)
+        if m == 0:
+            return 0
+        if cap <= 0 or (cap == 1 and m > 1):
+            return INF
+        if m <= 2:
+            return 2 * m - 1
+        cap = min(cap, m)
+        trivial = int(self.lower_row(cap)[m])
+        low = trivial
+        key = (self._set_key(part), cap, restriction_key(self.table, history))
+        if self.speed.memo:
+            if key in self._exact:
+                return self._exact[key][0]
+            low = max(low, self._lower.get(key, 0))
+            if low > trivial:
+                return low  # looked at before
+        obvious, value, _, bound, _, _ = self.prepare(part, history, cap, self.lower_row(cap - 1))
+        if obvious >= 0:
+            if self.speed.memo:
+                self._exact[key] = (value, obvious)
+            return value
+        if len(bound):
+            low = max(low, int(bound.min()))
+        if self.speed.memo:
+            self._lower[key] = low
+        return low
+
     def _search(self, subset: np.ndarray, history: History, cap: int, budget: int) -> tuple[int, int]:
         t, sp = self.table, self.speed
         n = len(subset)
@@ -193,15 +301,26 @@ class Search:
             return (value, obvious) if value < budget else (value, -1)
         G = len(t.guesses)
         best, best_guess = (budget, -1) if sp.bounds else (INF, -1)
+        if sp.bounds and len(bound) and bound.min() >= budget:
+            best = int(bound.min())  # a tighter lower bound for the memo
         hopeful = np.flatnonzero(bound < min(best, INF))  # the others can never win
         keys = bound[hopeful] * (2 * G) + (~possible[hopeful]) * G + cand[hopeful]
+        lookahead = sp.bounds and sp.lookahead
         for i in hopeful[np.argsort(keys)].tolist():
             if bound[i] >= min(best, INF):
                 break
             g = int(cand[i])
-            total = int(bound[i]) if sp.bounds else n
-            for f, part in self.cells(g, subset):
-                lb = int(child[len(part)]) if sp.bounds else 0
+            parts = self.cells(g, subset)
+            lower, total = [], n
+            for f, part in parts:  # every cell's lower bound first: a cheap refusal
+                lower.append(self.cell_bound(part, history + ((g, f),), cap - 1) if lookahead
+                             else int(child[len(part)]) if sp.bounds else 0)
+                total += lower[-1]
+                if sp.bounds and total >= best:
+                    break
+            if sp.bounds and total >= best:
+                continue
+            for (f, part), lb in zip(parts, lower):
                 v, _ = self.best(part, history + ((g, f),), cap - 1,
                                  best - (total - lb) if sp.bounds else INF)
                 total += v - lb
@@ -215,6 +334,10 @@ class Search:
     # --- minimum worst case ------------------------------------------------------------
     def fits(self, subset: np.ndarray, history: History, cap: int) -> int:
         """A guess that reveals every secret of `subset` within `cap` guesses, or -1."""
+        if self._in_kernel(subset, history):
+            from . import search_kernel
+
+            return int(self._run_kernel(search_kernel.fits, subset, history, cap))
         t, sp = self.table, self.speed
         n = len(subset)
         if n == 0:

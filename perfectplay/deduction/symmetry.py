@@ -15,15 +15,31 @@ from .feedback import Table
 from .model import History
 
 
-def canonical_guesses(table: Table, history: History, cand: np.ndarray) -> np.ndarray:
-    """The members of `cand` (guess indices) that are least in their orbit under the stabiliser."""
+def canonical_guesses(table: Table, history: History, cand: np.ndarray,
+                      subset: np.ndarray | None = None) -> np.ndarray:
+    """The members of `cand` (guess indices) that are least in their orbit under the stabiliser.
+
+    With the consistent set `subset`, and rules that never restrict guesses, symbols no
+    secret of it uses are interchangeable as well (the set's own stabiliser is larger
+    than the history's; a restriction could tell such symbols apart).
+    """
     from .kernels import canonical
 
     sym = table.symmetry
     hist = table.guesses[[g for g, _ in history]]
     keep = canonical(table.guesses, cand, fixing_feedbacks(table.game, sym.positions, history),
-                     hist, table.game.n_symbols(), sym.symbols)
+                     hist, table.game.n_symbols(), sym.symbols,
+                     absent_symbols(table, subset))
     return cand[keep]
+
+
+def absent_symbols(table: Table, subset: np.ndarray | None) -> np.ndarray:
+    """Symbols that no secret of `subset` uses (none when the game restricts guesses)."""
+    absent = np.zeros(table.game.n_symbols(), dtype=bool)
+    if subset is not None and table.symmetry.symbols and not table.game.restricts_guesses():
+        absent[:] = True
+        absent[np.unique(table.secrets[subset])] = False
+    return absent
 
 
 def fixing_feedbacks(game, perms: np.ndarray, history: History) -> np.ndarray:
@@ -39,11 +55,12 @@ def fixing_feedbacks(game, perms: np.ndarray, history: History) -> np.ndarray:
     return perms[(act[:, fbs] == fbs[None, :]).all(axis=1)]
 
 
-def candidates(table: Table, history: History, use_symmetry: bool = True) -> np.ndarray:
-    """The guesses worth trying after `history`: those the rules allow, one per orbit."""
+def candidates(table: Table, history: History, use_symmetry: bool = True,
+               subset: np.ndarray | None = None) -> np.ndarray:
+    """The guesses worth trying after `history` (on `subset`): those the rules allow, one per orbit."""
     mask = table.game.restrict_guesses(history, table.guesses)
     cand = np.arange(len(table.guesses), dtype=np.int64) if mask is None else np.flatnonzero(mask)
-    return canonical_guesses(table, history, cand) if use_symmetry else cand
+    return canonical_guesses(table, history, cand, subset) if use_symmetry else cand
 
 
 def restriction_key(table: Table, history: History) -> bytes:

@@ -92,6 +92,9 @@ class ItemMatching(DeductionGame):
     def default_horizon(self) -> int:
         return self.turns
 
+    def restricts_guesses(self) -> bool:
+        return self.restrict != "none"
+
     def consistent_secrets_allowed(self) -> bool:
         # a locked slot keeps the secret's item; only "items" alone can bar the secret
         return self.restrict != "items"

@@ -1,0 +1,349 @@
+"""The exact search below the first levels, compiled whole (numba, cached on disk).
+
+``Search`` (search.py) runs the first levels in Python, where progress is reported,
+Ctrl-C is honoured and work is shared among processes; below them a node costs
+microseconds, so the same branch-and-bound runs here without returning to Python:
+the same bounds, canonical guesses, obvious guesses, candidate order and tie-breaks, so
+both give the same values and the same trees. Only games whose guesses are never
+restricted by the history come here (a restriction is game code, in Python).
+
+Memo keys are a 128-bit hash of the consistent set (two independent 64-bit hashes)
+with the cap: a collision among the few million sets of a search has probability below
+1e-24.
+
+All state lives in a ``Context`` tuple built by ``search.Search``; the functions take
+it as their first argument:
+
+    fb, codes, perms, act, relabel, n_symbols, solved, secret_of_guess,
+    guess_of_secret, lower, small, switches, exact, lower_memo, fits_memo,
+    hist_g, hist_f, counters, mark, n_feedbacks, branching
+
+``lower[c]`` is ``Search.lower_row(c)`` for c up to the first cap whose row no longer
+changes; ``small`` the exact values of cells of 0, 1, 2 secrets (0 beyond).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernels import canonical, score_guesses, split
+
+INF = 1 << 40
+
+# Context slots
+FB, CODES, PERMS, ACT, RELABEL, N_SYMBOLS, SOLVED, SOG, GOS, LOWER, SMALL = range(11)
+SWITCHES, EXACT, LOWER_MEMO, FITS_MEMO, HIST_G, HIST_F, COUNTERS, MARK = range(11, 19)
+N_FEEDBACKS, BRANCHING = 19, 20
+# switches
+SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
+
+
+@njit(cache=True)
+def set_key(subset, cap):
+    """(hash1, hash2, cap): the memo key of a sorted consistent set."""
+    h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(subset.shape[0])
+    h2 = np.uint64(0x9E3779B97F4A7C15) * np.uint64(subset.shape[0] + 1)
+    for j in range(subset.shape[0]):
+        x = np.uint64(subset[j])
+        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
+        z = h2 + x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h2 = z ^ (z >> np.uint64(31))
+    return (np.int64(h1), np.int64(h2), np.int64(cap))
+
+
+@njit(cache=True)
+def lower_row(ctx, cap):
+    """The lower bounds of sets of each size within `cap` guesses (later rows are equal)."""
+    lower = ctx[LOWER]
+    return lower[min(cap, lower.shape[0] - 1)]
+
+
+@njit(cache=True)
+def candidates(ctx, depth, subset):
+    """The guesses worth trying on `subset` after `depth` guesses: one per orbit.
+
+    As ``symmetry.candidates``: the history's stabiliser, with the symbols no secret of
+    `subset` uses interchangeable.
+    """
+    fb = ctx[FB]
+    G = fb.shape[0]
+    cand = np.arange(G)
+    if not ctx[SWITCHES][SYMMETRY]:
+        return cand
+    perms, act, hist_f = ctx[PERMS], ctx[ACT], ctx[HIST_F]
+    ok = np.ones(perms.shape[0], dtype=np.bool_)
+    for k in range(perms.shape[0]):
+        for h in range(depth):
+            if act[k, hist_f[h]] != hist_f[h]:
+                ok[k] = False
+                break
+    codes = ctx[CODES]
+    hist = np.empty((depth, codes.shape[1]), dtype=codes.dtype)
+    for h in range(depth):
+        hist[h] = codes[ctx[HIST_G][h]]
+    absent = np.zeros(ctx[N_SYMBOLS], dtype=np.bool_)
+    if ctx[RELABEL]:
+        absent[:] = True
+        gos = ctx[GOS]
+        for j in range(subset.shape[0]):
+            for p in range(codes.shape[1]):
+                absent[codes[gos[subset[j]], p]] = False
+    keep = canonical(codes, cand, perms[ok], hist, ctx[N_SYMBOLS], ctx[RELABEL], absent)
+    return cand[keep]
+
+
+@njit(cache=True)
+def possible_mask(ctx, cand, subset):
+    """Which guesses cand[i] are secrets of `subset` (still possible)."""
+    mark, sog = ctx[MARK], ctx[SOG]
+    for j in range(subset.shape[0]):
+        mark[subset[j]] = True
+    out = np.empty(cand.shape[0], dtype=np.bool_)
+    for i in range(cand.shape[0]):
+        s = sog[cand[i]]
+        out[i] = s >= 0 and mark[s]
+    for j in range(subset.shape[0]):
+        mark[subset[j]] = False
+    return out
+
+
+@njit(cache=True)
+def prepare(ctx, subset, depth, cap, child):
+    """Candidates with bound, possibility and largest cell; or an obvious guess.
+
+    Returns (obvious guess or -1, its value, cand, bound, possible, largest), as
+    ``Search.prepare`` does.
+    """
+    fb, solved = ctx[FB], ctx[SOLVED]
+    n = subset.shape[0]
+    n_fb = ctx[N_FEEDBACKS]
+    cand = candidates(ctx, depth, subset)
+    possible = possible_mask(ctx, cand, subset)
+    obvious = ctx[SWITCHES][OBVIOUS]
+    empty = np.empty(0, dtype=np.int64)
+    none = np.empty(0, dtype=np.bool_)
+    if obvious and n <= ctx[BRANCHING] + 1:
+        inside = cand[possible]
+        exact, largest = score_guesses(fb, inside, subset, ctx[SMALL], solved, n_fb)
+        for i in range(inside.shape[0]):
+            if largest[i] <= 1:
+                return inside[i], 2 * n - 1, empty, empty, none, empty
+        if cap >= 3:
+            for i in range(inside.shape[0]):
+                if largest[i] <= 2 and exact[i] == 2 * n:
+                    return inside[i], 2 * n, empty, empty, none, empty
+    bound, largest = score_guesses(fb, cand, subset, child, solved, n_fb)
+    useful = possible | (largest < n)
+    if obvious:
+        for i in range(cand.shape[0]):
+            if useful[i] and largest[i] <= 1:
+                return cand[i], 2 * n, empty, empty, none, empty
+    return -1, 0, cand[useful], bound[useful], possible[useful], largest[useful]
+
+
+@njit(cache=True)
+def ordered_cells(ctx, guess, subset):
+    """The non-solved cells of `subset` under `guess`: (members, feedbacks, starts, order).
+
+    ``order`` lists the cells largest first (ties by feedback), as ``Search.cells`` does.
+    """
+    members, feedbacks, starts = split(ctx[FB][guess], subset, ctx[N_FEEDBACKS])
+    k = feedbacks.shape[0]
+    keys = np.empty(k, dtype=np.int64)
+    m = 0
+    for c in range(k):
+        if feedbacks[c] != ctx[SOLVED]:
+            keys[m] = -(starts[c + 1] - starts[c]) * 1024 + c
+            m += 1
+    keys = np.sort(keys[:m])
+    order = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        order[i] = keys[i] % 1024
+    return members, feedbacks, starts, order
+
+
+@njit(cache=True)
+def cell_bound(ctx, part, depth, cap):
+    """A lower bound of ``best(part, cap)`` from one look at the cell's own candidates.
+
+    The least candidate bound (or the exact value when an obvious guess exists, or the
+    memo's knowledge): far tighter than the bound by size alone, for the cost of
+    scoring the candidates once. Remembered as a lower bound.
+    """
+    m = part.shape[0]
+    if m == 0:
+        return np.int64(0)
+    if cap <= 0 or (cap == 1 and m > 1):
+        return np.int64(INF)
+    if m <= 2:
+        return np.int64(2 * m - 1)
+    cap = min(cap, m)
+    low = lower_row(ctx, cap)[m]
+    key = set_key(part, cap)
+    exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
+    use_memo = ctx[SWITCHES][MEMO]
+    if use_memo:
+        if key in exact:
+            return exact[key][0]
+        if key in lower_memo:
+            low = max(low, lower_memo[key])
+            if low > lower_row(ctx, cap)[m]:
+                return low  # looked at before
+    obvious, value, _, bound, _, _ = prepare(ctx, part, depth, cap, lower_row(ctx, cap - 1))
+    if obvious >= 0:
+        if use_memo:
+            exact[key] = (np.int64(value), np.int64(obvious))
+        return np.int64(value)
+    if bound.shape[0] > 0:
+        low = max(low, bound.min())
+    if use_memo:
+        lower_memo[key] = low
+    return low
+
+
+@njit(cache=True)
+def best(ctx, subset, depth, cap, budget):
+    """(value, guess) of the sorted set `subset` within `cap` guesses, if below `budget`.
+
+    Otherwise (a lower bound >= budget, -1); INF means no strategy fits the cap.
+    ``depth`` guesses of history are in hist_g/hist_f. One function with ``Search.best``
+    and ``Search._search`` together: numba's disk cache cannot hold mutual recursion.
+    """
+    n = subset.shape[0]
+    if n == 0:
+        return np.int64(0), np.int64(-1)
+    if cap <= 0 or (cap == 1 and n > 1):
+        return np.int64(INF), np.int64(-1)
+    if n <= 2:
+        return np.int64(2 * n - 1), np.int64(ctx[GOS][subset[0]])
+    cap = min(cap, n)
+    sw = ctx[SWITCHES]
+    bounds = sw[BOUNDS]
+    low = lower_row(ctx, cap)[n]
+    if bounds and low >= budget:
+        return np.int64(low), np.int64(-1)
+    key = set_key(subset, cap)
+    exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
+    if sw[MEMO]:
+        if key in exact:
+            hit = exact[key]
+            return (hit[0], hit[1]) if hit[0] < budget else (hit[0], np.int64(-1))
+        if key in lower_memo and lower_memo[key] >= budget:
+            return lower_memo[key], np.int64(-1)
+    ctx[COUNTERS][0] += 1
+
+    child = lower_row(ctx, cap - 1)
+    obvious, value, cand, bound, possible, _ = prepare(ctx, subset, depth, cap, child)
+    if obvious >= 0:
+        best_value = np.int64(value)
+        best_guess = np.int64(obvious) if value < budget else np.int64(-1)
+    else:
+        G = ctx[FB].shape[0]
+        best_value = budget if bounds else np.int64(INF)
+        best_guess = np.int64(-1)
+        if bounds and bound.shape[0] > 0 and bound.min() >= budget:
+            best_value = bound.min()  # a tighter lower bound for the memo
+        keys = bound * (2 * G) + (1 - possible.astype(np.int64)) * G + cand
+        for i in np.argsort(keys):
+            if bound[i] >= min(best_value, INF):
+                break
+            g = cand[i]
+            members, feedbacks, starts, order = ordered_cells(ctx, g, subset)
+            ctx[HIST_G][depth] = g
+            lower = np.empty(order.shape[0], dtype=np.int64)
+            total = np.int64(n)
+            for k in range(order.shape[0]):
+                c = order[k]
+                part = members[starts[c]:starts[c + 1]]
+                if bounds and sw[LOOKAHEAD]:
+                    ctx[HIST_F][depth] = feedbacks[c]
+                    lower[k] = cell_bound(ctx, part, depth + 1, cap - 1)
+                else:
+                    lower[k] = child[part.shape[0]] if bounds else np.int64(0)
+                total += lower[k]
+                if bounds and total >= best_value:
+                    break
+            if bounds and total >= best_value:
+                continue
+            complete = True
+            for k in range(order.shape[0]):
+                c = order[k]
+                part = members[starts[c]:starts[c + 1]]
+                ctx[HIST_F][depth] = feedbacks[c]
+                v, _ = best(ctx, part, depth + 1, cap - 1,
+                            best_value - (total - lower[k]) if bounds else np.int64(INF))
+                total += v - lower[k]
+                if total >= best_value and (bounds or v >= INF):
+                    complete = False
+                    break
+            if complete and total < best_value:
+                best_value, best_guess = total, g
+    if sw[MEMO]:
+        if best_guess >= 0:
+            exact[key] = (best_value, best_guess)
+        else:
+            old = lower_memo[key] if key in lower_memo else np.int64(0)
+            lower_memo[key] = max(old, best_value)
+    return best_value, best_guess
+
+
+@njit(cache=True)
+def capacity(branching, cap):
+    """Most secrets any strategy can reveal within `cap` guesses."""
+    if branching <= 1:
+        return max(cap, 0)
+    total, width = 0, 1
+    for _ in range(max(cap, 0)):
+        total += width
+        width *= branching
+        if total > (1 << 40):
+            break
+    return total
+
+
+@njit(cache=True)
+def fits(ctx, subset, depth, cap):
+    """A guess revealing every secret of `subset` within `cap` guesses, or -1.
+
+    ``Search.fits`` and ``Search._fit_search`` in one function (no mutual recursion).
+    """
+    n = subset.shape[0]
+    if n == 0:
+        return np.int64(0)
+    sw = ctx[SWITCHES]
+    if cap <= 0 or (cap == 1 and n > 1) or (sw[BOUNDS] and n > capacity(ctx[BRANCHING], cap)):
+        return np.int64(-1)
+    if n <= 2:
+        return np.int64(ctx[GOS][subset[0]])
+    key = set_key(subset, min(cap, n))
+    memo = ctx[FITS_MEMO]
+    if sw[MEMO] and key in memo:
+        return memo[key]
+    ctx[COUNTERS][0] += 1
+    obvious, _, cand, _, possible, largest = prepare(ctx, subset, depth, cap, ctx[LOWER][0])
+    found = np.int64(obvious)
+    if obvious < 0:
+        G = ctx[FB].shape[0]
+        room = capacity(ctx[BRANCHING], cap - 1)
+        keys = largest * (2 * G) + (1 - possible.astype(np.int64)) * G + cand
+        for i in np.argsort(keys, kind="mergesort"):
+            if sw[BOUNDS] and largest[i] > room:
+                continue
+            g = cand[i]
+            members, feedbacks, starts, order = ordered_cells(ctx, g, subset)
+            ok = True
+            for c in order:
+                ctx[HIST_G][depth] = g
+                ctx[HIST_F][depth] = feedbacks[c]
+                if fits(ctx, members[starts[c]:starts[c + 1]], depth + 1, cap - 1) < 0:
+                    ok = False
+                    break
+            if ok:
+                found = np.int64(g)
+                break
+    if sw[MEMO]:
+        memo[key] = found
+    return found

@@ -224,6 +224,32 @@ class Search:
         parts.sort(key=lambda fp: -len(fp[1]))
         return parts
 
+    def obvious_possible(self, subset: np.ndarray, history: History, cap: int) -> tuple[int, int]:
+        """(guess, value) of a possible guess that is obviously optimal on `subset`, or (-1, 0).
+
+        A possible guess splitting the set into singletons costs 2n-1, which nothing
+        beats; without one nothing beats 2n, which a possible guess leaving one pair
+        and singletons reaches within 3 guesses. Only sets of at most ``branching + 1``
+        secrets can have one. The lowest such guess is the one the candidates would
+        give too (its orbit's least member is possible and splits alike).
+        """
+        t = self.table
+        n = len(subset)
+        if not self.speed.obvious or n > t.branching + 1:
+            return -1, 0
+        inside = t.guess_of_secret[subset]
+        allowed = t.game.restrict_guesses(history, t.guesses[inside])
+        if allowed is not None:
+            inside = inside[allowed]
+        exact, largest = self._score(inside, subset, self._small)
+        hits = np.flatnonzero(largest <= 1)
+        if len(hits):
+            return int(inside[hits[0]]), 2 * n - 1
+        hits = np.flatnonzero((largest <= 2) & (exact == 2 * n))
+        if cap >= 3 and len(hits):
+            return int(inside[hits[0]]), 2 * n
+        return -1, 0
+
     def prepare(self, subset: np.ndarray, history: History, cap: int, lower: np.ndarray):
         """Candidates of a node with bound, possibility and largest cell; or an obvious guess.
 
@@ -232,19 +258,11 @@ class Search:
         """
         t, sp = self.table, self.speed
         n = len(subset)
+        guess, value = self.obvious_possible(subset, history, cap)
+        if guess >= 0:
+            return guess, value, None, None, None, None
         cand = candidates(t, history, sp.symmetry, subset)
         possible = in_subset(t, cand, subset)
-        if sp.obvious and n <= t.branching + 1:
-            inside = cand[possible]
-            exact, largest = self._score(inside, subset, self._small)
-            hits = np.flatnonzero(largest <= 1)
-            if len(hits):
-                return int(inside[hits[0]]), 2 * n - 1, None, None, None, None
-            # Without an obvious possible guess no strategy beats 2n; a possible guess
-            # leaving one pair and singletons reaches 2n within 3 guesses.
-            hits = np.flatnonzero((largest <= 2) & (exact == 2 * n))
-            if cap >= 3 and len(hits):
-                return int(inside[hits[0]]), 2 * n, None, None, None, None
         bound, largest = self._score(cand, subset, lower)
         useful = possible | (largest < n)
         if sp.obvious:
@@ -281,16 +299,29 @@ class Search:
             low = max(low, self._lower.get(key, 0))
             if low > trivial:
                 return low  # looked at before
-        obvious, value, _, bound, _, _ = self.prepare(part, history, cap, self.lower_row(cap - 1))
+        if self.speed.obvious and m <= self.table.branching + 1:
+            # small cells: the obvious guesses only (scoring every candidate costs more
+            # than it prunes); without an obvious possible guess no strategy beats 2m
+            obvious, value = self.obvious_possible(part, history, cap)
+            if obvious < 0:
+                return max(low, 2 * m)
+        else:
+            obvious, value, _, bound, _, _ = self.prepare(part, history, cap, self.lower_row(cap - 1))
+            if obvious < 0 and len(bound):
+                low = max(low, int(bound.min()))
         if obvious >= 0:
             if self.speed.memo:
                 self._exact[key] = (value, obvious)
             return value
-        if len(bound):
-            low = max(low, int(bound.min()))
         if self.speed.memo:
             self._lower[key] = low
         return low
+
+    def _where(self, history: History) -> str:
+        """A history as people read it, for progress messages."""
+        game = self.table.game
+        return " ".join(f"{game.format_code(self.table.guesses[g])}={game.format_feedback(f)}"
+                        for g, f in history) or "first guess"
 
     def _search(self, subset: np.ndarray, history: History, cap: int, budget: int) -> tuple[int, int]:
         t, sp = self.table, self.speed
@@ -320,6 +351,9 @@ class Search:
                     break
             if sp.bounds and total >= best:
                 continue
+            if self.progress and len(history) < KERNEL_DEPTH:
+                self.progress(f"{self._where(history)}: trying {t.game.format_code(t.guesses[g])} "
+                              f"(bound {total}, best so far {best if best < budget else '-'})")
             for (f, part), lb in zip(parts, lower):
                 v, _ = self.best(part, history + ((g, f),), cap - 1,
                                  best - (total - lb) if sp.bounds else INF)

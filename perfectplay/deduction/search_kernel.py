@@ -111,37 +111,45 @@ def possible_mask(ctx, cand, subset):
 
 
 @njit(cache=True)
+def obvious_possible(ctx, subset, cap):
+    """(guess, value) of an obviously optimal possible guess, or (-1, 0) (``Search.obvious_possible``)."""
+    n = subset.shape[0]
+    if not ctx[SWITCHES][OBVIOUS] or n > ctx[BRANCHING] + 1:
+        return np.int64(-1), np.int64(0)
+    inside = ctx[GOS][subset]
+    exact, largest = score_guesses(ctx[FB], inside, subset, ctx[SMALL], ctx[SOLVED], ctx[N_FEEDBACKS])
+    for i in range(inside.shape[0]):
+        if largest[i] <= 1:
+            return np.int64(inside[i]), np.int64(2 * n - 1)
+    if cap >= 3:
+        for i in range(inside.shape[0]):
+            if largest[i] <= 2 and exact[i] == 2 * n:
+                return np.int64(inside[i]), np.int64(2 * n)
+    return np.int64(-1), np.int64(0)
+
+
+@njit(cache=True)
 def prepare(ctx, subset, depth, cap, child):
     """Candidates with bound, possibility and largest cell; or an obvious guess.
 
     Returns (obvious guess or -1, its value, cand, bound, possible, largest), as
     ``Search.prepare`` does.
     """
-    fb, solved = ctx[FB], ctx[SOLVED]
     n = subset.shape[0]
-    n_fb = ctx[N_FEEDBACKS]
-    cand = candidates(ctx, depth, subset)
-    possible = possible_mask(ctx, cand, subset)
-    obvious = ctx[SWITCHES][OBVIOUS]
     empty = np.empty(0, dtype=np.int64)
     none = np.empty(0, dtype=np.bool_)
-    if obvious and n <= ctx[BRANCHING] + 1:
-        inside = cand[possible]
-        exact, largest = score_guesses(fb, inside, subset, ctx[SMALL], solved, n_fb)
-        for i in range(inside.shape[0]):
-            if largest[i] <= 1:
-                return inside[i], 2 * n - 1, empty, empty, none, empty
-        if cap >= 3:
-            for i in range(inside.shape[0]):
-                if largest[i] <= 2 and exact[i] == 2 * n:
-                    return inside[i], 2 * n, empty, empty, none, empty
-    bound, largest = score_guesses(fb, cand, subset, child, solved, n_fb)
+    guess, value = obvious_possible(ctx, subset, cap)
+    if guess >= 0:
+        return guess, value, empty, empty, none, empty
+    cand = candidates(ctx, depth, subset)
+    possible = possible_mask(ctx, cand, subset)
+    bound, largest = score_guesses(ctx[FB], cand, subset, child, ctx[SOLVED], ctx[N_FEEDBACKS])
     useful = possible | (largest < n)
-    if obvious:
+    if ctx[SWITCHES][OBVIOUS]:
         for i in range(cand.shape[0]):
             if useful[i] and largest[i] <= 1:
-                return cand[i], 2 * n, empty, empty, none, empty
-    return -1, 0, cand[useful], bound[useful], possible[useful], largest[useful]
+                return cand[i], np.int64(2 * n), empty, empty, none, empty
+    return np.int64(-1), np.int64(0), cand[useful], bound[useful], possible[useful], largest[useful]
 
 
 @njit(cache=True)
@@ -192,13 +200,19 @@ def cell_bound(ctx, part, depth, cap):
             low = max(low, lower_memo[key])
             if low > lower_row(ctx, cap)[m]:
                 return low  # looked at before
-    obvious, value, _, bound, _, _ = prepare(ctx, part, depth, cap, lower_row(ctx, cap - 1))
+    if ctx[SWITCHES][OBVIOUS] and m <= ctx[BRANCHING] + 1:
+        # small cells: the obvious guesses only (``Search.cell_bound``)
+        obvious, value = obvious_possible(ctx, part, cap)
+        if obvious < 0:
+            return max(low, np.int64(2 * m))
+    else:
+        obvious, value, _, bound, _, _ = prepare(ctx, part, depth, cap, lower_row(ctx, cap - 1))
+        if obvious < 0 and bound.shape[0] > 0:
+            low = max(low, bound.min())
     if obvious >= 0:
         if use_memo:
             exact[key] = (np.int64(value), np.int64(obvious))
         return np.int64(value)
-    if bound.shape[0] > 0:
-        low = max(low, bound.min())
     if use_memo:
         lower_memo[key] = low
     return low

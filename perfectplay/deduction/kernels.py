@@ -224,3 +224,118 @@ def split(fb_row, subset, n_feedbacks):
         out[pos[f]] = subset[j]
         pos[f] += 1
     return out, feedbacks, starts
+
+
+#: Histories of at most this many guesses get a canonical key (k! orders are tried).
+CANONICAL_HISTORY = 4
+
+
+@njit(cache=True)
+def _next_order(order):
+    """The next permutation of `order` in lexicographic order, in place; False after the last."""
+    k = order.shape[0]
+    i = k - 2
+    while i >= 0 and order[i] >= order[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = k - 1
+    while order[j] <= order[i]:
+        j -= 1
+    order[i], order[j] = order[j], order[i]
+    order[i + 1:] = order[i + 1:][::-1]
+    return True
+
+
+@njit(cache=True)
+def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
+    """A history's canonical form under the game's symmetry group: (hash1, hash2, e, rename).
+
+    A consistent set is fixed by the unordered (guess, feedback) pairs played; two
+    histories that a symmetry maps onto each other have consistent sets that are images
+    of each other, hence the same value. The canonical form is the least sequence, over
+    every position permutation and every order of the pairs, of (feedback, code) with
+    symbols renamed in order of first appearance (when relabelling is a symmetry).
+    ``(e, rename)`` is an element reaching it: code c maps to rename[c[perms[e]]]
+    (``to_canonical``). Only histories of 1 to CANONICAL_HISTORY guesses get a key;
+    others get hash (0, 0).
+    """
+    k = depth
+    rename_best = np.arange(n_symbols)
+    if k == 0 or k > CANONICAL_HISTORY:
+        return np.int64(0), np.int64(0), np.int64(0), rename_best
+    L = codes.shape[1]
+    width = k * (L + 1)
+    best = np.full(width, 1 << 30, dtype=np.int64)
+    e_best = 0
+    seq = np.empty(width, dtype=np.int64)
+    rename = np.empty(n_symbols, dtype=np.int64)
+    order = np.arange(k)
+    for e in range(perms.shape[0]):
+        for i in range(k):
+            order[i] = i
+        more = True
+        while more:
+            for a in range(n_symbols):
+                rename[a] = -1 if relabel else a
+            nxt = 0
+            q = 0
+            for i in range(k):
+                h = order[i]
+                seq[q] = act[e, hist_f[h]]
+                q += 1
+                c = codes[hist_g[h]]
+                for p in range(L):
+                    s = c[perms[e, p]]
+                    if rename[s] == -1:
+                        rename[s] = nxt
+                        nxt += 1
+                    seq[q] = rename[s]
+                    q += 1
+            for q in range(width):
+                if seq[q] != best[q]:
+                    if seq[q] < best[q]:
+                        best[:] = seq
+                        e_best = e
+                        for a in range(n_symbols):  # symbols the history lacks: in order
+                            if rename[a] == -1:
+                                rename[a] = nxt
+                                nxt += 1
+                        rename_best[:] = rename
+                    break
+            more = _next_order(order)
+    h1 = np.uint64(0x84222325CBF29CE4) ^ np.uint64(width)
+    h2 = np.uint64(0x7F4A7C159E3779B9) * np.uint64(width + 3)
+    for q in range(width):
+        x = np.uint64(best[q] + 1)
+        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
+        z = h2 + x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h2 = z ^ (z >> np.uint64(31))
+    return np.int64(h1), np.int64(h2), np.int64(e_best), rename_best
+
+
+@njit(cache=True)
+def to_canonical(code, perm, rename, n_symbols):
+    """A code's image under the element (perm, rename), packed as an integer."""
+    x = 0
+    for p in range(code.shape[0]):
+        x = x * n_symbols + rename[code[perm[p]]]
+    return np.int64(x)
+
+
+@njit(cache=True)
+def from_canonical(x, perm, rename, n_symbols, length, index_of_code):
+    """The guess index whose image under (perm, rename) is the packed code `x` (the inverse)."""
+    inverse = np.empty(n_symbols, dtype=np.int64)
+    for a in range(n_symbols):
+        inverse[rename[a]] = a
+    code = np.empty(length, dtype=np.int64)
+    for p in range(length - 1, -1, -1):
+        code[perm[p]] = inverse[x % n_symbols]
+        x //= n_symbols
+    packed = 0
+    for p in range(length):
+        packed = packed * n_symbols + code[p]
+    return index_of_code[packed]

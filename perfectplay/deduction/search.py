@@ -43,6 +43,9 @@ INF = 1 << 40
 KERNEL_DEPTH = 2
 KERNEL_SIZE = 300
 
+#: Largest symbols**length for which packed codes are tabulated (memo keys from histories).
+MAX_CODE_INDEX = 10_000_000
+
 #: Report progress every this many nodes.
 PROGRESS_EVERY = 100_000
 
@@ -79,6 +82,7 @@ class Search:
         self._compiled = (speedups.compiled and speedups.table
                           and not table.game.restricts_guesses())
         self._ctx: tuple | None = None
+        self._group_arrays: tuple | None = None
 
     # --- the compiled kernel ------------------------------------------------------------
     def _context(self) -> tuple:
@@ -92,13 +96,10 @@ class Search:
             while len(rows) <= N and not (sp.bounds and self.capacity(len(rows) - 1) >= N) \
                     and not (not sp.bounds and len(rows) > 1):
                 rows.append(self.lower_row(len(rows)))
-            perms = np.ascontiguousarray(t.symmetry.positions)
-            act = t.game.feedback_action(perms)
-            if act is None:
-                act = np.tile(np.arange(t.n_feedbacks), (len(perms), 1))
+            perms, act, index_of_code = self._group()
             key = types.UniTuple(types.int64, 3)
             self._ctx = (
-                t.fb, t.guesses, perms, np.ascontiguousarray(act, dtype=np.int64),
+                t.fb, t.guesses, perms, act,
                 bool(t.symmetry.symbols), t.game.n_symbols(), t.solved,
                 t.secret_of_guess, t.guess_of_secret, np.vstack(rows), self._small,
                 np.array([sp.symmetry, sp.bounds, sp.memo, sp.obvious, sp.lookahead]),
@@ -106,8 +107,60 @@ class Search:
                 typed.Dict.empty(key, types.int64), typed.Dict.empty(key, types.int64),
                 np.zeros(N + 2, dtype=np.int64), np.zeros(N + 2, dtype=np.int64),
                 np.zeros(1, dtype=np.int64), np.zeros(N, dtype=bool),
-                t.n_feedbacks, t.branching)
+                t.n_feedbacks, t.branching, index_of_code)
         return self._ctx
+
+    def _group(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The symmetry group as arrays: position permutations, their action on feedbacks,
+        and the guess index of each packed code (empty when too large to tabulate)."""
+        if self._group_arrays is None:
+            t = self.table
+            perms = np.ascontiguousarray(t.symmetry.positions)
+            act = t.game.feedback_action(perms)
+            if act is None:
+                act = np.tile(np.arange(t.n_feedbacks), (len(perms), 1))
+            symbols, length = t.game.n_symbols(), t.guesses.shape[1]
+            index = np.empty(0, dtype=np.int64)
+            if symbols ** length <= MAX_CODE_INDEX:
+                index = np.full(symbols ** length, -1, dtype=np.int64)
+                packed = t.guesses.astype(np.int64) @ (symbols ** np.arange(length - 1, -1, -1))
+                index[packed] = np.arange(len(t.guesses))
+            self._group_arrays = (perms, np.ascontiguousarray(act, dtype=np.int64), index)
+        return self._group_arrays
+
+    def _history_slot(self, history: History, cap: int):
+        """(memo key or None, e, rename): the history's canonical form (``kernels.history_key``).
+
+        Histories that a symmetry maps onto each other share the key; entries under it
+        hold guesses in canonical coordinates (``_canonical_guess``, ``_actual_guess``).
+        """
+        from .kernels import CANONICAL_HISTORY, history_key
+
+        perms, act, index = self._group()
+        if not (self.speed.memo and self.speed.symmetry) or len(index) == 0 \
+                or not 1 <= len(history) <= CANONICAL_HISTORY:
+            return None, 0, None
+        t = self.table
+        h1, h2, e, rename = history_key(t.guesses, np.array([g for g, _ in history], dtype=np.int64),
+                                        np.array([f for _, f in history], dtype=np.int64),
+                                        len(history), perms, act, bool(t.symmetry.symbols),
+                                        t.game.n_symbols())
+        return ("history", int(h1), int(h2), cap), int(e), rename
+
+    def _canonical_guess(self, guess: int, e: int, rename: np.ndarray) -> int:
+        from .kernels import to_canonical
+
+        perms = self._group()[0]
+        return -1 if guess < 0 else int(to_canonical(self.table.guesses[guess], perms[e], rename,
+                                                     self.table.game.n_symbols()))
+
+    def _actual_guess(self, packed: int, e: int, rename: np.ndarray) -> int:
+        from .kernels import from_canonical
+
+        perms, _, index = self._group()
+        return -1 if packed < 0 else int(from_canonical(packed, perms[e], rename,
+                                                        self.table.game.n_symbols(),
+                                                        self.table.guesses.shape[1], index))
 
     def _in_kernel(self, subset: np.ndarray, history: History) -> bool:
         return self._compiled and (len(history) >= KERNEL_DEPTH
@@ -188,11 +241,15 @@ class Search:
         if sp.bounds and lower >= budget:
             return int(lower), -1
         key = (self._set_key(subset), cap, restriction_key(t, history))
+        hkey, e, rename = self._history_slot(history, cap)
         if sp.memo:
             hit = self._exact.get(key)
             if hit is not None:
                 return hit if hit[0] < budget else (hit[0], -1)
-            known = self._lower.get(key, 0)
+            hit = self._exact.get(hkey)
+            if hit is not None:
+                return (hit[0], self._actual_guess(hit[1], e, rename)) if hit[0] < budget else (hit[0], -1)
+            known = max(self._lower.get(key, 0), self._lower.get(hkey, 0))
             if known >= budget:
                 return known, -1
         self.nodes += 1
@@ -202,8 +259,12 @@ class Search:
         if sp.memo:
             if result[1] >= 0:
                 self._exact[key] = result
+                if hkey is not None:
+                    self._exact[hkey] = (result[0], self._canonical_guess(result[1], e, rename))
             else:
                 self._lower[key] = max(self._lower.get(key, 0), result[0])
+                if hkey is not None:
+                    self._lower[hkey] = max(self._lower.get(hkey, 0), result[0])
         return result
 
     def _score(self, cand: np.ndarray, subset: np.ndarray, lower: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -293,10 +354,12 @@ class Search:
         trivial = int(self.lower_row(cap)[m])
         low = trivial
         key = (self._set_key(part), cap, restriction_key(self.table, history))
+        hkey, e, rename = self._history_slot(history, cap)
         if self.speed.memo:
-            if key in self._exact:
-                return self._exact[key][0]
-            low = max(low, self._lower.get(key, 0))
+            for k in (key, hkey):
+                if k in self._exact:
+                    return self._exact[k][0]
+            low = max(low, self._lower.get(key, 0), self._lower.get(hkey, 0))
             if low > trivial:
                 return low  # looked at before
         if self.speed.obvious and m <= self.table.branching + 1:
@@ -312,9 +375,13 @@ class Search:
         if obvious >= 0:
             if self.speed.memo:
                 self._exact[key] = (value, obvious)
+                if hkey is not None:
+                    self._exact[hkey] = (value, self._canonical_guess(obvious, e, rename))
             return value
         if self.speed.memo:
             self._lower[key] = low
+            if hkey is not None:
+                self._lower[hkey] = low
         return low
 
     def _where(self, history: History) -> str:
@@ -381,12 +448,18 @@ class Search:
         if n <= 2:
             return int(t.guess_of_secret[subset[0]])
         key = (self._set_key(subset), min(cap, n), restriction_key(t, history))
-        if sp.memo and key in self._fits:
-            return self._fits[key]
+        hkey, e, rename = self._history_slot(history, min(cap, n))
+        if sp.memo:
+            if key in self._fits:
+                return self._fits[key]
+            if hkey in self._fits:
+                return self._actual_guess(self._fits[hkey], e, rename)
         self.nodes += 1
         g = self._fit_search(subset, history, cap)
         if sp.memo:
             self._fits[key] = g
+            if hkey is not None:
+                self._fits[hkey] = self._canonical_guess(g, e, rename)
         return g
 
     def _fit_search(self, subset: np.ndarray, history: History, cap: int) -> int:

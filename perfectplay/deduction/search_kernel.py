@@ -9,16 +9,19 @@ restricted by the history come here (a restriction is game code, in Python).
 
 Memo keys are a 128-bit hash of the consistent set (two independent 64-bit hashes)
 with the cap: a collision among the few million sets of a search has probability below
-1e-24.
+1e-24. A second key, the hash of the history's canonical form under the symmetry group
+(``kernels.history_key``), is shared by every history equivalent to it: its entries
+keep the guess in canonical coordinates, mapped back to each history that reads it.
 
 All state lives in a ``Context`` tuple built by ``search.Search``; the functions take
 it as their first argument:
 
     fb, codes, perms, act, relabel, n_symbols, solved, secret_of_guess,
     guess_of_secret, lower, small, switches, exact, lower_memo, fits_memo,
-    hist_g, hist_f, counters, mark, n_feedbacks, branching
+    hist_g, hist_f, counters, mark, n_feedbacks, branching, index_of_code
 
-``lower[c]`` is ``Search.lower_row(c)`` for c up to the first cap whose row no longer
+``index_of_code`` maps a packed code (base n_symbols) to its guess index, -1 for no
+guess (empty: no keys from histories). ``lower[c]`` is ``Search.lower_row(c)`` for c up to the first cap whose row no longer
 changes; ``small`` the exact values of cells of 0, 1, 2 secrets (0 beyond).
 """
 
@@ -27,14 +30,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import canonical, score_guesses, split
+from .kernels import canonical, from_canonical, history_key, score_guesses, split, to_canonical
 
 INF = 1 << 40
 
 # Context slots
 FB, CODES, PERMS, ACT, RELABEL, N_SYMBOLS, SOLVED, SOG, GOS, LOWER, SMALL = range(11)
 SWITCHES, EXACT, LOWER_MEMO, FITS_MEMO, HIST_G, HIST_F, COUNTERS, MARK = range(11, 19)
-N_FEEDBACKS, BRANCHING = 19, 20
+N_FEEDBACKS, BRANCHING, INDEX_OF_CODE = 19, 20, 21
+#: Added to the cap in memo keys made from a history (never equal to a set's key).
+HISTORY_TAG = 1 << 32
 # switches
 SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
 
@@ -174,6 +179,35 @@ def ordered_cells(ctx, guess, subset):
 
 
 @njit(cache=True)
+def history_slot(ctx, depth, cap):
+    """(usable, memo key, e, rename) of the history's canonical form (``history_key``)."""
+    sw = ctx[SWITCHES]
+    if not (sw[MEMO] and sw[SYMMETRY]) or ctx[INDEX_OF_CODE].shape[0] == 0:
+        return False, (np.int64(0), np.int64(0), np.int64(0)), np.int64(0), np.arange(1)
+    h1, h2, e, rename = history_key(ctx[CODES], ctx[HIST_G], ctx[HIST_F], depth, ctx[PERMS],
+                                    ctx[ACT], ctx[RELABEL], ctx[N_SYMBOLS])
+    usable = h1 != 0 or h2 != 0
+    return usable, (h1, h2, np.int64(cap + HISTORY_TAG)), e, rename
+
+
+@njit(cache=True)
+def canonical_guess(ctx, guess, e, rename):
+    """A guess in the canonical coordinates of the history (-1 stays -1)."""
+    if guess < 0:
+        return np.int64(-1)
+    return to_canonical(ctx[CODES][guess], ctx[PERMS][e], rename, ctx[N_SYMBOLS])
+
+
+@njit(cache=True)
+def actual_guess(ctx, packed, e, rename):
+    """The guess of this history whose canonical image is `packed` (-1 stays -1)."""
+    if packed < 0:
+        return np.int64(-1)
+    return from_canonical(packed, ctx[PERMS][e], rename, ctx[N_SYMBOLS], ctx[CODES].shape[1],
+                          ctx[INDEX_OF_CODE])
+
+
+@njit(cache=True)
 def cell_bound(ctx, part, depth, cap):
     """A lower bound of ``best(part, cap)`` from one look at the cell's own candidates.
 
@@ -191,15 +225,20 @@ def cell_bound(ctx, part, depth, cap):
     cap = min(cap, m)
     low = lower_row(ctx, cap)[m]
     key = set_key(part, cap)
+    shared, hkey, e, rename = history_slot(ctx, depth, cap)
     exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
     use_memo = ctx[SWITCHES][MEMO]
     if use_memo:
         if key in exact:
             return exact[key][0]
+        if shared and hkey in exact:
+            return exact[hkey][0]
         if key in lower_memo:
             low = max(low, lower_memo[key])
-            if low > lower_row(ctx, cap)[m]:
-                return low  # looked at before
+        if shared and hkey in lower_memo:
+            low = max(low, lower_memo[hkey])
+        if low > lower_row(ctx, cap)[m]:
+            return low  # looked at before
     if ctx[SWITCHES][OBVIOUS] and m <= ctx[BRANCHING] + 1:
         # small cells: the obvious guesses only (``Search.cell_bound``)
         obvious, value = obvious_possible(ctx, part, cap)
@@ -212,9 +251,13 @@ def cell_bound(ctx, part, depth, cap):
     if obvious >= 0:
         if use_memo:
             exact[key] = (np.int64(value), np.int64(obvious))
+            if shared:
+                exact[hkey] = (np.int64(value), canonical_guess(ctx, obvious, e, rename))
         return np.int64(value)
     if use_memo:
         lower_memo[key] = low
+        if shared:
+            lower_memo[hkey] = low
     return low
 
 
@@ -240,13 +283,22 @@ def best(ctx, subset, depth, cap, budget):
     if bounds and low >= budget:
         return np.int64(low), np.int64(-1)
     key = set_key(subset, cap)
+    shared, hkey, e, rename = history_slot(ctx, depth, cap)
     exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
     if sw[MEMO]:
         if key in exact:
             hit = exact[key]
             return (hit[0], hit[1]) if hit[0] < budget else (hit[0], np.int64(-1))
-        if key in lower_memo and lower_memo[key] >= budget:
-            return lower_memo[key], np.int64(-1)
+        if shared and hkey in exact:
+            hit = exact[hkey]
+            if hit[0] >= budget:
+                return hit[0], np.int64(-1)
+            return hit[0], actual_guess(ctx, hit[1], e, rename)
+        known = lower_memo[key] if key in lower_memo else np.int64(0)
+        if shared and hkey in lower_memo:
+            known = max(known, lower_memo[hkey])
+        if known >= budget:
+            return known, np.int64(-1)
     ctx[COUNTERS][0] += 1
 
     child = lower_row(ctx, cap - 1)
@@ -298,9 +350,14 @@ def best(ctx, subset, depth, cap, budget):
     if sw[MEMO]:
         if best_guess >= 0:
             exact[key] = (best_value, best_guess)
+            if shared:
+                exact[hkey] = (best_value, canonical_guess(ctx, best_guess, e, rename))
         else:
             old = lower_memo[key] if key in lower_memo else np.int64(0)
             lower_memo[key] = max(old, best_value)
+            if shared:
+                old = lower_memo[hkey] if hkey in lower_memo else np.int64(0)
+                lower_memo[hkey] = max(old, best_value)
     return best_value, best_guess
 
 
@@ -333,9 +390,13 @@ def fits(ctx, subset, depth, cap):
     if n <= 2:
         return np.int64(ctx[GOS][subset[0]])
     key = set_key(subset, min(cap, n))
+    shared, hkey, e, rename = history_slot(ctx, depth, min(cap, n))
     memo = ctx[FITS_MEMO]
-    if sw[MEMO] and key in memo:
-        return memo[key]
+    if sw[MEMO]:
+        if key in memo:
+            return memo[key]
+        if shared and hkey in memo:
+            return actual_guess(ctx, memo[hkey], e, rename)
     ctx[COUNTERS][0] += 1
     obvious, _, cand, _, possible, largest = prepare(ctx, subset, depth, cap, ctx[LOWER][0])
     found = np.int64(obvious)
@@ -360,4 +421,6 @@ def fits(ctx, subset, depth, cap):
                 break
     if sw[MEMO]:
         memo[key] = found
+        if shared:
+            memo[hkey] = canonical_guess(ctx, found, e, rename)
     return found

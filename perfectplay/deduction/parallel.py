@@ -1,10 +1,14 @@
 """The first guesses on several cores: the cells of a first guess are independent searches.
 
 The first guesses are tried in order of bound, as in the sequential search; the cells
-of each are solved by a pool of worker processes (each keeps its own search and memo
-across tasks) with the budget that the cell alone may spend, the other cells counted at
-their lower bounds. A worker returns the cell's value and, when within budget, its
-subtree, so the main process never repeats a search.
+of each are solved by worker processes (each keeps its own search and memo across
+tasks) with the budget that the cell alone may spend, the other cells counted at their
+lower bounds. A worker returns the cell's value and, when within budget, its subtree,
+so the main process never repeats a search.
+
+Each cell goes to a fixed worker (the least loaded, largest cells first): a later pass
+over the same cells (the worst-case tie-break, with one guess less) then finds the
+worker's memo of the earlier pass, and the values found there bound the cells' budgets.
 """
 
 from __future__ import annotations
@@ -50,12 +54,15 @@ class RootPool:
         # parallel numba region, the one thing a fork would break)
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else "spawn")
-        self.pool = ProcessPoolExecutor(workers, mp_context=ctx,
-                                        initializer=_start, initargs=(search.table.game, search.speed))
+        self.pools = [ProcessPoolExecutor(1, mp_context=ctx, initializer=_start,
+                                          initargs=(search.table.game, search.speed))
+                      for _ in range(workers)]
         self.nodes = 0  # searched by the workers
+        self.known: dict[tuple[bytes, int], int] = {}  # (cell, cap) -> value or lower bound
 
     def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
+        for pool in self.pools:
+            pool.shutdown(cancel_futures=True)
 
     def __enter__(self) -> "RootPool":
         return self
@@ -82,15 +89,23 @@ class RootPool:
                 break
             g = int(cand[i])
             parts = s.cells(g, subset)
-            futures = {}
-            for f, part in parts:
-                lb = int(child[len(part)])
-                futures[f] = self.pool.submit(_solve_cell, part, ((g, f),), cap - 1,
-                                              best - (int(bound[i]) - lb))
+            lower = [max(int(child[len(part)]), self.known.get((part.tobytes(), cap - 1), 0),
+                         self.known.get((part.tobytes(), cap), 0)) for _, part in parts]
+            total = n + sum(lower)
+            if total >= min(best, INF):
+                continue
+            futures, load = {}, [0] * len(self.pools)
+            for (f, part), lb in zip(parts, lower):  # largest first, to the least loaded
+                w = load.index(min(load))
+                load[w] += len(part)
+                futures[f] = self.pools[w].submit(_solve_cell, part, ((g, f),), cap - 1,
+                                                  best - (total - lb))
             total, node = n, Node(g)
             for done, (f, part) in enumerate(parts, 1):
                 v, tree, nodes = futures[f].result()
                 self.nodes += nodes
+                key = (part.tobytes(), cap - 1)
+                self.known[key] = max(self.known.get(key, 0), v)
                 if s.progress:
                     s.progress(f"first guess {t.game.format_code(t.guesses[g])} (cap {cap}): "
                                f"cell {done}/{len(parts)} of {len(part)} secrets -> "

@@ -249,7 +249,7 @@ class Search:
             hit = self._exact.get(hkey)
             if hit is not None:
                 return (hit[0], self._actual_guess(hit[1], e, rename)) if hit[0] < budget else (hit[0], -1)
-            known = max(self._lower.get(key, 0), self._lower.get(hkey, 0))
+            known = max(self._lower.get(key, 0), self._lower.get(hkey, 0), self._wider_value(key, n))
             if known >= budget:
                 return known, -1
         self.nodes += 1
@@ -266,6 +266,16 @@ class Search:
                 if hkey is not None:
                     self._lower[hkey] = max(self._lower.get(hkey, 0), result[0])
         return result
+
+    def _wider_value(self, key: tuple, n: int) -> int:
+        """What the memo knows of the same set with one more guess allowed: a lower bound
+        (more guesses never cost more), which the pass for the worst-case tie-break reuses."""
+        subset_key, cap, restriction = key
+        if cap >= n:
+            return 0
+        wider = (subset_key, cap + 1, restriction)
+        hit = self._exact.get(wider)
+        return hit[0] if hit is not None else self._lower.get(wider, 0)
 
     def _score(self, cand: np.ndarray, subset: np.ndarray, lower: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Bound and largest non-solved cell of each candidate guess on `subset`."""
@@ -359,7 +369,7 @@ class Search:
             for k in (key, hkey):
                 if k in self._exact:
                     return self._exact[k][0]
-            low = max(low, self._lower.get(key, 0), self._lower.get(hkey, 0))
+            low = max(low, self._lower.get(key, 0), self._lower.get(hkey, 0), self._wider_value(key, m))
             if low > trivial:
                 return low  # looked at before
         if self.speed.obvious and m <= self.table.branching + 1:

@@ -208,6 +208,21 @@ def actual_guess(ctx, packed, e, rename):
 
 
 @njit(cache=True)
+def wider_value(ctx, key, n):
+    """What the memo knows of the same set with one more guess allowed: a lower bound
+    (more guesses never cost more), which the pass for the worst-case tie-break reuses."""
+    cap = key[2]
+    if cap >= n:
+        return np.int64(0)
+    wider = (key[0], key[1], cap + 1)
+    if wider in ctx[EXACT]:
+        return ctx[EXACT][wider][0]
+    if wider in ctx[LOWER_MEMO]:
+        return ctx[LOWER_MEMO][wider]
+    return np.int64(0)
+
+
+@njit(cache=True)
 def cell_bound(ctx, part, depth, cap):
     """A lower bound of ``best(part, cap)`` from one look at the cell's own candidates.
 
@@ -235,6 +250,7 @@ def cell_bound(ctx, part, depth, cap):
             return exact[hkey][0]
         if key in lower_memo:
             low = max(low, lower_memo[key])
+        low = max(low, wider_value(ctx, key, m))
         if shared and hkey in lower_memo:
             low = max(low, lower_memo[hkey])
         if low > lower_row(ctx, cap)[m]:
@@ -294,7 +310,7 @@ def best(ctx, subset, depth, cap, budget):
             if hit[0] >= budget:
                 return hit[0], np.int64(-1)
             return hit[0], actual_guess(ctx, hit[1], e, rename)
-        known = lower_memo[key] if key in lower_memo else np.int64(0)
+        known = max(lower_memo[key] if key in lower_memo else np.int64(0), wider_value(ctx, key, n))
         if shared and hkey in lower_memo:
             known = max(known, lower_memo[hkey])
         if known >= budget:

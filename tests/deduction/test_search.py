@@ -142,3 +142,15 @@ def test_permutation_table(n):
     game = load_game(f"permutation(n={n})")
     best, worst = solve(game, "expected"), solve(game, "worst")
     assert (best.extra["total"], worst.value) == PERMUTATION[n]
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_two_workers_find_the_same_optimum(objective):
+    # 512 secrets: above PARALLEL_MIN_SECRETS, so the cells of the first guesses go to
+    # worker processes (and the tie-break pass reuses their memos)
+    game = load_game("mastermind(pegs=3,colors=8)")
+    one = solve(game, objective)
+    two = solve(game, objective, workers=2)
+    assert (two.value, two.extra["total"], two.extra["worst"]) == \
+           (one.value, one.extra["total"], one.extra["worst"])
+    assert replayed(two).total == two.extra["total"]

@@ -1,0 +1,87 @@
+"""Symmetry: canonical guesses on a consistent set, and canonical keys of histories."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay import load_game
+from perfectplay.deduction.feedback import build_table
+from perfectplay.deduction.partition import cells
+from perfectplay.deduction.search import Search
+from perfectplay.deduction.symmetry import candidates
+
+GAMES = ["mastermind(pegs=3,colors=4)", "bulls-and-cows(digits=3,symbols=5)", "permutation(n=4)",
+         "item-matching(slots=3,items=4)"]
+
+
+def consistent(table, history):
+    subset = np.arange(table.n_secrets)
+    for g, f in history:
+        subset = subset[table.fb[g, subset] == f]
+    return subset
+
+
+def random_history(table, rng, length):
+    secret = int(rng.integers(table.n_secrets))
+    guesses = rng.integers(len(table.guesses), size=length).tolist()
+    return tuple((g, int(table.fb[g, secret])) for g in guesses)
+
+
+def image(table, history, rng):
+    """`history` mapped by a random element of the game's symmetry group, pairs shuffled."""
+    game, sym = table.game, table.symmetry
+    e = int(rng.integers(len(sym.positions)))
+    pi = sym.positions[e]
+    tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
+    act = game.feedback_action(sym.positions)
+    index = {tuple(c): i for i, c in enumerate(table.guesses.tolist())}
+    mapped = [(index[tuple(tau[table.guesses[g][pi]])], f if act is None else int(act[e, f]))
+              for g, f in history]
+    return tuple(mapped[i] for i in rng.permutation(len(mapped)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_equivalent_histories_share_a_key_and_map_guesses_back(spec, length, seed):
+    rng = np.random.default_rng(seed)
+    table = build_table(load_game(spec))
+    search = Search(table)
+    history = random_history(table, rng, length)
+    other = image(table, history, rng)
+    key, e, rename = search._history_slot(history, 3)
+    key2, e2, rename2 = search._history_slot(other, 3)
+    assert key is not None and key == key2
+    # a guess stored in canonical coordinates by one history, read back by the other,
+    # splits the other's consistent set exactly as it splits the first (cell sizes)
+    subset, subset2 = consistent(table, history), consistent(table, other)
+    assert len(subset) == len(subset2)
+    for g in rng.integers(len(table.guesses), size=5).tolist():
+        packed = search._canonical_guess(g, e, rename)
+        assert search._actual_guess(packed, e, rename) == g
+        g2 = search._actual_guess(packed, e2, rename2)
+        sizes = sorted(len(p) for _, p in cells(table, g, subset))
+        sizes2 = sorted(len(p) for _, p in cells(table, g2, subset2))
+        assert sizes == sizes2
+
+
+def test_inequivalent_histories_have_different_keys():
+    table = build_table(load_game("mastermind(pegs=3,colors=4)"))
+    search = Search(table)
+    keys = set()
+    for f in np.unique(table.fb[0]).tolist():  # guess 111: each feedback a different set
+        keys.add(search._history_slot(((0, int(f)),), 3)[0])
+    assert len(keys) == len(np.unique(table.fb[0]))
+
+
+def test_symbols_absent_from_the_consistent_set_are_interchangeable():
+    # after 1122 answered with no peg at all, colours 1 and 2 are out: 1345 and 2345 are
+    # the same guess, and so are 3456 and 3455's relabellings of 1/2
+    table = build_table(load_game("mastermind"))
+    game = table.game
+    g = int(np.flatnonzero((table.guesses == game.parse_code("1122")).all(axis=1))[0])
+    history = ((g, game.parse_feedback("0B0W")),)
+    subset = consistent(table, history)
+    with_set = {game.format_code(table.guesses[c]) for c in candidates(table, history, True, subset)}
+    without = {game.format_code(table.guesses[c]) for c in candidates(table, history, True)}
+    assert "1345" in with_set and "2345" not in with_set
+    assert with_set < without

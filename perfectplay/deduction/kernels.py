@@ -226,8 +226,11 @@ def split(fb_row, subset, n_feedbacks):
     return out, feedbacks, starts
 
 
-#: Histories of at most this many guesses get a canonical key (k! orders are tried).
+#: Histories of at most this many guesses get a canonical key (k! orders are tried)...
 CANONICAL_HISTORY = 4
+#: ... and only while (position permutations) x k! stays below this (the permutation
+#: game of n items has n! position permutations).
+CANONICAL_WORK = 6000
 
 
 @njit(cache=True)
@@ -262,7 +265,10 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
     """
     k = depth
     rename_best = np.arange(n_symbols)
-    if k == 0 or k > CANONICAL_HISTORY:
+    orders = 1
+    for i in range(2, k + 1):
+        orders *= i
+    if k == 0 or k > CANONICAL_HISTORY or perms.shape[0] * orders > CANONICAL_WORK:
         return np.int64(0), np.int64(0), np.int64(0), rename_best
     L = codes.shape[1]
     width = k * (L + 1)

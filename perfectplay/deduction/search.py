@@ -134,17 +134,18 @@ class Search:
         Histories that a symmetry maps onto each other share the key; entries under it
         hold guesses in canonical coordinates (``_canonical_guess``, ``_actual_guess``).
         """
-        from .kernels import CANONICAL_HISTORY, history_key
+        from .kernels import history_key
 
         perms, act, index = self._group()
-        if not (self.speed.memo and self.speed.symmetry) or len(index) == 0 \
-                or not 1 <= len(history) <= CANONICAL_HISTORY:
+        if not (self.speed.memo and self.speed.symmetry) or len(index) == 0 or not history:
             return None, 0, None
         t = self.table
         h1, h2, e, rename = history_key(t.guesses, np.array([g for g, _ in history], dtype=np.int64),
                                         np.array([f for _, f in history], dtype=np.int64),
                                         len(history), perms, act, bool(t.symmetry.symbols),
                                         t.game.n_symbols())
+        if h1 == 0 and h2 == 0:
+            return None, 0, None  # no key for this history (too long, or too costly)
         return ("history", int(h1), int(h2), cap), int(e), rename
 
     def _canonical_guess(self, guess: int, e: int, rename: np.ndarray) -> int:

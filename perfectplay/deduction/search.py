@@ -5,19 +5,23 @@ number of guesses, summed over the secrets of S, that reveals each of them (the 
 that hits a secret counts). A guess g splits S into cells by feedback; its cost is
 |S| + sum over the non-solved cells of their values with cap-1.
 
-Speed-ups (each can be switched off in ``SpeedUps``; the value never changes):
+Speed-ups (each can be switched off in ``SpeedUps``; the value never changes; the
+reasons are in docs/deduction.md):
 
-* symmetry: only one guess per orbit of the symmetries the history leaves;
+* symmetry: one guess per orbit of the symmetries that map the consistent set onto
+  itself (those fixing the history, and relabellings of symbols no secret uses);
 * bounds: a lower bound per cell (each guess reveals at most one secret and has at most
   b non-solved answers, so at most b^(d-1) secrets are revealed at depth d), candidates
   tried in order of bound, and branch-and-bound with a budget passed to each cell;
+* lookahead: each cell's bound raised to the least bound of its own candidates before
+  a guess is searched, which refuses most guesses without a search below them;
 * memo: values and failed-budget lower bounds cached per consistent set (plus cap and
-  the history's restriction);
+  the history's restriction) and per canonical form of the history;
 * obvious: a possible guess splitting S into singletons costs 2|S|-1, which nothing
   beats; without one nothing beats 2|S|, which an impossible guess splitting S into
   singletons reaches, and so does a possible one leaving one pair (with 3 guesses left);
 * table: feedbacks read from the table built once rather than recomputed per node;
-* compiled: below the first levels (``KERNEL_DEPTH``) the same search runs compiled whole
+* compiled: below the first levels the same search runs compiled whole
   (search_kernel.py), for games whose guesses the history never restricts and with the
   table on; the first levels stay in Python for progress, Ctrl-C and the process pool.
 """
@@ -169,13 +173,15 @@ class Search:
 
     def _run_kernel(self, function, subset: np.ndarray, history: History, *args):
         """Call a kernel function on `subset` after `history`, counting its nodes."""
+        from .search_kernel import COUNTERS, HIST_F, HIST_G
+
         ctx = self._context()
         depth = len(history)
         for i, (g, f) in enumerate(history):
-            ctx[15][i], ctx[16][i] = g, f
-        before = int(ctx[17][0])
+            ctx[HIST_G][i], ctx[HIST_F][i] = g, f
+        before = int(ctx[COUNTERS][0])
         result = function(ctx, np.ascontiguousarray(subset, dtype=np.int64), depth, *args)
-        done = int(ctx[17][0]) - before
+        done = int(ctx[COUNTERS][0]) - before
         if self.progress and (self.nodes + done) // PROGRESS_EVERY > self.nodes // PROGRESS_EVERY:
             self.progress(f"{self.nodes + done:,} nodes searched")
         self.nodes += done

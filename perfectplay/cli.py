@@ -81,6 +81,10 @@ def list_games() -> None:
               help="deduction games: at most this many guesses for any secret")
 @click.option("--workers", type=int, default=None,
               help="deduction games: processes for the first guesses (default: every core)")
+@click.option("--without", default="", metavar="NAME[,NAME]",
+              help="deduction games: speed-ups to switch off (symmetry, bounds, lookahead, "
+                   "memo, obvious, table, compiled; for --objective probability: states, "
+                   "queries, consistency, memo, bounds); the value stays, the time changes")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -88,7 +92,7 @@ def list_games() -> None:
               help="draw the histogram of guesses or the value by state family (PNG)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          as_json, out, plot, quiet) -> None:
+          without, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -106,9 +110,10 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
         if workers is not None and workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {workers}")
         options = {"strategy": strategy, "max_guesses": max_guesses,
-                   "workers": workers or os.cpu_count() or 1}
-    elif strategy != "optimal" or max_guesses is not None or workers is not None:
-        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses or --workers "
+                   "workers": workers or os.cpu_count() or 1,
+                   "without": tuple(n.strip() for n in without.split(",") if n.strip())}
+    elif strategy != "optimal" or max_guesses is not None or workers is not None or without:
+        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers or --without "
                           "(deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}

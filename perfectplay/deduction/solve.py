@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from fractions import Fraction
 from typing import Callable, Sequence
@@ -27,6 +28,15 @@ def _check(strategy: str, max_guesses: int | None) -> None:
         raise Unsupported(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     if max_guesses is not None and max_guesses < 1:
         raise Unsupported(f"--max-guesses must be at least 1, got {max_guesses}")
+
+
+def switched_off(speedups, names: Sequence[str]):
+    """`speedups` with the named switches off; an unknown name is a one-line error."""
+    known = [f.name for f in dataclasses.fields(speedups)]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise Unsupported(f"unknown speed-up {unknown[0]!r} (known: {', '.join(known)})")
+    return dataclasses.replace(speedups, **{n: False for n in names})
 
 
 def optimal_tree(search: Search, objective: str, max_guesses: int | None, workers: int = 1) -> Node:
@@ -82,18 +92,25 @@ def solve_deduction(
     strategy: str = "optimal",
     max_guesses: int | None = None,
     speedups: SpeedUps = SpeedUps(),
+    without: Sequence[str] = (),
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> Solution:
-    """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated."""
+    """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
+
+    `without` names speed-ups to switch off (fields of ``SpeedUps``, or of ``WinSpeedUps``
+    for the probability objective): the value stays, only the time changes.
+    """
     _check(strategy, max_guesses)
     if objective.name == "probability":
         if strategy != "optimal" or max_guesses is not None:
             raise Unsupported("the probability objective takes no --strategy or --max-guesses "
                               "(its horizon is the number of guesses)")
-        from .probability import solve_probability
+        from .probability import WinSpeedUps, solve_probability
 
-        return solve_probability(game, objective, progress=progress)
+        return solve_probability(game, objective, speedups=switched_off(WinSpeedUps(), without),
+                                 workers=workers, progress=progress)
+    speedups = switched_off(speedups, without)
     if objective.name not in ("expected", "worst"):
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     note = progress or (lambda msg: None)

@@ -32,6 +32,15 @@ def test_worst_objective_value_is_the_worst_case():
     assert doc["value"] == str(doc["worst"]) == "5"
 
 
+def test_speedups_switched_off_from_the_command_line_keep_the_value():
+    base = solve_json("bulls-and-cows", "digits=3", "symbols=5")
+    off = solve_json("bulls-and-cows", "digits=3", "symbols=5", "--without", "symmetry,lookahead,compiled")
+    assert (off["total"], off["worst"]) == (base["total"], base["worst"]) == (196, 4)
+    assert off["nodes"] > base["nodes"]
+    assert_one_line_error(run("solve", "mastermind", "--without", "speed"), "unknown speed-up 'speed'")
+    assert_one_line_error(run("solve", "dice-cards", "--without", "memo"), "deduction games only")
+
+
 @pytest.fixture(scope="module")
 def exported_once(tmp_path_factory):
     target = tmp_path_factory.mktemp("tree") / "tree.json"

@@ -150,7 +150,9 @@ def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,
     """The guess (an index into ``game.guesses()``) to play on the consistent secrets given.
 
     `consistent` holds secret indices; `history` the (guess, feedback) pairs played, which
-    decide the symmetries left and any restriction. `max_guesses` counts the guesses
+    decide the symmetries left, the memo keys and any restriction: `consistent` must be
+    the set of secrets that `history` leaves (with an empty history, every secret), or
+    the search does without symmetries (slower, still exact). `max_guesses` counts the guesses
     still allowed. This is what an interactive advisor calls at each turn.
     """
     _check(strategy, max_guesses)
@@ -158,9 +160,13 @@ def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,
     subset = np.unique(np.asarray(consistent, dtype=np.int64))
     if len(subset) == 0:
         raise Unsupported("no secret is consistent with the feedback given")
+    left = np.arange(table.n_secrets)
+    for g, f in history:
+        left = left[table.fb[g, left] == f]
+    symmetric = np.array_equal(left, subset)
     if strategy != "optimal":
-        return heuristic_guess(table, subset, history, strategy)
-    search = Search(table)
+        return heuristic_guess(table, subset, history, strategy, use_symmetry=symmetric)
+    search = Search(table, SpeedUps(symmetry=symmetric))
     limit = max_guesses or len(subset)
     if objective == "worst":
         cap = 1

@@ -98,6 +98,18 @@ def test_suggest_guess_is_callable_on_any_consistent_set():
     assert suggest_guess(game, np.arange(27), strategy="minimax") >= 0
 
 
+def test_suggest_guess_on_a_set_the_history_does_not_explain():
+    # an asymmetric set given with an empty history: symmetry must not prune the guesses
+    game = load_game("mastermind(pegs=2,colors=4)")
+    brute = BruteForce(game)
+    subset = [0, 2, 5, 8, 11, 12, 15]  # 11 13 22 31 34 41 44: symmetry would cost 2 guesses
+    secrets = frozenset(brute.secrets[i] for i in subset)
+    g = brute.guesses[suggest_guess(game, subset)]
+    after = len(secrets) + sum(brute.total(frozenset(c), 9) for f, c in brute.split(g, secrets).items()
+                               if f != brute.solved)
+    assert after == brute.total(secrets, 10)
+
+
 def test_mastermind_4x6_worst_and_capped():
     # Koyama and Lai (1993): 5626/1296 with at most 5 guesses; Knuth (1976): worst case 5.
     game = load_game("mastermind")

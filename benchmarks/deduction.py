@@ -54,6 +54,8 @@ def main() -> None:
         seconds = time.perf_counter() - t0
         print(f"{name:<12} {str(sol.value):>14} {sol.extra['total']:>7} {sol.extra['worst']:>5} "
               f"{sol.stats.get('nodes', 0):>10,} {seconds:>9.2f} {peak_mb():>8.0f}", flush=True)
+        print("  histogram " + " ".join(f"{k}:{v}" for k, v in sol.extra["histogram"].items()),
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,12 @@ it as their first argument:
     hist_g, hist_f, counters, mark, n_feedbacks, branching, index_of_code
 
 ``index_of_code`` maps a packed code (base n_symbols) to its guess index, -1 for no
-guess (empty: no keys from histories). ``lower[c]`` is ``Search.lower_row(c)`` for c up to the first cap whose row no longer
-changes; ``small`` the exact values of cells of 0, 1, 2 secrets (0 beyond).
+guess (empty: no keys from histories). ``lower[c]`` is ``Search.lower_row(c)`` for c up
+to the first cap whose row no longer changes; ``small`` the exact values of cells of 0,
+1, 2 secrets (0 beyond).
+
+Numba's disk cache does not notice edits to ``kernels.py``, whose functions these
+call: after editing it, delete the ``*.nbi``/``*.nbc`` files (docs/architecture.md).
 """
 
 from __future__ import annotations

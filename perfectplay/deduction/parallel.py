@@ -60,9 +60,14 @@ class RootPool:
         self.nodes = 0  # searched by the workers
         self.known: dict[tuple[bytes, int], int] = {}  # (cell, cap) -> value or lower bound
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        """Shut the workers down; with `abort`, kill them mid-cell (a numba kernel cannot be
+        interrupted, and a cell can run for minutes)."""
         for pool in self.pools:
-            pool.shutdown(cancel_futures=True)
+            if abort:
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
+            pool.shutdown(wait=not abort, cancel_futures=True)
 
     def __enter__(self) -> "RootPool":
         return self

@@ -41,10 +41,12 @@ from .symmetry import candidates, restriction_key
 #: "Impossible within the cap" (and the budget of an unbounded search).
 INF = 1 << 40
 
-#: The compiled kernel (when it applies) searches every set after this many guesses,
-#: and smaller sets after the first guess (larger ones stay in Python, where progress is
-#: reported and Ctrl-C is honoured between kernel calls).
-KERNEL_DEPTH = 2
+#: The compiled kernel (when it applies) searches sets of at most KERNEL_SIZE secrets
+#: after the first guess, and every set after KERNEL_DEPTH guesses. Larger sets stay in
+#: Python, where progress is reported and Ctrl-C is honoured between kernel calls (a
+#: kernel call cannot be interrupted; with these limits one lasts at most about a
+#: minute on Bulls and Cows).
+KERNEL_DEPTH = 3
 KERNEL_SIZE = 300
 
 #: Largest symbols**length for which packed codes are tabulated (memo keys from histories).
@@ -168,8 +170,8 @@ class Search:
                                                         self.table.guesses.shape[1], index))
 
     def _in_kernel(self, subset: np.ndarray, history: History) -> bool:
-        return self._compiled and (len(history) >= KERNEL_DEPTH
-                                   or (len(history) >= 1 and len(subset) <= KERNEL_SIZE))
+        return self._compiled and len(history) >= 1 and (len(subset) <= KERNEL_SIZE
+                                                         or len(history) >= KERNEL_DEPTH)
 
     def _run_kernel(self, function, subset: np.ndarray, history: History, *args):
         """Call a kernel function on `subset` after `history`, counting its nodes."""

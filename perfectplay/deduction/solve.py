@@ -79,6 +79,11 @@ def optimal_tree(search: Search, objective: str, max_guesses: int | None, worker
                 break
             root, worst = other, tree_stats(t, other).worst
         return root
+    except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
+        if pool is not None:
+            pool.close(abort=True)
+            pool = None
+        raise
     finally:
         if pool is not None:
             search.nodes += pool.nodes

@@ -126,3 +126,25 @@ def test_show_prints_the_first_levels(exported):
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "guess 112" in out and "0B0W" in out and "total" in out
+
+
+def test_ctrl_c_stops_the_worker_processes_at_once(tmp_path):
+    # Bulls and Cows takes minutes; its workers sit in compiled cells that cannot be
+    # interrupted, so they must be killed, not waited for (pexpect gives up after 60 s).
+    # The signal goes to the main process alone, as from `kill -INT`.
+    import signal
+    import time
+
+    import pexpect
+
+    from ..cli_runner import in_terminal
+
+    out = tmp_path / "tree.json"
+    child = in_terminal("solve", "bulls-and-cows", "--workers", "2", "--out", str(out), cwd=str(tmp_path))
+    time.sleep(8)  # past the table, into the cells of the first guess
+    child.kill(signal.SIGINT)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted while" in child.before and "Traceback" not in child.before
+    assert list(tmp_path.iterdir()) == []

@@ -313,13 +313,20 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
     h1 = np.uint64(0x84222325CBF29CE4) ^ np.uint64(width)
     h2 = np.uint64(0x7F4A7C159E3779B9) * np.uint64(width + 3)
     for q in range(width):
-        x = np.uint64(best[q] + 1)
-        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
-        z = h2 + x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        h2 = z ^ (z >> np.uint64(31))
+        h1, h2 = hash_step(h1, h2, best[q] + 1)
     return np.int64(h1), np.int64(h2), np.int64(e_best), rename_best
+
+
+@njit(cache=True)
+def hash_step(h1, h2, value):
+    """Feed one non-negative integer to a 128-bit hash: FNV-1a and a splitmix64 chain,
+    two independent 64-bit halves (memo keys of sets and of histories)."""
+    x = np.uint64(value)
+    h1 = (h1 ^ x) * np.uint64(0x100000001B3)
+    z = h2 + x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return h1, z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)

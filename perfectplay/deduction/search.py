@@ -98,10 +98,12 @@ class Search:
 
             t, sp = self.table, self.speed
             N = t.n_secrets
-            rows = [self.lower_row(0)]
-            while len(rows) <= N and not (sp.bounds and self.capacity(len(rows) - 1) >= N) \
-                    and not (not sp.bounds and len(rows) > 1):
-                rows.append(self.lower_row(len(rows)))
+            last = 1  # rows stop changing once every secret fits (at cap 1 without bounds)
+            if sp.bounds:
+                last = 0
+                while last < N and self.capacity(last) < N:
+                    last += 1
+            rows = [self.lower_row(c) for c in range(min(last, N) + 1)]
             perms, act, index_of_code = self._group()
             key = types.UniTuple(types.int64, 3)
             self._ctx = (
@@ -252,29 +254,42 @@ class Search:
         key = (self._set_key(subset), cap, restriction_key(t, history))
         hkey, e, rename = self._history_slot(history, cap)
         if sp.memo:
-            hit = self._exact.get(key)
-            if hit is not None:
-                return hit if hit[0] < budget else (hit[0], -1)
-            hit = self._exact.get(hkey)
-            if hit is not None:
-                return (hit[0], self._actual_guess(hit[1], e, rename)) if hit[0] < budget else (hit[0], -1)
-            known = max(self._lower.get(key, 0), self._lower.get(hkey, 0), self._wider_value(key, n))
-            if known >= budget:
-                return known, -1
+            found, value, guess, by_history = self._recall(key, hkey, n)
+            if found and value < budget:
+                return value, self._actual_guess(guess, e, rename) if by_history else guess
+            if value >= budget:
+                return value, -1
         self.nodes += 1
         if self.progress and self.nodes % PROGRESS_EVERY == 0:
             self.progress(f"{self.nodes:,} nodes searched")
         result = self._search(subset, history, cap, budget)
         if sp.memo:
-            if result[1] >= 0:
-                self._exact[key] = result
-                if hkey is not None:
-                    self._exact[hkey] = (result[0], self._canonical_guess(result[1], e, rename))
-            else:
-                self._lower[key] = max(self._lower.get(key, 0), result[0])
-                if hkey is not None:
-                    self._lower[hkey] = max(self._lower.get(hkey, 0), result[0])
+            self._remember(key, hkey, e, rename, *result)
         return result
+
+    def _recall(self, key: tuple, hkey: tuple | None, n: int) -> tuple[bool, int, int, bool]:
+        """What the memo knows of a set of n secrets: (exact?, value, guess, by history?).
+
+        An exact value comes with its guess (in canonical coordinates when found under the
+        history's key: ``_actual_guess`` maps it back); otherwise the best lower bound
+        known (under either key, or with one guess more) and guess -1.
+        """
+        for k, by_history in ((key, False), (hkey, True)):
+            hit = self._exact.get(k)
+            if hit is not None:
+                return True, hit[0], hit[1], by_history
+        return False, max(self._lower.get(key, 0), self._lower.get(hkey, 0),
+                          self._wider_value(key, n)), -1, False
+
+    def _remember(self, key: tuple, hkey: tuple | None, e: int, rename, value: int, guess: int) -> None:
+        """Store an exact value with its guess (guess >= 0) or a lower bound, under both keys."""
+        if guess >= 0:
+            self._exact[key] = (value, guess)
+            if hkey is not None:
+                self._exact[hkey] = (value, self._canonical_guess(guess, e, rename))
+        else:
+            for k in (key, hkey) if hkey is not None else (key,):
+                self._lower[k] = max(self._lower.get(k, 0), value)
 
     def _wider_value(self, key: tuple, n: int) -> int:
         """What the memo knows of the same set with one more guess allowed: a lower bound
@@ -370,17 +385,13 @@ class Search:
         if m <= 2:
             return 2 * m - 1
         cap = min(cap, m)
-        trivial = int(self.lower_row(cap)[m])
-        low = trivial
+        low = int(self.lower_row(cap)[m])
         key = (self._set_key(part), cap, restriction_key(self.table, history))
         hkey, e, rename = self._history_slot(history, cap)
         if self.speed.memo:
-            for k in (key, hkey):
-                if k in self._exact:
-                    return self._exact[k][0]
-            low = max(low, self._lower.get(key, 0), self._lower.get(hkey, 0), self._wider_value(key, m))
-            if low > trivial:
-                return low  # looked at before
+            found, value, _, _ = self._recall(key, hkey, m)
+            if found or value > low:
+                return value  # exact, or looked at before
         if self.speed.obvious and m <= self.table.branching + 1:
             # small cells: the obvious guesses only (scoring every candidate costs more
             # than it prunes); without an obvious possible guess no strategy beats 2m
@@ -392,15 +403,9 @@ class Search:
             if obvious < 0 and len(bound):
                 low = max(low, int(bound.min()))
         if obvious >= 0:
-            if self.speed.memo:
-                self._exact[key] = (value, obvious)
-                if hkey is not None:
-                    self._exact[hkey] = (value, self._canonical_guess(obvious, e, rename))
-            return value
+            low = value
         if self.speed.memo:
-            self._lower[key] = low
-            if hkey is not None:
-                self._lower[hkey] = low
+            self._remember(key, hkey, e, rename, low, obvious)
         return low
 
     def _where(self, history: History) -> str:

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import canonical, from_canonical, history_key, score_guesses, split, to_canonical
+from .kernels import (canonical, from_canonical, hash_step, history_key, score_guesses, split,
+                      to_canonical)
 
 INF = 1 << 40
 
@@ -54,12 +55,7 @@ def set_key(subset, cap):
     h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(subset.shape[0])
     h2 = np.uint64(0x9E3779B97F4A7C15) * np.uint64(subset.shape[0] + 1)
     for j in range(subset.shape[0]):
-        x = np.uint64(subset[j])
-        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
-        z = h2 + x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        h2 = z ^ (z >> np.uint64(31))
+        h1, h2 = hash_step(h1, h2, subset[j])
     return (np.int64(h1), np.int64(h2), np.int64(cap))
 
 
@@ -227,6 +223,41 @@ def wider_value(ctx, key, n):
 
 
 @njit(cache=True)
+def recall(ctx, key, shared, hkey, n):
+    """What the memo knows of a set of n secrets: (exact?, value, guess, by history?).
+
+    An exact value comes with its guess (in canonical coordinates when found under the
+    history's key: ``actual_guess`` maps it back); otherwise the best lower bound known
+    (under either key, or with one guess more) and guess -1.
+    """
+    exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
+    if key in exact:
+        hit = exact[key]
+        return True, hit[0], hit[1], False
+    if shared and hkey in exact:
+        hit = exact[hkey]
+        return True, hit[0], hit[1], True
+    known = max(lower_memo[key] if key in lower_memo else np.int64(0), wider_value(ctx, key, n))
+    if shared and hkey in lower_memo:
+        known = max(known, lower_memo[hkey])
+    return False, known, np.int64(-1), False
+
+
+@njit(cache=True)
+def remember(ctx, key, shared, hkey, e, rename, value, guess):
+    """Store an exact value with its guess (guess >= 0) or a lower bound, under both keys."""
+    if guess >= 0:
+        ctx[EXACT][key] = (value, guess)
+        if shared:
+            ctx[EXACT][hkey] = (value, canonical_guess(ctx, guess, e, rename))
+    else:
+        lower_memo = ctx[LOWER_MEMO]
+        lower_memo[key] = max(lower_memo[key] if key in lower_memo else np.int64(0), value)
+        if shared:
+            lower_memo[hkey] = max(lower_memo[hkey] if hkey in lower_memo else np.int64(0), value)
+
+
+@njit(cache=True)
 def cell_bound(ctx, part, depth, cap):
     """A lower bound of ``best(part, cap)`` from one look at the cell's own candidates.
 
@@ -245,20 +276,11 @@ def cell_bound(ctx, part, depth, cap):
     low = lower_row(ctx, cap)[m]
     key = set_key(part, cap)
     shared, hkey, e, rename = history_slot(ctx, depth, cap)
-    exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
     use_memo = ctx[SWITCHES][MEMO]
     if use_memo:
-        if key in exact:
-            return exact[key][0]
-        if shared and hkey in exact:
-            return exact[hkey][0]
-        if key in lower_memo:
-            low = max(low, lower_memo[key])
-        low = max(low, wider_value(ctx, key, m))
-        if shared and hkey in lower_memo:
-            low = max(low, lower_memo[hkey])
-        if low > lower_row(ctx, cap)[m]:
-            return low  # looked at before
+        found, value, _, _ = recall(ctx, key, shared, hkey, m)
+        if found or value > low:
+            return value  # exact, or looked at before
     if ctx[SWITCHES][OBVIOUS] and m <= ctx[BRANCHING] + 1:
         # small cells: the obvious guesses only (``Search.cell_bound``)
         obvious, value = obvious_possible(ctx, part, cap)
@@ -269,15 +291,9 @@ def cell_bound(ctx, part, depth, cap):
         if obvious < 0 and bound.shape[0] > 0:
             low = max(low, bound.min())
     if obvious >= 0:
-        if use_memo:
-            exact[key] = (np.int64(value), np.int64(obvious))
-            if shared:
-                exact[hkey] = (np.int64(value), canonical_guess(ctx, obvious, e, rename))
-        return np.int64(value)
+        low = np.int64(value)
     if use_memo:
-        lower_memo[key] = low
-        if shared:
-            lower_memo[hkey] = low
+        remember(ctx, key, shared, hkey, e, rename, low, np.int64(obvious))
     return low
 
 
@@ -304,21 +320,12 @@ def best(ctx, subset, depth, cap, budget):
         return np.int64(low), np.int64(-1)
     key = set_key(subset, cap)
     shared, hkey, e, rename = history_slot(ctx, depth, cap)
-    exact, lower_memo = ctx[EXACT], ctx[LOWER_MEMO]
     if sw[MEMO]:
-        if key in exact:
-            hit = exact[key]
-            return (hit[0], hit[1]) if hit[0] < budget else (hit[0], np.int64(-1))
-        if shared and hkey in exact:
-            hit = exact[hkey]
-            if hit[0] >= budget:
-                return hit[0], np.int64(-1)
-            return hit[0], actual_guess(ctx, hit[1], e, rename)
-        known = max(lower_memo[key] if key in lower_memo else np.int64(0), wider_value(ctx, key, n))
-        if shared and hkey in lower_memo:
-            known = max(known, lower_memo[hkey])
-        if known >= budget:
-            return known, np.int64(-1)
+        found, value, guess, by_history = recall(ctx, key, shared, hkey, n)
+        if found and value < budget:
+            return value, actual_guess(ctx, guess, e, rename) if by_history else guess
+        if value >= budget:
+            return value, np.int64(-1)
     ctx[COUNTERS][0] += 1
 
     child = lower_row(ctx, cap - 1)
@@ -368,16 +375,7 @@ def best(ctx, subset, depth, cap, budget):
             if complete and total < best_value:
                 best_value, best_guess = total, g
     if sw[MEMO]:
-        if best_guess >= 0:
-            exact[key] = (best_value, best_guess)
-            if shared:
-                exact[hkey] = (best_value, canonical_guess(ctx, best_guess, e, rename))
-        else:
-            old = lower_memo[key] if key in lower_memo else np.int64(0)
-            lower_memo[key] = max(old, best_value)
-            if shared:
-                old = lower_memo[hkey] if hkey in lower_memo else np.int64(0)
-                lower_memo[hkey] = max(old, best_value)
+        remember(ctx, key, shared, hkey, e, rename, best_value, best_guess)
     return best_value, best_guess
 
 

@@ -69,12 +69,6 @@ class RootPool:
                     process.terminate()
             pool.shutdown(wait=not abort, cancel_futures=True)
 
-    def __enter__(self) -> "RootPool":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     def best_tree(self, subset: np.ndarray, cap: int, budget: int = INF) -> tuple[int, Node | None]:
         """(value, tree) of `subset` within `cap` guesses if below `budget`, else (bound, None)."""
         s, t = self.search, self.search.table
@@ -94,8 +88,9 @@ class RootPool:
                 break
             g = int(cand[i])
             parts = s.cells(g, subset)
-            lower = [max(int(child[len(part)]), self.known.get((part.tobytes(), cap - 1), 0),
-                         self.known.get((part.tobytes(), cap), 0)) for _, part in parts]
+            cells = [part.tobytes() for _, part in parts]
+            lower = [max(int(child[len(part)]), self.known.get((cell, cap - 1), 0),
+                         self.known.get((cell, cap), 0)) for (_, part), cell in zip(parts, cells)]
             total = n + sum(lower)
             if total >= min(best, INF):
                 continue
@@ -106,11 +101,10 @@ class RootPool:
                 futures[f] = self.pools[w].submit(_solve_cell, part, ((g, f),), cap - 1,
                                                   best - (total - lb))
             total, node = n, Node(g)
-            for done, (f, part) in enumerate(parts, 1):
+            for done, ((f, part), cell) in enumerate(zip(parts, cells), 1):
                 v, tree, nodes = futures[f].result()
                 self.nodes += nodes
-                key = (part.tobytes(), cap - 1)
-                self.known[key] = max(self.known.get(key, 0), v)
+                self.known[cell, cap - 1] = max(self.known.get((cell, cap - 1), 0), v)
                 if s.progress:
                     s.progress(f"first guess {t.game.format_code(t.guesses[g])} (cap {cap}): "
                                f"cell {done}/{len(parts)} of {len(part)} secrets -> "

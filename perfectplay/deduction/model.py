@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import PerfectplayError
 from ..game import Game
+from .restriction import Restriction
 
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
@@ -110,21 +111,22 @@ class DeductionGame(Game):
         """
         return None
 
-    def restricts_guesses(self) -> bool:
-        """True if some history can forbid a guess (a hard mode): ``restrict_guesses`` is live.
+    def restriction(self) -> Restriction | None:
+        """The game's hard mode as data (``deduction/restriction.py``), or None (the default).
 
-        Games without restrictions are searched by the compiled kernel below the first
-        levels; a restriction is game code, which only the Python search calls.
+        The search evaluates it compiled and keys its memo on the state it leaves; it must
+        be preserved by the symmetries.
         """
-        return type(self).restrict_guesses is not DeductionGame.restrict_guesses
+        return None
+
+    def restricts_guesses(self) -> bool:
+        """True if some history can forbid a guess (a hard mode)."""
+        return self.restriction() is not None
 
     def consistent_secrets_allowed(self) -> bool:
-        """True if every secret consistent with a history is a guess the rules still allow.
-
-        Always true without restrictions; a hard mode that can forbid the secret itself
-        says False, and the engines then check the restriction where it matters.
-        """
-        return type(self).restrict_guesses is DeductionGame.restrict_guesses
+        """True if every secret consistent with a history is a guess the rules still allow."""
+        rule = self.restriction()
+        return rule is None or rule.keeps_secrets()
 
     def blind_to_absent_symbols(self) -> bool:
         """True if a guess's feedback ignores which absent symbol fills a position.
@@ -136,24 +138,55 @@ class DeductionGame(Game):
         """
         return False
 
+    def restriction_state(self, history: History) -> tuple[np.ndarray, np.ndarray]:
+        """(allowed[position, symbol], least[symbol]): what `history` leaves of the restriction."""
+        from .restriction import fresh_state
+
+        allowed, least = fresh_state(self.length(), self.n_symbols())
+        rule = self.restriction()
+        if rule is not None and rule.per_position and history:
+            from .restriction_kernels import update
+
+            codes, rules = self.guesses(), rule.digit_rules()
+            for g, f in history:
+                update(allowed, least, codes[g], int(f), rule.radix, rules, rule.bar_spares_locked)
+        return allowed, least
+
     def allowed_symbols(self, history: History) -> np.ndarray | None:
         """The allowed guesses after `history` as a product of per-position symbol sets.
 
-        A (length, n_symbols) boolean array when the guesses are all n_symbols^length
-        codes and the rules allow exactly those whose symbol at each position p is in
-        row p (so search can build candidates without scanning every code); None when
-        the restriction is not of that form. Must agree with ``restrict_guesses``.
+        A (length, n_symbols) boolean array when the rules allow exactly the codes whose
+        symbol at each position p is in row p; None when the restriction is not of that
+        form (counts, or only possible guesses).
         """
-        return None
+        rule = self.restriction()
+        if rule is None or rule.possible_only or rule.count:
+            return None if rule is not None else np.ones((self.length(), self.n_symbols()), bool)
+        return self.restriction_state(history)[0]
 
     def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
-        """Which of the codes `guesses` (any rows of codes, often but not always the full
-        ``guesses()`` list) the rules allow after `history`, as a boolean mask, or None for
-        all. The history's guess numbers index the full ``guesses()`` list.
-
-        Hard modes override this. The restriction must be preserved by the symmetries.
+        """Which of the codes `guesses` (any rows of codes) the rules allow after `history`,
+        as a boolean mask, or None for all. The history's guess numbers index the full
+        ``guesses()`` list. Derived from ``restriction()``: games do not override it.
         """
-        return None
+        rule = self.restriction()
+        if rule is None or not history:
+            return None
+        guesses = np.ascontiguousarray(guesses, dtype=np.int8)
+        mask = np.ones(len(guesses), dtype=bool)
+        if rule.per_position:
+            from .restriction_kernels import allowed_mask
+
+            allowed, least = self.restriction_state(history)
+            mask = allowed_mask(allowed, least, guesses)
+        if rule.possible_only:
+            codes = self.guesses()
+            out = np.empty((1, len(guesses)), dtype=np.uint16 if self.n_feedbacks() > 256 else np.uint8)
+            kernel = self.feedback_kernel()
+            for g, f in history:
+                kernel(codes[g][None, :], guesses, out)
+                mask &= out[0] == f
+        return mask
 
     # --- how people read and write codes and feedbacks -----------------------------------
     def format_code(self, code: Sequence[int]) -> str:

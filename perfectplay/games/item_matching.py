@@ -29,7 +29,8 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from ..deduction.model import BadCode, DeductionGame, History, Symmetry
+from ..deduction.model import BadCode, DeductionGame, Symmetry
+from ..deduction.restriction import Restriction
 from ..params import choice, param
 
 _SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -92,44 +93,14 @@ class ItemMatching(DeductionGame):
     def default_horizon(self) -> int:
         return self.turns
 
-    def restricts_guesses(self) -> bool:
-        return self.restrict != "none"
-
-    def consistent_secrets_allowed(self) -> bool:
-        # a locked slot keeps the secret's item; only "items" alone can bar the secret
-        return self.restrict != "items"
-
-    def allowed_symbols(self, history: History) -> np.ndarray | None:
-        codes = self.guesses()
-        barred = np.zeros(self.items, dtype=bool)
-        locked = np.full(self.slots, -1, dtype=np.int64)
-        for g, f in history:
-            digits = self._digits(np.array([f]))[0]
-            code = codes[g]
-            if self.restrict in ("both", "items"):
-                barred[code[digits == 0]] = True
-            if self.restrict in ("both", "slots"):
-                locked[digits == 2] = code[digits == 2]
-        allowed = np.ones((self.slots, self.items), dtype=bool)
-        allowed[:, barred] = False
-        for p in np.flatnonzero(locked >= 0):  # a locked slot keeps its item, barred or not
-            allowed[p, :] = False
-            allowed[p, locked[p]] = True
-        return allowed
-
-    def restrict_guesses(self, history: History, guesses: np.ndarray) -> np.ndarray | None:
-        if self.restrict == "none" or not history:
+    def restriction(self) -> Restriction | None:
+        """Correct (digit 2) locks a slot; Incorrect (digit 0) bars an item, except from the
+        slots where the same guess had it Correct (with both rules on)."""
+        if self.restrict == "none":
             return None
-        allowed = self.allowed_symbols(history)
-        guesses = np.asarray(guesses)
-        if guesses is self.guesses():  # the full list: index the allowed product directly
-            index = np.zeros(1, dtype=np.int64)
-            for row in allowed:
-                index = (index[:, None] * self.items + np.flatnonzero(row)[None, :]).ravel()
-            ok = np.zeros(len(guesses), dtype=bool)
-            ok[index] = True
-            return ok
-        return allowed[np.arange(self.slots)[None, :], guesses.astype(np.int64)].all(axis=1)
+        items, slots = self.restrict in ("both", "items"), self.restrict in ("both", "slots")
+        return Restriction(radix=3, lock=(2,) if slots else (), bar=(0,) if items else (),
+                           bar_spares_locked=slots)
 
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""

@@ -7,6 +7,7 @@ import numpy as np
 
 from perfectplay import solve
 from perfectplay.deduction.model import check_game
+from perfectplay.deduction.restriction import Restriction
 from perfectplay.deduction.verify import replay
 from perfectplay.games.mastermind import Mastermind
 
@@ -17,12 +18,8 @@ class HardMastermind(Mastermind):
 
     name = "mastermind-hard"
 
-    def restrict_guesses(self, history, guesses):
-        mask = np.ones(len(guesses), dtype=bool)
-        for g, f in history:
-            played = self.guesses()[g]
-            mask &= np.array([self.feedback(played, c) == f for c in guesses])
-        return mask
+    def restriction(self):
+        return Restriction(possible_only=True)
 
 
 def brute_hard(game):

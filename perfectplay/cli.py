@@ -82,9 +82,8 @@ def list_games() -> None:
 @click.option("--workers", type=int, default=None,
               help="deduction games: processes for the first guesses (default: every core)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
-              help="deduction games: speed-ups to switch off (symmetry, bounds, lookahead, "
-                   "memo, obvious, table, compiled; for --objective probability: states, "
-                   "queries, consistency, memo, bounds); the value stays, the time changes")
+              help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
+                   "obvious, table, lookahead); the value stays, the time changes")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")

@@ -1,8 +1,10 @@
 """The feedback table of a game, built once: every guess against every secret.
 
 A ``Table`` is what every algorithm of the engine reads: the codes, the table
-``fb[g, s]`` (uint8), the solved feedback, and the number of distinct non-solved
-feedbacks that occur (the branching factor of the lower bounds).
+``fb[g, s]`` (uint8 where the feedbacks fit in a byte, else uint16; None for games too
+large to tabulate, whose feedbacks are then computed where needed), the solved
+feedback, and the number of distinct non-solved feedbacks that occur (the branching
+factor of the lower bounds).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class Table:
     game: DeductionGame
     guesses: np.ndarray        # (G, L) int8
     secrets: np.ndarray        # (S, L) int8
-    fb: np.ndarray             # (G, S) uint8
+    fb: np.ndarray | None      # (G, S) uint8 or uint16; None: computed where needed
     solved: int                # the feedback meaning "guess == secret"
     n_feedbacks: int
     branching: int             # distinct non-solved feedbacks that occur
@@ -37,29 +39,42 @@ class Table:
         return len(self.secrets)
 
 
+def feedback_dtype(game: DeductionGame) -> type:
+    """The narrowest unsigned type holding the game's feedbacks (one byte where they fit)."""
+    if game.n_feedbacks() > 65536:
+        raise Unsupported(f"{game}: {game.n_feedbacks():,} feedbacks are more than 65,536")
+    return np.uint8 if game.n_feedbacks() <= 256 else np.uint16
+
+
 def compute_feedback(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Feedback of each guess (rows) against each secret (columns) by the game's kernel."""
-    out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    out = np.empty((len(guesses), len(secrets)), dtype=feedback_dtype(game))
     game.feedback_kernel()(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), out)
     return out
 
 
 @lru_cache(maxsize=8)
 def build_table(game: DeductionGame) -> Table:
-    """The game's feedback table and code indices (cached per game: built once)."""
+    """The game's feedback table and code indices (cached per game: built once).
+
+    Beyond MAX_TABLE entries no table is built (``fb`` is None): the engine then
+    computes the feedbacks of each node's guesses against its secrets.
+    """
     guesses, secrets = game.guesses(), game.secrets()
-    if len(guesses) * len(secrets) > MAX_TABLE:
-        raise Unsupported(f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too large "
-                          f"(limit {MAX_TABLE:,} table entries)")
-    fb = compute_feedback(game, guesses, secrets)
+    fb = None
+    if len(guesses) * len(secrets) <= MAX_TABLE:
+        fb = compute_feedback(game, guesses, secrets)
     solved = game.solved_feedback()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     guess_of_secret = np.array([index[tuple(s)] for s in secrets.tolist()], dtype=np.int64)
     secret_of_guess = np.full(len(guesses), -1, dtype=np.int64)
     secret_of_guess[guess_of_secret] = np.arange(len(secrets))
-    present = np.zeros(256, dtype=bool)
-    for row in range(0, len(fb), 256):
-        present[np.unique(fb[row:row + 256])] = True
+    present = np.zeros(game.n_feedbacks(), dtype=bool)
+    if fb is not None:
+        for row in range(0, len(fb), 256):
+            present[np.unique(fb[row:row + 256])] = True
+    else:  # without the table, any feedback may occur (a sound, weaker bound)
+        present[:] = True
     branching = max(1, int(present.sum()) - int(present[solved]))
     return Table(game, guesses, secrets, fb, solved, game.n_feedbacks(), branching,
                  secret_of_guess, guess_of_secret, game.symmetry())

@@ -147,57 +147,6 @@ def canonical(codes, cand, perms, history_codes, n_symbols, relabel, absent):
 
 
 @njit(cache=True)
-def score_guesses(fb, rows, cols, lower, solved, n_feedbacks):
-    """One pass over the candidate guesses of a node: bound and largest cell of each.
-
-    For guess fb[rows[i]] against the secrets `cols`: bound[i] = len(cols) + the sum of
-    lower[cell size] over its non-solved cells, and largest[i] = its largest non-solved
-    cell. Small sets visit only the feedbacks they touch; larger ones scan all feedbacks.
-    """
-    n = cols.shape[0]
-    m = rows.shape[0]
-    bound = np.empty(m, dtype=np.int64)
-    largest = np.empty(m, dtype=np.int64)
-    cnt = np.zeros(n_feedbacks, dtype=np.int64)
-    touched = np.empty(n_feedbacks, dtype=np.int64)
-    sparse = n <= 8
-    for i in range(m):
-        row = fb[rows[i]]
-        b = n
-        big = 0
-        if sparse:
-            k = 0
-            for j in range(n):
-                f = row[cols[j]]
-                if cnt[f] == 0:
-                    touched[k] = f
-                    k += 1
-                cnt[f] += 1
-            for q in range(k):
-                f = touched[q]
-                c = cnt[f]
-                cnt[f] = 0
-                if f != solved:
-                    b += lower[c]
-                    if c > big:
-                        big = c
-        else:
-            for f in range(n_feedbacks):
-                cnt[f] = 0
-            for j in range(n):
-                cnt[row[cols[j]]] += 1
-            for f in range(n_feedbacks):
-                c = cnt[f]
-                if c > 0 and f != solved:
-                    b += lower[c]
-                    if c > big:
-                        big = c
-        bound[i] = b
-        largest[i] = big
-    return bound, largest
-
-
-@njit(cache=True)
 def split(fb_row, subset, n_feedbacks):
     """Sort `subset` by feedback (stable): returns (members, feedback of each cell, cell starts)."""
     cnt = np.zeros(n_feedbacks + 1, dtype=np.int64)

@@ -15,7 +15,7 @@ def counts(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool =
     """
     from .kernels import counts_of_feedback, partition_counts
 
-    if use_table:
+    if use_table and table.fb is not None:
         return partition_counts(table.fb, cand, subset, table.n_feedbacks)
     values = compute_feedback(table.game, table.guesses[cand], table.secrets[subset])
     return counts_of_feedback(values, table.n_feedbacks)
@@ -25,10 +25,10 @@ def cells(table: Table, guess: int, subset: np.ndarray, use_table: bool = True) 
     """The non-empty cells of `subset` under `guess`: (feedback, sorted secret indices), by feedback."""
     from .kernels import split
 
-    if use_table:
+    if use_table and table.fb is not None:
         row = table.fb[guess]
     else:
-        row = np.zeros(table.n_secrets, dtype=np.uint8)
+        row = np.zeros(table.n_secrets, dtype=np.uint16)
         row[subset] = compute_feedback(table.game, table.guesses[[guess]], table.secrets[subset])[0]
     members, feedbacks, starts = split(row, subset, table.n_feedbacks)
     return [(f, members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
@@ -40,3 +40,11 @@ def in_subset(table: Table, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:
     member = np.zeros(table.n_secrets + 1, dtype=bool)
     member[subset] = True
     return member[table.secret_of_guess[cand]]  # index -1 hits the always-False sentinel
+
+
+def consistent_after(table: Table, history) -> np.ndarray:
+    """The secrets (sorted indices) that answer every (guess, feedback) of `history` alike."""
+    left = np.arange(table.n_secrets)
+    for g, f in history:
+        left = next((part for fb, part in cells(table, g, left) if fb == f), left[:0])
+    return left

@@ -1,9 +1,16 @@
-"""The deduction engine's entry points: solve a game, or suggest a guess for a consistent set."""
+"""The deduction engine's entry points: solve a game, or suggest a guess for a consistent set.
+
+Every objective goes through the one search core (``core.py``) as data
+(``objective.py``); this module chooses the passes (the worst case's cap, the
+tie-breaks), hands positions to ``root.solve_position`` and turns the trees into a
+``Solution``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections import Counter
 from fractions import Fraction
 from typing import Callable, Sequence
 
@@ -15,8 +22,12 @@ from ..solution import HEURISTIC, PROVEN, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
-from .parallel import PARALLEL_MIN_SECRETS, RootPool
-from .search import INF, Search, SpeedUps
+from .objective import INF, capacity
+from .partition import cells, consistent_after
+from .probability import WinStrategy
+from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, process_lanes,
+                   search_for, solve_position)
+from .search import SpeedUps
 from .tree import DeductionStrategy, Node, build_tree, tree_stats
 
 #: Strategy names: the exact search, then seed 004's heuristics.
@@ -30,64 +41,77 @@ def _check(strategy: str, max_guesses: int | None) -> None:
         raise Unsupported(f"--max-guesses must be at least 1, got {max_guesses}")
 
 
-def switched_off(speedups, names: Sequence[str]):
+def switched_off(speedups: SpeedUps, names: Sequence[str]) -> SpeedUps:
     """`speedups` with the named switches off; an unknown name is a one-line error."""
-    known = [f.name for f in dataclasses.fields(speedups)]
+    known = SpeedUps.names()
     unknown = [n for n in names if n not in known]
     if unknown:
         raise Unsupported(f"unknown speed-up {unknown[0]!r} (known: {', '.join(known)})")
     return dataclasses.replace(speedups, **{n: False for n in names})
 
 
-def optimal_tree(search: Search, objective: str, max_guesses: int | None, workers: int = 1) -> Node:
+class _Passes:
+    """The passes of one solve over the whole secret set, on the same lanes and memos."""
+
+    def __init__(self, game: DeductionGame, speedups: SpeedUps, lanes: list,
+                 progress: Callable[[str], None] | None) -> None:
+        self.game, self.speedups, self.lanes, self.progress = game, speedups, lanes, progress
+        self.everyone = np.arange(len(game.secrets()))
+        self.known: dict[str, dict] = {}
+        self.searches: dict = {}  # this solve's own searches (memos), dropped with it
+        self.nodes = 0
+
+    def within(self, objective: str, cap: int, budget: int = INF):
+        """The position's value under `objective` within `cap` guesses (below `budget`)."""
+        sub = Subproblem(self.game, objective, self.speedups, (), self.everyone, cap, budget)
+        position = solve_position(sub, self.lanes, self.progress,
+                                  self.known.setdefault(objective, {}), self.searches)
+        self.nodes += position.nodes
+        return position
+
+
+def optimal_tree(passes: _Passes, table: Table, objective: str, max_guesses: int | None) -> Node:
     """The optimal tree for `objective`, ties broken by the other objective.
 
     ``expected``: least total within `max_guesses` (if any), then least worst case.
-    ``worst``: least worst case, then least total. With several `workers` the cells of
-    the first guesses are searched in parallel.
+    ``worst``: least worst case (the least cap whose ``WORST`` value is 0), then least total.
     """
-    t = search.table
-    everyone = np.arange(t.n_secrets)
-    limit = min(max_guesses or t.n_secrets, t.n_secrets)
-    pool = RootPool(search, workers) if workers > 1 and t.n_secrets >= PARALLEL_MIN_SECRETS else None
+    n = table.n_secrets
+    limit = min(max_guesses or n, n) if table.game.consistent_secrets_allowed() else (max_guesses or n)
+    if objective == "worst":
+        cap = 1
+        while passes.speedups.bounds and capacity(cap, table.branching) < n:
+            cap += 1
+        while passes.within("worst", cap, budget=1).value != 0:
+            cap += 1
+            if cap > limit:
+                raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
+        return passes.within("expected", cap).tree
+    position = passes.within("expected", limit)
+    if position.tree is None:
+        raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
+    root, value = position.tree, position.value
+    worst = tree_stats(table, root).worst
+    while worst > 1:
+        tied = passes.within("expected", worst - 1, value + 1)
+        if tied.tree is None or tied.value != value:
+            break
+        root, worst = tied.tree, tree_stats(table, tied.tree).worst
+    return root
 
-    def solve_within(cap: int, budget: int = INF) -> tuple[int, Node | None]:
-        if pool is not None:
-            return pool.best_tree(everyone, cap, budget)
-        value, guess = search.best(everyone, (), cap, budget)
-        if guess < 0:
-            return value, None
-        return value, build_tree(t, everyone, (), lambda s, h: search.best(s, h, cap - len(h))[1])
 
-    try:
-        if objective == "worst":
-            cap = 1
-            while search.capacity(cap) < t.n_secrets and search.speed.bounds:
-                cap += 1
-            while search.fits(everyone, (), cap) < 0:
-                cap += 1
-                if cap > limit:
-                    raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
-            return solve_within(cap)[1]
-        value, root = solve_within(limit)
-        if root is None:
-            raise Unsupported(f"{t.game} cannot be solved within {limit} guesses")
-        worst = tree_stats(t, root).worst
-        while worst > 1:
-            tied, other = solve_within(worst - 1, value + 1)
-            if other is None or tied != value:
-                break
-            root, worst = other, tree_stats(t, other).worst
-        return root
-    except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
-        if pool is not None:
-            pool.close(abort=True)
-            pool = None
-        raise
-    finally:
-        if pool is not None:
-            search.nodes += pool.nodes
-            pool.close()
+def wins_by_guess(table: Table, root: Node) -> Counter[int]:
+    """How many secrets the tree reveals with its 1st, 2nd, ... guess."""
+    wins: Counter[int] = Counter()
+    stack = [(root, np.arange(table.n_secrets), 1)]
+    while stack:
+        node, subset, depth = stack.pop()
+        for f, part in cells(table, node.guess, subset):
+            if f == table.solved:
+                wins[depth] += len(part)
+            elif f in node.children:
+                stack.append((node.children[f], part, depth + 1))
+    return wins
 
 
 def solve_deduction(
@@ -103,84 +127,123 @@ def solve_deduction(
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
-    `without` names speed-ups to switch off (fields of ``SpeedUps``, or of ``WinSpeedUps``
-    for the probability objective): the value stays, only the time changes.
+    `without` names speed-ups to switch off (fields of ``SpeedUps``): the value stays,
+    only the time changes. With `workers` > 1 the cells of the first guesses are
+    searched on that many processes.
     """
     _check(strategy, max_guesses)
-    if objective.name == "probability":
+    speedups = switched_off(speedups, without)
+    if objective.name not in ("expected", "worst", "probability"):
+        raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
+    probability = objective.name == "probability"
+    if probability:
         if strategy != "optimal" or max_guesses is not None:
             raise Unsupported("the probability objective takes no --strategy or --max-guesses "
                               "(its horizon is the number of guesses)")
-        from .probability import WinSpeedUps, solve_probability
-
-        return solve_probability(game, objective, speedups=switched_off(WinSpeedUps(), without),
-                                 workers=workers, progress=progress)
-    speedups = switched_off(speedups, without)
-    if objective.name not in ("expected", "worst"):
-        raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
+        if objective.horizon is None or objective.horizon < 1:
+            raise Unsupported(f"{game.name}: the probability objective needs a horizon of at "
+                              f"least one guess, got {objective.horizon}")
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
     table = build_table(game)
     stats: dict = {"table_seconds": round(time.perf_counter() - t0, 4)}
-    note(f"feedback table: {len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
-    if strategy == "optimal":
-        search = Search(table, speedups, progress)
-        root = optimal_tree(search, objective.name, max_guesses, workers)
-        stats["nodes"] = search.nodes
-        label, proven = PROVEN, True
-    else:
+    note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
+         f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
+    if strategy != "optimal":
         def choose(subset: np.ndarray, history: History) -> int:
             return heuristic_guess(table, subset, history, strategy, speedups.obvious,
                                    speedups.symmetry, speedups.table)
 
         root = build_tree(table, np.arange(table.n_secrets), (), choose)
-        label, proven = HEURISTIC, False
+        return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
+                              stats, t0)
+    parallel = workers > 1 and table.n_secrets >= PARALLEL_MIN_SECRETS
+    lanes = process_lanes(workers) if parallel else [ThreadLane()]
+    try:
+        passes = _Passes(game, speedups, lanes, progress)
+        if probability:
+            position = passes.within("losses", objective.horizon)
+        else:
+            root = optimal_tree(passes, table, objective.name, max_guesses)
+    except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
+        close_lanes(lanes, abort=True)
+        raise
+    close_lanes(lanes)
+    stats["nodes"] = passes.nodes
+    if probability:
+        return _win_solution(game, objective, table, position, stats, t0)
+    return _tree_solution(game, objective, table, root, PROVEN, strategy, max_guesses, stats, t0)
+
+
+def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0) -> Solution:
     st = tree_stats(table, root)
     if max_guesses is not None and st.worst > max_guesses:
-        raise Unsupported(f"the {strategy} strategy needs up to {st.worst} guesses, "
+        raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than --max-guesses {max_guesses}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
-    extra = {"method": strategy, **({"max_guesses": max_guesses} if max_guesses else {}),
+    extra = {"method": method, **({"max_guesses": max_guesses} if max_guesses else {}),
              **st.to_dict()}
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
-                    exact=True, proven=proven, status=label,
-                    strategy=DeductionStrategy(game, root, st, label, strategy),
+                    exact=True, proven=label == PROVEN, status=label,
+                    strategy=DeductionStrategy(game, root, st, label, method),
+                    stats=stats, extra=extra)
+
+
+def _win_solution(game, objective, table, position, stats, t0) -> Solution:
+    n = table.n_secrets
+    wins = n - position.value
+    root = position.tree
+    by_depth = wins_by_guess(table, root) if root is not None else Counter()
+    if root is None or sum(by_depth.values()) != wins:
+        raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
+    stats["states"] = stats.pop("nodes")
+    stats["seconds"] = round(time.perf_counter() - t0, 4)
+    extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
+             "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
+    return Solution(game=game.name, params=game.params, objective=objective,
+                    value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
+                    strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth)),
                     stats=stats, extra=extra)
 
 
 def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,
                   history: History = (), strategy: str = "optimal",
-                  objective: str = "expected", max_guesses: int | None = None) -> int:
+                  objective: str = "expected", max_guesses: int | None = None) -> int | None:
     """The guess (an index into ``game.guesses()``) to play on the consistent secrets given.
 
     `consistent` holds secret indices; `history` the (guess, feedback) pairs played, which
     decide the symmetries left, the memo keys and any restriction: `consistent` must be
     the set of secrets that `history` leaves (with an empty history, every secret), or
-    the search does without symmetries (slower, still exact). `max_guesses` counts the guesses
-    still allowed. This is what an interactive advisor calls at each turn.
+    the search does without symmetries (slower, still exact). `max_guesses` counts the
+    guesses still allowed (the horizon left for ``objective="probability"``). None when
+    no guess can win anything within the guesses left (probability objective).
     """
     _check(strategy, max_guesses)
-    table: Table = build_table(game)
+    table = build_table(game)
     subset = np.unique(np.asarray(consistent, dtype=np.int64))
     if len(subset) == 0:
         raise Unsupported("no secret is consistent with the feedback given")
-    left = np.arange(table.n_secrets)
-    for g, f in history:
-        left = left[table.fb[g, left] == f]
-    symmetric = np.array_equal(left, subset)
+    symmetric = np.array_equal(consistent_after(table, history), subset)
     if strategy != "optimal":
         return heuristic_guess(table, subset, history, strategy, use_symmetry=symmetric)
-    search = Search(table, SpeedUps(symmetry=symmetric))
+    core_objective = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective]
+    if objective == "probability":
+        if max_guesses is None:
+            raise Unsupported("a probability suggestion needs the guesses left")
+        return search_for(game, "losses", SpeedUps(symmetry=symmetric)).best(subset, history,
+                                                                            max_guesses).guess
+    search = search_for(game, core_objective, SpeedUps(symmetry=symmetric))
     limit = max_guesses or len(subset)
     if objective == "worst":
         cap = 1
-        while search.fits(subset, history, cap) < 0:
+        while search.best(subset, history, cap, 1).value != 0:
             cap += 1
             if cap > limit:
                 raise Unsupported(f"the consistent set cannot be solved within {limit} guesses")
-        return search.best(subset, history, cap)[1]
-    value, guess = search.best(subset, history, limit)
-    if value >= INF:
+        search = search_for(game, "expected", SpeedUps(symmetry=symmetric))
+        limit = cap
+    valued = search.best(subset, history, limit)
+    if valued.value >= INF:
         raise Unsupported(f"the consistent set cannot be solved within {limit} guesses")
-    return guess
+    return valued.guess

@@ -61,9 +61,3 @@ def candidates(table: Table, history: History, use_symmetry: bool = True,
     mask = table.game.restrict_guesses(history, table.guesses)
     cand = np.arange(len(table.guesses), dtype=np.int64) if mask is None else np.flatnonzero(mask)
     return canonical_guesses(table, history, cand, subset) if use_symmetry else cand
-
-
-def restriction_key(table: Table, history: History) -> bytes:
-    """What the history restricts, as part of a memo key (empty when nothing is restricted)."""
-    mask = table.game.restrict_guesses(history, table.guesses)
-    return b"" if mask is None else np.packbits(mask).tobytes()

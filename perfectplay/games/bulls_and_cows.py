@@ -57,8 +57,7 @@ class BullsAndCows(DeductionGame):
     def feedback_kernel(self):
         from .feedback_kernels import black_white
 
-        symbols = self.symbols
-        return lambda g, s, out: black_white(g, s, symbols, out)
+        return black_white
 
     def symmetry(self) -> Symmetry:
         return Symmetry.full(self.digits, symbols=True)

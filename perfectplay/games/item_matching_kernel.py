@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 
-#: Below this many guess-secret pairs a call runs on one thread (starting threads costs more).
-PARALLEL_WORK = 1 << 20
-
-
-def item_matching(guesses, secrets, out):
-    """Fill out[i, j] with the feedback of guesses[i] against secrets[j] (items < 32)."""
-    if guesses.shape[0] * secrets.shape[0] >= PARALLEL_WORK and guesses.shape[0] > 1:
-        _fill_parallel(guesses, secrets, out)
-    else:
-        _fill(guesses, secrets, out)
-
-
-def _kernel(guesses, secrets, out):
+def _kernel(guesses, secrets, out):  # compiled below as item_matching
     """out[i, j] = sum over slots p of digit_p * 3**p (0 Incorrect, 1 Wrong slot, 2 Correct).
 
     Slot p is Correct when the items agree; otherwise Wrong slot when the guessed item
     occurs in the secret at some slot that is not Correct, else Incorrect.
     """
     L = guesses.shape[1]
-    for i in prange(guesses.shape[0]):
+    for i in range(guesses.shape[0]):
         for j in range(secrets.shape[0]):
             correct = 0
             open_items = 0  # bit a set: item a sits in a slot of the secret that is not Correct
@@ -45,5 +33,4 @@ def _kernel(guesses, secrets, out):
             out[i, j] = code
 
 
-_fill = njit(cache=True)(_kernel)
-_fill_parallel = njit(cache=True, parallel=True)(_kernel)
+item_matching = njit(cache=True, nogil=True)(_kernel)

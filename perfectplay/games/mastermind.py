@@ -50,8 +50,7 @@ class Mastermind(DeductionGame):
     def feedback_kernel(self):
         from .feedback_kernels import black_white
 
-        colors = self.colors
-        return lambda g, s, out: black_white(g, s, colors, out)
+        return black_white
 
     def blind_to_absent_symbols(self) -> bool:
         return True

@@ -54,16 +54,14 @@ def _suggest_expected(game: DeductionGame, turn: Turn, heuristic: str | None) ->
 def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: int | None) -> int:
     """The guess maximising the secrets revealed within `left` guesses (or, as a heuristic,
     within min(left, lookahead))."""
-    from ..deduction.probability import WinSearch
+    from ..deduction.solve import suggest_guess
 
-    search = WinSearch(game)
     t = left if lookahead is None else min(left, lookahead)
-    if t <= 1:
-        guess = search.last_guess(turn.consistent, turn.history)
-        if guess >= 0:
-            return guess
-        t = 2  # no allowed guess can be the secret: still make the most informative one
-    return search.best(turn.consistent, turn.history, t)[1]
+    guess = suggest_guess(game, turn.consistent, turn.history, objective="probability",
+                          max_guesses=max(t, 1))
+    if guess is None:  # nothing can be won any more: still make the most informative guess
+        guess = suggest_guess(game, turn.consistent, turn.history, strategy="most-parts")
+    return guess
 
 
 def _in_time(budget: float, fn, *args) -> int | None:
@@ -80,13 +78,23 @@ def _in_time(budget: float, fn, *args) -> int | None:
             return None
 
 
+def _load_search(game: DeductionGame, objective: str) -> None:
+    """Load the compiled search core into this process (from numba's disk cache)."""
+    from ..deduction.root import search_for
+    from ..deduction.search import SpeedUps
+
+    search_for(game, objective, SpeedUps()).best(np.arange(min(3, len(game.secrets()))), (), 2)
+
+
 def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
             turns_left: int | None) -> tuple[int, str]:
     """The suggested guess and where it comes from ("optimal" or the heuristic's name).
 
     The optimal search runs in a separate process so that it can be stopped when the
-    budget runs out; the heuristic then answers.
+    budget runs out; the heuristic then answers. The compiled search is loaded here
+    first, so that the worker starts with it rather than spending its budget loading it.
     """
+    _load_search(game, "losses" if turns_left is not None else "expected")
     if turns_left is not None:
         found = _in_time(budget, _suggest_probability, game, turn, turns_left, None)
         if found is not None:

@@ -34,7 +34,7 @@ def test_worst_objective_value_is_the_worst_case():
 
 def test_speedups_switched_off_from_the_command_line_keep_the_value():
     base = solve_json("bulls-and-cows", "digits=3", "symbols=5")
-    off = solve_json("bulls-and-cows", "digits=3", "symbols=5", "--without", "symmetry,lookahead,compiled")
+    off = solve_json("bulls-and-cows", "digits=3", "symbols=5", "--without", "symmetry,lookahead,table")
     assert (off["total"], off["worst"]) == (base["total"], base["worst"]) == (196, 4)
     assert off["nodes"] > base["nodes"]
     assert_one_line_error(run("solve", "mastermind", "--without", "speed"), "unknown speed-up 'speed'")

@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 from perfectplay import load_game
-from perfectplay.deduction.probability import WinSearch, WinSpeedUps, solve_probability
+from perfectplay.deduction.feedback import compute_feedback
+from perfectplay.deduction.root import search_for
+from perfectplay.deduction.search import SpeedUps
+from perfectplay.deduction.solve import solve_deduction
 from perfectplay.deduction.verify import BadStrategy, verify_document
 from perfectplay.engines import solve
 from perfectplay.objectives import Objective
@@ -26,9 +29,9 @@ TINY = [
 ]
 
 
-def wins(spec, horizon, speedups=WinSpeedUps()):
+def wins(spec, horizon, speedups=SpeedUps()):
     game = load_game(spec)
-    return solve_probability(game, Objective("probability", horizon), speedups=speedups).extra["wins"]
+    return solve_deduction(game, Objective("probability", horizon), speedups=speedups).extra["wins"]
 
 
 @pytest.mark.parametrize("spec,horizon", TINY)
@@ -36,11 +39,11 @@ def test_engine_equals_brute_force(spec, horizon):
     assert wins(spec, horizon) == brute_wins(load_game(spec), horizon)
 
 
-SWITCHES = [WinSpeedUps(**{name: False}) for name in ("states", "queries", "consistency", "memo", "bounds")]
+NAMES = SpeedUps.names()
 
 
-@pytest.mark.parametrize("speedups", SWITCHES,
-                         ids=["no-states", "no-queries", "no-consistency", "no-memo", "no-bounds"])
+@pytest.mark.parametrize("speedups", [SpeedUps(**{name: False}) for name in NAMES],
+                         ids=[f"no-{name}" for name in NAMES])
 @pytest.mark.parametrize("spec,horizon", [("item-matching(slots=3,items=4)", 3),
                                           ("item-matching(slots=3,items=4,restrict=items)", 3),
                                           ("mastermind(pegs=3,colors=3)", 3)])
@@ -52,7 +55,7 @@ def test_speedups_change_only_the_speed(spec, horizon, speedups):
                                           ("item-matching(slots=2,items=4,restrict=items)", 3),
                                           ("mastermind(pegs=2,colors=4)", 3)])
 def test_all_speedups_off_change_nothing(spec, horizon):
-    assert wins(spec, horizon, WinSpeedUps(False, False, False, False, False)) == wins(spec, horizon)
+    assert wins(spec, horizon, SpeedUps(*[False] * len(NAMES))) == wins(spec, horizon)
 
 
 # Seed 000, Section 0 (S = 5, T = 4); the seed prints 59045 for I = 9, but 9^5 = 59049.
@@ -105,18 +108,19 @@ def test_remark_1_four_correct():
     """Seed 000, Remark 1 (S=5, I=7, T=4): whatever the first guess, 30 of the 7^5 secrets
     answer four Correct (CCCCW never occurs), and from there half of them are won."""
     game = load_game("item-matching", ["items=7"])
-    search = WinSearch(game)
+    search = search_for(game, "losses", SpeedUps())
     for first in ("11111", "12345", "11223"):
         q = game.parse_code(first)
         index = int(np.flatnonzero((game.guesses() == q).all(axis=1))[0])
-        fb = search.feedbacks(np.array([index]), np.arange(7 ** 5))[0]
+        fb = compute_feedback(game, q[None, :], game.secrets())[0]
         labels = [game.format_feedback(f) for f in fb.tolist()]
         four = [i for i, lab in enumerate(labels) if lab.count("C") == 4]
         assert len(four) == 30
         assert {lab.replace("C", "") for lab in (labels[i] for i in four)} == {"I"}
         cell = np.array([i for i in four if labels[i] == labels[four[0]]])
         assert len(cell) == 6
-        assert search.value(cell, ((index, int(fb[cell[0]])),), 3) == 3  # 1/2 of six
+        lost = search.best(cell, ((index, int(fb[cell[0]])),), 3).value
+        assert len(cell) - lost == 3  # 1/2 of six
 
 
 @pytest.mark.parametrize("spec", ["item-matching(slots=3,items=3,turns=3)",
@@ -137,7 +141,7 @@ def test_horizon_defaults_to_turns_and_probability_is_the_default_objective():
 
 def test_first_guesses_on_two_processes_give_the_same_value():
     game = load_game("item-matching", ["slots=4", "items=5", "turns=3"])
-    one = solve_probability(game, Objective("probability", 3))
-    two = solve_probability(game, Objective("probability", 3), workers=2)
+    one = solve_deduction(game, Objective("probability", 3))
+    two = solve_deduction(game, Objective("probability", 3), workers=2)
     assert two.extra["wins"] == one.extra["wins"]
     assert verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]

@@ -40,6 +40,28 @@ def image(table, history, rng):
     return tuple(mapped[i] for i in rng.permutation(len(mapped)))
 
 
+def history_slot(search, history, cap=3):
+    """(memo key or None, e, rename): the core's key of `history`'s canonical form."""
+    from perfectplay.deduction import core
+
+    usable, key, e, rename = core.history_slot(search.core, search._enter(history), cap)
+    return (tuple(int(x) for x in key) if usable else None), int(e), rename
+
+
+def canonical_guess(search, g, e, rename):
+    from perfectplay.deduction.kernels import to_canonical
+
+    c = search.core
+    return to_canonical(c.codes[g], c.perms[e], rename, c.n_symbols)
+
+
+def actual_guess(search, packed, e, rename):
+    from perfectplay.deduction.kernels import from_canonical
+
+    c = search.core
+    return from_canonical(packed, c.perms[e], rename, c.n_symbols, c.codes.shape[1], c.index_of_code)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(GAMES), st.integers(1, 4), st.integers(0, 2**32 - 1))
 def test_equivalent_histories_share_a_key_and_map_guesses_back(spec, length, seed):
@@ -48,17 +70,17 @@ def test_equivalent_histories_share_a_key_and_map_guesses_back(spec, length, see
     search = Search(table)
     history = random_history(table, rng, length)
     other = image(table, history, rng)
-    key, e, rename = search._history_slot(history, 3)
-    key2, e2, rename2 = search._history_slot(other, 3)
+    key, e, rename = history_slot(search, history)
+    key2, e2, rename2 = history_slot(search, other)
     assert key is not None and key == key2
     # a guess stored in canonical coordinates by one history, read back by the other,
     # splits the other's consistent set exactly as it splits the first (cell sizes)
     subset, subset2 = consistent(table, history), consistent(table, other)
     assert len(subset) == len(subset2)
     for g in rng.integers(len(table.guesses), size=5).tolist():
-        packed = search._canonical_guess(g, e, rename)
-        assert search._actual_guess(packed, e, rename) == g
-        g2 = search._actual_guess(packed, e2, rename2)
+        packed = canonical_guess(search, g, e, rename)
+        assert actual_guess(search, packed, e, rename) == g
+        g2 = actual_guess(search, packed, e2, rename2)
         sizes = sorted(len(p) for _, p in cells(table, g, subset))
         sizes2 = sorted(len(p) for _, p in cells(table, g2, subset2))
         assert sizes == sizes2
@@ -69,7 +91,7 @@ def test_inequivalent_histories_have_different_keys():
     search = Search(table)
     keys = set()
     for f in np.unique(table.fb[0]).tolist():  # guess 111: each feedback a different set
-        keys.add(search._history_slot(((0, int(f)),), 3)[0])
+        keys.add(history_slot(search, ((0, int(f)),))[0])
     assert len(keys) == len(np.unique(table.fb[0]))
 
 

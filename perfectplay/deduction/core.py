@@ -1,0 +1,556 @@
+"""The one search core of the deduction engine: a compiled node evaluator (numba, cached).
+
+Every objective is the same recursion over consistent sets S with `cap` guesses left:
+
+    V(S, cap) = min over allowed guesses g of  node_cost * |S| + sum over the non-solved
+                cells S_f of S under g of V(S_f, cap - 1),
+    V({}, cap) = 0,    V(S, 0) = exhausted(|S|),
+
+and an objective is the data that fills it in (``objective.py``): the expected total
+(node_cost 1, exhausted = INF: the least total number of guesses), the worst case (node
+cost 0, exhausted = INF: 0 when S can be solved within cap, else INF), and the secrets
+lost within T guesses (node cost 0, exhausted = |S|: a secret not revealed within the
+horizon is lost, so |S| - V is the most secrets won). The lower bound of a set of n
+secrets within cap guesses (``Objective.lower_row``) prunes every objective alike.
+
+``best(core, subset, depth, cap, budget)`` returns (value, guess) if the value is below
+`budget`, else (a lower bound >= budget, NO_GUESS). The history of `depth` guesses sits
+in ``core.hist_g``/``core.hist_f`` and the restriction state it leaves in
+``core.allowed[depth]``/``core.least[depth]``.
+
+Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
+
+* symmetry: one candidate per orbit of the symmetries fixing the history (with the
+  symbols no consistent secret uses interchangeable, in games without a hard mode);
+* bounds: cell bounds from ``lower_row``, candidates in order of bound, budgets passed
+  down (branch-and-bound);
+* lookahead: each cell's bound raised to the least bound of its own candidates before
+  a guess is searched;
+* memo: values and failed-budget bounds per consistent set (a 128-bit hash of the set,
+  the cap and the restriction state) and per canonical form of the history;
+* obvious: a possible guess splitting S into singletons is optimal for every objective;
+  so is a guess reaching 2|S| (expected) when no possible guess splits S that well.
+
+Feedbacks come from the table built once (``core.fb``, one byte per entry where the
+feedbacks fit, two otherwise) or, for games too large to tabulate, from the game's
+compiled row function ``core.row`` (a first-class numba function: the core stays cached).
+The search is one self-recursive function: numba's disk cache cannot hold mutual
+recursion (it segfaults on load).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import cfunc, njit, types
+
+from .kernels import canonical, from_canonical, hash_step, history_key, split, to_canonical
+from .restriction_kernels import allows, update
+
+#: "Impossible within the cap" (and the budget of an unbounded search).
+INF = 1 << 40
+#: The guess slot of a result that has none (a bound, not a value).
+NO_GUESS = -1
+#: Added to the cap in memo keys made from a history (never equal to a set's key).
+HISTORY_TAG = 1 << 32
+
+#: Signature of a game's row function: feedback of one guess against rows of secret codes.
+ROW_SIGNATURE = types.void(types.int8[::1], types.int8[:, ::1], types.uint16[::1])
+
+# switches (SpeedUps fields, in this order)
+SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
+# counters
+NODES = 0
+
+
+@cfunc(ROW_SIGNATURE, cache=True)
+def no_row(guess, secrets, out):  # pragma: no cover - the table is read instead
+    """The row function of a game whose feedbacks are tabulated (never called)."""
+    return
+
+
+class Core(NamedTuple):
+    """Everything the compiled search reads and writes, by name."""
+
+    # the game
+    fb: np.ndarray              # (G, S) feedback table (uint8 or uint16), or (0, 0)
+    row: object                 # compiled row function when there is no table
+    codes: np.ndarray           # (G, L) int8 guesses
+    secret_codes: np.ndarray    # (S, L) int8 secrets
+    sog: np.ndarray             # (G,) secret index of each guess, -1 for none
+    gos: np.ndarray             # (S,) guess index of each secret
+    solved: int
+    n_feedbacks: int
+    branching: int
+    n_symbols: int
+    perms: np.ndarray           # (k, L) position permutations of the symmetry group
+    act: np.ndarray             # (k, F) their action on feedbacks
+    relabel: bool               # every relabelling of the symbols is a symmetry
+    index_of_code: np.ndarray   # packed code -> guess index (empty: no history keys)
+    # the restriction (Restriction in compiled form)
+    restricted: bool            # per-position rules are live
+    possible_only: bool
+    radix: int
+    rules: np.ndarray
+    spares: bool
+    secrets_allowed: bool       # every consistent secret is an allowed guess
+    allowed: np.ndarray         # (D, L, n_symbols) state per depth
+    least: np.ndarray           # (D, n_symbols)
+    # the objective
+    node_cost: int
+    exhaust_inf: bool
+    order_by_largest: bool
+    lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
+    # switches, memo, scratch
+    switches: np.ndarray
+    exact: object               # Dict (h1, h2, cap) -> (value, guess)
+    bound_memo: object          # Dict (h1, h2, cap) -> lower bound
+    hist_g: np.ndarray
+    hist_f: np.ndarray
+    counters: np.ndarray
+    mark: np.ndarray            # (S,) scratch, all False between calls
+
+
+@njit(cache=True)
+def exhausted(core, n):
+    """The value of n secrets with no guess left."""
+    if n == 0:
+        return np.int64(0)
+    return np.int64(INF) if core.exhaust_inf else np.int64(n)
+
+
+@njit(cache=True)
+def lower_row(core, cap):
+    """Lower bounds of sets of each size within `cap` guesses (rows stop changing)."""
+    return core.lower[min(cap, core.lower.shape[0] - 1)]
+
+
+@njit(cache=True)
+def feedback_row(core, guess, subset, secret_rows, out):
+    """out[j] = feedback of `guess` against secret subset[j] (table, or the row function
+    on `secret_rows`, the subset's codes)."""
+    if core.fb.shape[0] > 0:
+        row = core.fb[guess]
+        for j in range(subset.shape[0]):
+            out[j] = row[subset[j]]
+    else:
+        core.row(core.codes[guess], secret_rows, out)
+
+
+@njit(cache=True)
+def rows_of(core, subset):
+    """The codes of `subset` when feedbacks are computed (an empty array with a table)."""
+    if core.fb.shape[0] > 0:
+        return np.empty((0, core.codes.shape[1]), dtype=np.int8)
+    return core.secret_codes[subset]
+
+
+@njit(cache=True)
+def set_key(core, subset, depth, cap):
+    """(hash1, hash2, cap): the memo key of a sorted consistent set and its restriction."""
+    h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(subset.shape[0])
+    h2 = np.uint64(0x9E3779B97F4A7C15) * np.uint64(subset.shape[0] + 1)
+    for j in range(subset.shape[0]):
+        h1, h2 = hash_step(h1, h2, subset[j])
+    if core.restricted:
+        allowed = core.allowed[depth]
+        for p in range(allowed.shape[0]):
+            for s in range(allowed.shape[1]):
+                h1, h2 = hash_step(h1, h2, 2 + allowed[p, s])
+        for s in range(core.least.shape[1]):
+            h1, h2 = hash_step(h1, h2, 4 + core.least[depth, s])
+    return (np.int64(h1), np.int64(h2), np.int64(cap))
+
+
+@njit(cache=True)
+def guess_allowed(core, depth, guess):
+    """True if the restriction state after `depth` guesses allows `guess` (possible-only aside)."""
+    return not core.restricted or allows(core.allowed[depth], core.least[depth], core.codes[guess])
+
+
+@njit(cache=True)
+def push(core, depth, guess, feedback):
+    """Record (guess, feedback) as history entry `depth` and the restriction state it leaves."""
+    core.hist_g[depth] = guess
+    core.hist_f[depth] = feedback
+    if core.restricted:
+        core.allowed[depth + 1] = core.allowed[depth]
+        core.least[depth + 1] = core.least[depth]
+        update(core.allowed[depth + 1], core.least[depth + 1], core.codes[guess], feedback,
+               core.radix, core.rules, core.spares)
+
+
+@njit(cache=True)
+def possible_guesses(core, subset, depth):
+    """Guess indices of the secrets of `subset` that the restriction allows."""
+    out = np.empty(subset.shape[0], dtype=np.int64)
+    k = 0
+    for j in range(subset.shape[0]):
+        g = core.gos[subset[j]]
+        if guess_allowed(core, depth, g):
+            out[k] = g
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def candidates(core, depth, subset):
+    """The guesses worth trying on `subset` after `depth` guesses: allowed, one per orbit."""
+    if core.possible_only:
+        cand = possible_guesses(core, subset, depth)
+    elif core.restricted:
+        keep = np.empty(core.codes.shape[0], dtype=np.bool_)
+        for g in range(core.codes.shape[0]):
+            keep[g] = guess_allowed(core, depth, g)
+        cand = np.flatnonzero(keep)
+    else:
+        cand = np.arange(core.codes.shape[0])
+    if not core.switches[SYMMETRY] or (core.perms.shape[0] == 1 and not core.relabel):
+        return cand
+    perms, act, hist_f = core.perms, core.act, core.hist_f
+    ok = np.ones(perms.shape[0], dtype=np.bool_)
+    for k in range(perms.shape[0]):
+        for h in range(depth):
+            if act[k, hist_f[h]] != hist_f[h]:
+                ok[k] = False
+                break
+    codes = core.codes
+    hist = np.empty((depth, codes.shape[1]), dtype=codes.dtype)
+    for h in range(depth):
+        hist[h] = codes[core.hist_g[h]]
+    absent = np.zeros(core.n_symbols, dtype=np.bool_)
+    if core.relabel and not core.restricted and not core.possible_only:
+        absent[:] = True
+        for j in range(subset.shape[0]):
+            for p in range(codes.shape[1]):
+                absent[core.secret_codes[subset[j], p]] = False
+    keep = canonical(codes, cand, perms[ok], hist, core.n_symbols, core.relabel, absent)
+    return cand[keep]
+
+
+@njit(cache=True)
+def possible_mask(core, cand, subset):
+    """Which guesses cand[i] are secrets of `subset` (still possible)."""
+    mark, sog = core.mark, core.sog
+    for j in range(subset.shape[0]):
+        mark[subset[j]] = True
+    out = np.empty(cand.shape[0], dtype=np.bool_)
+    for i in range(cand.shape[0]):
+        s = sog[cand[i]]
+        out[i] = s >= 0 and mark[s]
+    for j in range(subset.shape[0]):
+        mark[subset[j]] = False
+    return out
+
+
+@njit(cache=True)
+def score(core, cand, subset, lower):
+    """Bound and largest non-solved cell of each candidate on `subset`.
+
+    bound[i] = node_cost * |subset| + the sum of lower[cell size] over the non-solved
+    cells of cand[i]. Small sets visit only the feedbacks they touch.
+    """
+    n, m = subset.shape[0], cand.shape[0]
+    bound = np.empty(m, dtype=np.int64)
+    largest = np.empty(m, dtype=np.int64)
+    cnt = np.zeros(core.n_feedbacks, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    buf = np.empty(n, dtype=np.uint16)
+    rows = rows_of(core, subset)
+    base = core.node_cost * n
+    solved = core.solved
+    for i in range(m):
+        feedback_row(core, cand[i], subset, rows, buf)
+        k = 0
+        for j in range(n):
+            f = buf[j]
+            if cnt[f] == 0:
+                touched[k] = f
+                k += 1
+            cnt[f] += 1
+        b = base
+        big = 0
+        for q in range(k):
+            f = touched[q]
+            c = cnt[f]
+            cnt[f] = 0
+            if f != solved:
+                b += lower[c]
+                if c > big:
+                    big = c
+        bound[i] = b
+        largest[i] = big
+    return bound, largest
+
+
+@njit(cache=True)
+def obvious_possible(core, subset, depth, cap):
+    """(guess, value) of an obviously optimal possible guess, or (NO_GUESS, 0).
+
+    A possible guess splitting the set into singletons costs (2n-1) * node_cost, which
+    nothing beats; without one nothing beats 2n * node_cost, which a possible guess
+    leaving one pair reaches with 3 guesses left. Needs every consistent secret to be
+    an allowed guess (singletons then cost node_cost).
+    """
+    n = subset.shape[0]
+    if not core.switches[OBVIOUS] or not core.secrets_allowed or n > core.branching + 1 or cap < 2:
+        return np.int64(NO_GUESS), np.int64(0)
+    inside = possible_guesses(core, subset, depth)
+    small = np.zeros(n + 1, dtype=np.int64)  # 1 for a pair: spots the "one pair" guess
+    if n >= 2:
+        small[2] = 1
+    exact, largest = score(core, inside, subset, small)
+    for i in range(inside.shape[0]):
+        if largest[i] <= 1:
+            return np.int64(inside[i]), np.int64((2 * n - 1) * core.node_cost)
+    if cap >= 3:
+        for i in range(inside.shape[0]):
+            if largest[i] <= 2 and exact[i] == core.node_cost * n + 1:
+                return np.int64(inside[i]), np.int64(2 * n * core.node_cost)
+    return np.int64(NO_GUESS), np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def prepare(core, subset, depth, cap, child):
+    """Candidates with bound, possibility and largest cell; or an obvious guess.
+
+    Returns (obvious guess or NO_GUESS, its value, cand, bound, possible, largest).
+    """
+    n = subset.shape[0]
+    empty = np.empty(0, dtype=np.int64)
+    none = np.empty(0, dtype=np.bool_)
+    guess, value = obvious_possible(core, subset, depth, cap)
+    if guess >= 0:
+        return guess, value, empty, empty, none, empty
+    cand = candidates(core, depth, subset)
+    possible = possible_mask(core, cand, subset)
+    bound, largest = score(core, cand, subset, child)
+    useful = possible | (largest < n)
+    if core.switches[OBVIOUS] and core.secrets_allowed and cap >= 2:
+        for i in range(cand.shape[0]):
+            if useful[i] and largest[i] <= 1:  # singletons, no possible guess does so
+                return cand[i], np.int64(2 * n * core.node_cost), empty, empty, none, empty
+    return np.int64(NO_GUESS), np.int64(0), cand[useful], bound[useful], possible[useful], largest[useful]
+
+
+@njit(cache=True)
+def ordered_cells(core, guess, subset):
+    """The non-solved cells of `subset` under `guess`: (members, feedbacks, starts, order),
+    ``order`` listing the cells largest first (ties by feedback)."""
+    buf = np.empty(subset.shape[0], dtype=np.uint16)
+    feedback_row(core, guess, subset, rows_of(core, subset), buf)
+    places, feedbacks, starts = split(buf, np.arange(subset.shape[0]), core.n_feedbacks)
+    members = subset[places]
+    k = feedbacks.shape[0]
+    keys = np.empty(k, dtype=np.int64)
+    m = 0
+    for c in range(k):
+        if feedbacks[c] != core.solved:
+            keys[m] = -(starts[c + 1] - starts[c]) * (1 << 20) + c
+            m += 1
+    keys = np.sort(keys[:m])
+    order = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        order[i] = keys[i] % (1 << 20)
+    return members, feedbacks, starts, order
+
+
+@njit(cache=True)
+def try_order(core, cand, bound, possible, largest):
+    """The order candidates are tried in: by bound, then (worst case) the largest cell,
+    then possible guesses first, then by index."""
+    G = core.codes.shape[0]
+    keys = (1 - possible.astype(np.int64)) * G + cand
+    if core.order_by_largest:
+        keys = keys + largest * (2 * G)
+    first = np.argsort(keys, kind="mergesort")
+    return first[np.argsort(bound[first], kind="mergesort")]
+
+
+@njit(cache=True)
+def history_slot(core, depth, cap):
+    """(usable, memo key, e, rename) of the history's canonical form (``history_key``)."""
+    sw = core.switches
+    if not (sw[MEMO] and sw[SYMMETRY]) or core.index_of_code.shape[0] == 0:
+        return False, (np.int64(0), np.int64(0), np.int64(0)), np.int64(0), np.arange(1)
+    h1, h2, e, rename = history_key(core.codes, core.hist_g, core.hist_f, depth, core.perms,
+                                    core.act, core.relabel, core.n_symbols)
+    usable = h1 != 0 or h2 != 0
+    return usable, (h1, h2, np.int64(cap + HISTORY_TAG)), e, rename
+
+
+@njit(cache=True)
+def recall(core, key, shared, hkey, e, rename, n):
+    """What the memo knows of a set of n secrets: (exact?, value, guess).
+
+    An exact value comes with its guess (mapped back from canonical coordinates when
+    found under the history's key); otherwise the best lower bound known, under either
+    key or with one guess more (more guesses never cost more).
+    """
+    exact, bounds = core.exact, core.bound_memo
+    if key in exact:
+        hit = exact[key]
+        return True, hit[0], hit[1]
+    if shared and hkey in exact:
+        hit = exact[hkey]
+        guess = hit[1]
+        if guess >= 0:
+            guess = from_canonical(guess, core.perms[e], rename, core.n_symbols,
+                                   core.codes.shape[1], core.index_of_code)
+        return True, hit[0], guess
+    known = bounds[key] if key in bounds else np.int64(0)
+    if shared and hkey in bounds:
+        known = max(known, bounds[hkey])
+    if key[2] < n:
+        wider = (key[0], key[1], key[2] + 1)
+        if wider in exact:
+            known = max(known, exact[wider][0])
+        elif wider in bounds:
+            known = max(known, bounds[wider])
+    return False, known, np.int64(NO_GUESS)
+
+
+@njit(cache=True)
+def remember(core, key, shared, hkey, e, rename, value, guess):
+    """Store an exact value with its guess (guess >= 0) or a lower bound, under both keys."""
+    if guess >= 0:
+        core.exact[key] = (value, guess)
+        if shared:
+            core.exact[hkey] = (value, to_canonical(core.codes[guess], core.perms[e], rename,
+                                                    core.n_symbols))
+    else:
+        bounds = core.bound_memo
+        bounds[key] = max(bounds[key] if key in bounds else np.int64(0), value)
+        if shared:
+            bounds[hkey] = max(bounds[hkey] if hkey in bounds else np.int64(0), value)
+
+
+@njit(cache=True)
+def trivial(core, subset, depth, cap):
+    """(known, value, guess) of the sets valued without a search: empty, no guess left,
+    one guess left, or two secrets (when secrets are allowed guesses)."""
+    n = subset.shape[0]
+    if n == 0:
+        return True, np.int64(0), np.int64(NO_GUESS)
+    if cap <= 0:
+        return True, exhausted(core, n), np.int64(NO_GUESS)
+    if cap == 1:  # the last guess: reveal one possible secret at most
+        inside = possible_guesses(core, subset, depth)
+        if inside.shape[0] > 0:
+            return True, core.node_cost * n + exhausted(core, n - 1), inside[0]
+        if not core.exhaust_inf:  # a loss of every secret, whatever is guessed
+            return True, core.node_cost * n + exhausted(core, n), np.int64(NO_GUESS)
+        return True, np.int64(INF), np.int64(NO_GUESS)
+    if n <= 2 and core.secrets_allowed:
+        return True, core.node_cost * (2 * n - 1), core.gos[subset[0]]
+    return False, np.int64(0), np.int64(NO_GUESS)
+
+
+@njit(cache=True, nogil=True)
+def cell_bound(core, part, depth, cap):
+    """A lower bound of ``best(part, cap)`` from one look at the cell's own candidates
+    (the exact value when an obvious guess exists), remembered as a lower bound."""
+    m = part.shape[0]
+    known, value, _ = trivial(core, part, depth, cap)
+    if known:
+        return value
+    cap = min(cap, m) if core.secrets_allowed else cap
+    low = lower_row(core, cap)[m]
+    key = set_key(core, part, depth, cap)
+    shared, hkey, e, rename = history_slot(core, depth, cap)
+    use_memo = core.switches[MEMO]
+    if use_memo:
+        found, value, _ = recall(core, key, shared, hkey, e, rename, m)
+        if found or value > low:
+            return value
+    if core.switches[OBVIOUS] and core.secrets_allowed and m <= core.branching + 1:
+        # small cells: the obvious guesses only (scoring every candidate costs more than
+        # it prunes); without an obvious possible guess nothing beats 2m
+        obvious, value = obvious_possible(core, part, depth, cap)
+        if obvious < 0:
+            return max(low, np.int64(2 * m * core.node_cost))
+    else:
+        obvious, value, _, bound, _, _ = prepare(core, part, depth, cap, lower_row(core, cap - 1))
+        if obvious < 0:
+            low = max(low, bound.min() if bound.shape[0] > 0 else np.int64(INF))
+    if obvious >= 0:
+        low = np.int64(value)
+    if use_memo:
+        remember(core, key, shared, hkey, e, rename, low, np.int64(obvious))
+    return low
+
+
+@njit(cache=True, nogil=True)
+def best(core, subset, depth, cap, budget):
+    """(value, guess) of the sorted set `subset` within `cap` guesses, if below `budget`;
+    otherwise (a lower bound >= budget, NO_GUESS). INF: no strategy fits the cap."""
+    n = subset.shape[0]
+    known, value, guess = trivial(core, subset, depth, cap)
+    if known:
+        return (value, guess) if value < budget else (value, np.int64(NO_GUESS))
+    if core.secrets_allowed:
+        cap = min(cap, n)
+    sw = core.switches
+    bounds = sw[BOUNDS]
+    low = lower_row(core, cap)[n]
+    if bounds and low >= budget:
+        return np.int64(low), np.int64(NO_GUESS)
+    key = set_key(core, subset, depth, cap)
+    shared, hkey, e, rename = history_slot(core, depth, cap)
+    if sw[MEMO]:
+        found, value, guess = recall(core, key, shared, hkey, e, rename, n)
+        if found and value < budget:
+            return value, guess
+        if value >= budget:
+            return value, np.int64(NO_GUESS)
+    core.counters[NODES] += 1
+
+    child = lower_row(core, cap - 1)
+    obvious, value, cand, bound, possible, largest = prepare(core, subset, depth, cap, child)
+    if obvious >= 0:
+        best_value = np.int64(value)
+        best_guess = np.int64(obvious) if value < budget else np.int64(NO_GUESS)
+    else:
+        best_value = budget if bounds else np.int64(INF)
+        best_guess = np.int64(NO_GUESS)
+        if bound.shape[0] == 0:
+            best_value = max(best_value, exhausted(core, n) + core.node_cost * n)
+        elif bounds and bound.min() >= budget:
+            best_value = bound.min()  # a tighter lower bound for the memo
+        for i in try_order(core, cand, bound, possible, largest):
+            if bound[i] >= min(best_value, INF):
+                break
+            g = cand[i]
+            members, feedbacks, starts, order = ordered_cells(core, g, subset)
+            lower = np.empty(order.shape[0], dtype=np.int64)
+            total = core.node_cost * n
+            for k in range(order.shape[0]):
+                c = order[k]
+                part = members[starts[c]:starts[c + 1]]
+                if bounds and sw[LOOKAHEAD]:
+                    push(core, depth, g, feedbacks[c])
+                    lower[k] = cell_bound(core, part, depth + 1, cap - 1)
+                else:
+                    lower[k] = child[part.shape[0]] if bounds else np.int64(0)
+                total += lower[k]
+                if bounds and total >= best_value:
+                    break
+            if bounds and total >= best_value:
+                continue
+            complete = True
+            for k in range(order.shape[0]):
+                c = order[k]
+                part = members[starts[c]:starts[c + 1]]
+                push(core, depth, g, feedbacks[c])
+                v, _ = best(core, part, depth + 1, cap - 1,
+                            best_value - (total - lower[k]) if bounds else np.int64(INF))
+                total += v - lower[k]
+                if total >= best_value and (bounds or v >= INF):
+                    complete = False
+                    break
+            if complete and total < best_value:
+                best_value, best_guess = total, g
+    if sw[MEMO]:
+        remember(core, key, shared, hkey, e, rename, best_value, best_guess)
+    return best_value, best_guess

@@ -1,0 +1,90 @@
+"""Objectives as the search core reads them: data, not separate searches.
+
+The core (``core.py``) minimises V(S, cap) = node_cost * |S| + the sum of V over the
+non-solved cells, with V(S, 0) = exhausted(|S|). Each objective of the engine is one
+choice of that data, and of the lower bound of a set of n secrets within cap guesses:
+
+* ``EXPECTED``: the least total number of guesses (node cost 1, no guess left is INF);
+* ``WORST``: whether the set can be solved within cap guesses at all (node cost 0:
+  V is 0 or INF); the least cap with V = 0 is the worst case;
+* ``LOSSES``: the fewest secrets left unrevealed within cap guesses (node cost 0, no
+  guess left loses every secret): |S| - V is the most secrets won (seed 000's count).
+
+Every bound rests on one fact: a guess reveals at most one secret and answers at most
+b non-solved feedbacks, so at most b^(d-1) secrets are revealed by the d-th guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: "Impossible within the cap" (the core's INF).
+INF = 1 << 40
+
+
+def capacity(cap: int, branching: int) -> int:
+    """Most secrets any strategy can reveal within `cap` guesses: 1 + b + ... + b^(cap-1)."""
+    if branching <= 1:
+        return max(cap, 0)
+    total, width = 0, 1
+    for _ in range(max(cap, 0)):
+        total += width
+        width *= branching
+        if total > INF:
+            break
+    return total
+
+
+@dataclass(frozen=True)
+class SearchObjective:
+    """One objective in the core's terms (see the module's docstring)."""
+
+    name: str
+    node_cost: int          # added per secret still unknown at each guess
+    exhaust_inf: bool       # no guess left with secrets unknown: INF (else one per secret)
+    order_by_largest: bool  # try guesses with the smallest largest cell first (feasibility)
+
+    def exhausted(self, n: int) -> int:
+        return 0 if n == 0 else INF if self.exhaust_inf else n
+
+    def lower_row(self, cap: int, n_max: int, branching: int, bounds: bool = True) -> np.ndarray:
+        """LB[n]: a lower bound of V for n secrets within `cap` guesses (n = 0..n_max)."""
+        row = np.zeros(n_max + 1, dtype=np.int64)
+        if cap <= 0:
+            row[1:] = INF if self.exhaust_inf else np.arange(1, n_max + 1)
+            return row
+        if not bounds:
+            return row
+        if self.node_cost == 0:
+            n = np.arange(n_max + 1)
+            room = capacity(cap, branching)
+            return np.where(n <= room, 0, INF if self.exhaust_inf else n - room).astype(np.int64)
+        # the cheapest conceivable tree: 1 secret at depth 1, b at depth 2, b^2 at depth 3...
+        row[1:] = INF
+        n, total, level, width = 0, 0, 1, 1
+        while n < n_max and level <= cap:
+            take = min(width, n_max - n)
+            row[n + 1:n + take + 1] = total + level * np.arange(1, take + 1)
+            n += take
+            total += level * take
+            level += 1
+            width *= branching
+        return row
+
+    def lower_rows(self, n_max: int, branching: int, bounds: bool = True) -> np.ndarray:
+        """lower_row for cap = 0, 1, ... up to the first cap whose row no longer changes."""
+        last = 1
+        if bounds:
+            last = 0
+            while last < n_max and capacity(last, branching) < n_max:
+                last += 1
+            last = max(last, 1)
+        return np.vstack([self.lower_row(c, n_max, branching, bounds) for c in range(last + 1)])
+
+
+EXPECTED = SearchObjective("expected", node_cost=1, exhaust_inf=True, order_by_largest=False)
+WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest=True)
+LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False)
+OBJECTIVES = {o.name: o for o in (EXPECTED, WORST, LOSSES)}

@@ -1,0 +1,242 @@
+"""Solving from a position: subproblems handed to workers through an Executor.
+
+A ``Subproblem`` (game, objective, speed-ups, history, consistent set, guesses left,
+budget) is a value; its ``Answer`` (value or lower bound, the subtree when within
+budget, nodes searched) is another. ``solve_subproblem`` answers one in any process,
+with that process's own search and memo. ``solve_position`` values a position on a
+set of lanes, each a ``concurrent.futures.Executor`` of one worker: on one lane the
+whole position is one subproblem (run on a thread, so the caller stays responsive to
+Ctrl-C and can report progress); on several, the first guesses are tried in the order
+the core would try them and the cells of each are handed out, largest first to the
+least loaded lane, each with the budget it alone may spend. A cell keeps its lane
+across passes, so a later pass (the worst-case tie-break, with one guess less) finds
+that worker's memo. Any Executor fits here, a cluster's included.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .feedback import build_table
+from .model import DeductionGame, History
+from .objective import INF, OBJECTIVES
+from .search import Search, SpeedUps
+from .tree import Node
+
+#: Below this many secrets a position is searched on one lane (workers cost more to start).
+PARALLEL_MIN_SECRETS = 2000
+
+#: Seconds between progress reports while waiting for a lane.
+POLL = 0.25
+
+
+@dataclass(frozen=True, eq=False)
+class Subproblem:
+    """A consistent set to value: after `history`, within `cap` guesses, below `budget`."""
+
+    game: DeductionGame
+    objective: str
+    speedups: SpeedUps
+    history: History
+    subset: np.ndarray
+    cap: int
+    budget: int = INF
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A subproblem's value (with its optimal subtree) or, with no tree, a lower bound."""
+
+    value: int
+    tree: Node | None
+    nodes: int
+
+
+_SEARCHES: dict[tuple, Search] = {}
+
+
+def search_for(game: DeductionGame, objective: str, speedups: SpeedUps,
+               searches: dict | None = None) -> Search:
+    """The search for (game, objective, speed-ups) in `searches` (by default this
+    process's own: one memo shared by every task a worker runs)."""
+    searches = _SEARCHES if searches is None else searches
+    key = (game, objective, speedups)
+    if key not in searches:
+        searches[key] = Search(build_table(game), OBJECTIVES[objective], speedups)
+    return searches[key]
+
+
+def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node | None:
+    """The optimal tree of `subset` within `cap` guesses (memo hits once its value is
+    known); None when no guess can help. For the losses objective, cells that cannot
+    win a secret any more get no subtree."""
+    guess = search.best(subset, history, cap).guess
+    if guess is None:
+        return None
+    node = Node(guess)
+    for f, part in search.cells(guess, subset):
+        child = history + ((guess, f),)
+        if not search.objective.exhaust_inf and search.best(part, child, cap - 1).value >= len(part):
+            continue
+        sub = grow(search, part, child, cap - 1)
+        if sub is not None:
+            node.children[f] = sub
+    return node
+
+
+def solve_subproblem(sub: Subproblem, searches: dict | None = None) -> Answer:
+    """Answer `sub` in this process (a worker's task) with a search of `searches`."""
+    search = search_for(sub.game, sub.objective, sub.speedups, searches)
+    before = search.nodes
+    valued = search.best(sub.subset, sub.history, sub.cap, sub.budget)
+    tree = None
+    if valued.guess is not None:
+        tree = grow(search, sub.subset, sub.history, sub.cap)
+    return Answer(valued.value, tree, search.nodes - before)
+
+
+class ThreadLane(Executor):
+    """An Executor running each task on a daemon thread of this process.
+
+    The compiled search releases the GIL, so the caller keeps handling signals and
+    reporting progress; a daemon thread never holds up the exit after Ctrl-C.
+    """
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+
+        def run() -> None:
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the caller, who re-raises it
+                future.set_exception(exc)
+
+        threading.Thread(target=run, daemon=True).start()
+        return future
+
+
+def _die_with_parent() -> None:
+    """In a worker: be killed when the process that started it ends (Linux), so that no
+    worker outlives a solve however it ends (SIGKILL of the parent included)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops us
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
+
+
+def process_lanes(workers: int) -> list[Executor]:
+    """`workers` single-process executors, started by a fork server (safe whatever
+    threading layer numba loaded in this process)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload(["perfectplay.deduction.root"])
+    return [ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent)
+            for _ in range(workers)]
+
+
+def close_lanes(lanes: list[Executor], abort: bool = False) -> None:
+    """Shut the lanes down; with `abort`, kill their workers mid-task at once."""
+    for lane in lanes:
+        if abort:
+            for process in list((getattr(lane, "_processes", None) or {}).values()):
+                if process.is_alive():
+                    os.kill(process.pid, signal.SIGKILL)
+        lane.shutdown(wait=True, cancel_futures=True)  # quick once the workers are dead
+
+
+@dataclass
+class Position:
+    """What `solve_position` reports: the value (or bound), the tree, the nodes searched."""
+
+    value: int
+    tree: Node | None
+    nodes: int
+
+
+def _wait(future: Future, search: Search | None = None,
+          progress: Callable[[str], None] | None = None) -> Answer:
+    """The answer of `future`, reporting the nodes `search` counts meanwhile (a search
+    running on this process)."""
+    start = search.nodes if search is not None else 0
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            if progress and search is not None:
+                progress(f"{search.nodes - start:,} nodes searched")
+
+
+def solve_position(sub: Subproblem, lanes: list[Executor],
+                   progress: Callable[[str], None] | None = None,
+                   known: dict | None = None, searches: dict | None = None) -> Position:
+    """Value `sub` on `lanes` (see the module's docstring); `known` carries cell bounds
+    from one call to the next (the tie-break passes); `searches` holds this process's
+    searches (see ``search_for``)."""
+    search = search_for(sub.game, sub.objective, sub.speedups, searches)
+    if len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS:
+        lane = lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()
+        answer = _wait(lane.submit(solve_subproblem, sub, searches), search, progress)
+        return Position(answer.value, answer.tree, answer.nodes)
+    known = {} if known is None else known
+    table = search.table
+    n, cap = len(sub.subset), sub.cap
+    obvious, value, cand, bound, _, _ = search.prepare(sub.subset, sub.history, cap)
+    if obvious is not None:
+        answer = solve_subproblem(sub, searches)
+        return Position(answer.value, answer.tree, answer.nodes)
+    best, best_tree, nodes = sub.budget, None, 0
+    if len(bound) == 0 or bound[0] >= best:
+        return Position(max(best, int(bound[0]) if len(bound) else INF), None, 0)
+    for g, b in zip(cand.tolist(), bound.tolist()):
+        if b >= min(best, INF):
+            break
+        parts = search.cells(g, sub.subset)
+        keys = [(part.tobytes(), cap - 1) for _, part in parts]
+        lower = [max(search.lower(len(part), cap - 1), known.get(k, 0)) for (_, part), k in zip(parts, keys)]
+        total = search.objective.node_cost * n + sum(lower)
+        if total >= min(best, INF):
+            continue
+        futures, load = [], [0] * len(lanes)
+        for (f, part), lb in zip(parts, lower):  # largest first, to the least loaded lane
+            w = load.index(min(load))
+            load[w] += len(part)
+            cell = Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
+                              part, cap - 1, best - (total - lb))
+            futures.append(lanes[w].submit(solve_subproblem, cell))
+        node, complete = Node(g), True
+        for done, ((f, part), key, lb, future) in enumerate(zip(parts, keys, lower, futures), 1):
+            answer = _wait(future)
+            nodes += answer.nodes
+            known[key] = max(known.get(key, 0), answer.value)
+            total += answer.value - lb
+            if progress:
+                progress(f"first guess {table.game.format_code(table.guesses[g])} (cap {cap}): "
+                         f"cell {done}/{len(parts)} of {len(part)} secrets -> "
+                         f"{answer.value if answer.tree is not None else 'over budget'}")
+            if answer.tree is None or total >= best:
+                complete = False
+                for other in futures:
+                    other.cancel()
+                break
+            if search.objective.exhaust_inf or answer.value < len(part):  # a cell that can win
+                node.children[f] = answer.tree
+        if complete and total < best:
+            best, best_tree = total, node
+    return Position(best, best_tree, nodes)

@@ -47,7 +47,8 @@ from ..params import choice, path
 MAX_LETTERS = 5
 #: The letter shown for feedback digit 0, 1, 2 of a position.
 _LETTERS = "BYG"
-#: What parse_feedback reads as each digit besides the letters (emoji as pasted from the game).
+#: What parse_feedback reads (lower-cased) as digit 0, 1, 2: the letters, ``.`` and ``-`` for
+#: grey, and the squares pasted from the game (light, dark and high-contrast themes).
 _READ = {"b": 0, ".": 0, "-": 0, "⬛": 0, "⬜": 0, "y": 1, "🟨": 1, "🟦": 1,
          "g": 2, "🟩": 2, "🟧": 2}
 _SQUARES = "⬛🟨🟩"

@@ -18,6 +18,7 @@ _ENTRIES = {
     "permutation": "perfectplay.games.permutation:Permutation",
     "bulls-and-cows": "perfectplay.games.bulls_and_cows:BullsAndCows",
     "item-matching": "perfectplay.games.item_matching:ItemMatching",
+    "wordle": "perfectplay.games.wordle:Wordle",
 }
 
 

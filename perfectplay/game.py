@@ -35,8 +35,10 @@ class Game:
 
     @property
     def params(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The parameters by command-line name (what ``load_game`` takes back)."""
+        return {f.metadata.get("key") or f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def __str__(self) -> str:
-        args = ",".join(f"{k}={v}" for k, v in self.params.items())
+        """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""
+        args = ",".join(f"{k}={v}" for k, v in self.params.items() if v != "")
         return f"{self.name}({args})"

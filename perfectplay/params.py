@@ -14,7 +14,9 @@ class ParamSpec:
     """What a parameter is: its name, default, inclusive range and meaning.
 
     An integer parameter has a range ``low..high``; a choice parameter (``choices`` set)
-    takes one of a few words instead.
+    takes one of a few words instead; a path parameter (``path``) names a file, its
+    default (``""``) meaning data the game ships. ``field`` is the attribute holding the
+    value when it differs from the command-line `name` (a name the class already uses).
     """
 
     name: str
@@ -23,15 +25,24 @@ class ParamSpec:
     high: int
     help: str
     choices: tuple[str, ...] = ()
+    path: bool = False
+    field: str = ""
+
+    @property
+    def attribute(self) -> str:
+        """The game attribute that holds this parameter's value."""
+        return self.field or self.name
 
     def describe(self) -> str:
+        if self.path:
+            return f"{self.name}=PATH"
         if self.choices:
             return f"{self.name}={self.default} ({'|'.join(self.choices)})"
         return f"{self.name}={self.default} ({self.low}..{self.high})"
 
     def parse(self, raw: str) -> int | str:
         """The value of the command-line text `raw` (checked against the range in check_params)."""
-        if self.choices:
+        if self.choices or self.path:
             return raw
         try:
             return int(raw)
@@ -40,6 +51,10 @@ class ParamSpec:
 
     def check(self, game_name: str, value: Any) -> None:
         """Raise BadParameter unless `value` is of the right kind and in range."""
+        if self.path:
+            if not isinstance(value, str):
+                raise BadParameter(f"{self.name} must be a file path, got {value!r}")
+            return
         if self.choices:
             if not isinstance(value, str) or value not in self.choices:
                 raise BadParameter(f"{self.name}={value} is not allowed for {game_name} "
@@ -67,25 +82,36 @@ def choice(default: str, *, choices: tuple[str, ...], help: str) -> Any:
                                                         "help": help, "choices": tuple(choices)})
 
 
+def path(*, help: str, key: str = "") -> Any:
+    """Declare a game parameter naming a file; ``""`` (the default) means the game's own data.
+
+    `key` is its command-line name when the attribute's name is taken (by a method).
+    """
+    return dataclasses.field(default="", metadata={"help": help, "path": True, "key": key})
+
+
 def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:
     """The parameters a game class declares, in declaration order."""
     return tuple(
-        ParamSpec(f.name, f.default, f.metadata["low"], f.metadata["high"], f.metadata["help"],
-                  f.metadata.get("choices", ()))
+        ParamSpec(f.metadata.get("key") or f.name, f.default, f.metadata.get("low", 0),
+                  f.metadata.get("high", 0), f.metadata["help"], f.metadata.get("choices", ()),
+                  f.metadata.get("path", False),
+                  f.name if f.metadata.get("key") else "")
         for f in dataclasses.fields(game_cls)
-        if "low" in f.metadata
+        if "help" in f.metadata
     )
 
 
 def check_params(game: Any) -> None:
     """Raise BadParameter unless every declared parameter of `game` is of its kind and in range."""
     for spec in param_specs(type(game)):
-        spec.check(game.name, getattr(game, spec.name))
+        spec.check(game.name, getattr(game, spec.attribute))
 
 
 def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...],
                       words: list[str]) -> dict[str, int | str]:
-    """Turn command-line words like ``n=5`` into keyword arguments, naming any bad word."""
+    """Turn command-line words like ``n=5`` into keyword arguments (by attribute), naming
+    any bad word."""
     known = {s.name: s for s in specs}
     values: dict[str, int | str] = {}
     for word in words:
@@ -96,5 +122,5 @@ def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...],
         if key not in known:
             names = ", ".join(known) or "none"
             raise BadParameter(f"{game_name} has no parameter {key!r} (parameters: {names})")
-        values[key] = known[key].parse(raw)
+        values[known[key].attribute] = known[key].parse(raw)
     return values

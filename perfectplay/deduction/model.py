@@ -205,6 +205,11 @@ class DeductionGame(Game):
     def format_feedback(self, feedback: int) -> str:
         return str(int(feedback))
 
+    def display_feedback(self, feedback: int, terminal: bool) -> str:
+        """The feedback as shown to a person: ``format_feedback``, unless a game has a richer
+        form for a terminal (Wordle's coloured squares)."""
+        return self.format_feedback(feedback)
+
     def parse_feedback(self, text: str) -> int:
         text = text.strip()
         if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():

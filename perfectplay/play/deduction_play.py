@@ -119,6 +119,7 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
                 + ("I hold the secret; " if hidden is not None else "")
                 + f"feedback like {game.format_feedback(0)!r}. {COMMANDS_HELP}")
     turns = [Turn(np.arange(len(secrets)))]
+    terminal = console.interactive and console.stdout.isatty()
     solved = game.solved_feedback()
     while True:
         turn = turns[-1]
@@ -147,9 +148,10 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
         except Undo:
             console.say("took back that guess")
             continue
+        shown = game.display_feedback(fb, terminal)
         if hidden is not None:
-            console.say(f"feedback: {game.format_feedback(fb)}")
-        said = f"{game.format_code(guesses[played])} -> {game.format_feedback(fb)}"
+            console.say(f"feedback: {shown}")
+        said = f"{game.format_code(guesses[played])} -> {shown}"
         row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
         rest = turn.consistent[row == fb]
         if not len(rest):

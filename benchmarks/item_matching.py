@@ -32,16 +32,16 @@ def row(slots: int, items: int, turns: int, restrict: str, workers: int) -> dict
     """Solve one row in this process; the figures as a dict."""
     sys.path.insert(0, str(ROOT))
     from perfectplay import load_game
-    from perfectplay.deduction.probability import solve_probability
+    from perfectplay.deduction.solve import solve_deduction
     from perfectplay.objectives import Objective
 
     # load the compiled kernels first (numba's cache; compiled once per checkout)
-    solve_probability(load_game("item-matching", ["slots=3", "items=3", "turns=3"]),
+    solve_deduction(load_game("item-matching", ["slots=3", "items=3", "turns=3"]),
                       Objective("probability", 3))
     game = load_game("item-matching", [f"slots={slots}", f"items={items}", f"turns={turns}",
                                        f"restrict={restrict}"])
     t0, c0 = time.perf_counter(), time.process_time()
-    solution = solve_probability(game, Objective("probability", turns), workers=workers)
+    solution = solve_deduction(game, Objective("probability", turns), workers=workers)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"items": items, "value": str(solution.value), "unreduced": solution.extra["unreduced"],
             "seconds": round(seconds, 2), "cpu": round(cpu, 2), "states": solution.stats["states"],

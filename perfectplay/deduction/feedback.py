@@ -9,6 +9,7 @@ factor of the lower bounds).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,6 +17,9 @@ import numpy as np
 
 from ..errors import Unsupported
 from .model import DeductionGame, Symmetry
+
+#: Tables of at least this many entries are filled on every core.
+PARALLEL_ENTRIES = 1 << 22
 
 #: Largest table built (guesses x secrets entries, one byte each).
 MAX_TABLE = 120_000_000
@@ -49,7 +53,19 @@ def feedback_dtype(game: DeductionGame) -> type:
 def compute_feedback(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Feedback of each guess (rows) against each secret (columns) by the game's kernel."""
     out = np.empty((len(guesses), len(secrets)), dtype=feedback_dtype(game))
-    game.feedback_kernel()(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), out)
+    kernel = game.feedback_kernel()
+    guesses, secrets = np.ascontiguousarray(guesses), np.ascontiguousarray(secrets)
+    workers = os.cpu_count() or 1
+    if workers == 1 or out.size < PARALLEL_ENTRIES:
+        kernel(guesses, secrets, out)
+        return out
+    # rows in chunks on threads: the kernels release the GIL
+    from concurrent.futures import ThreadPoolExecutor
+
+    step = -(-len(guesses) // workers)
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(lambda a: kernel(guesses[a:a + step], secrets, out[a:a + step]),
+                      range(0, len(guesses), step)))
     return out
 
 
@@ -71,8 +87,7 @@ def build_table(game: DeductionGame) -> Table:
     secret_of_guess[guess_of_secret] = np.arange(len(secrets))
     present = np.zeros(game.n_feedbacks(), dtype=bool)
     if fb is not None:
-        for row in range(0, len(fb), 256):
-            present[np.unique(fb[row:row + 256])] = True
+        present = np.bincount(fb.ravel(), minlength=game.n_feedbacks()) > 0
     else:  # without the table, any feedback may occur (a sound, weaker bound)
         present[:] = True
     branching = max(1, int(present.sum()) - int(present[solved]))

@@ -43,8 +43,8 @@ from ..deduction.restriction import Restriction
 from ..errors import BadParameter
 from ..params import choice, path
 
-#: Longest words handled: 3**letters feedbacks must fit the engine's 256.
-MAX_LETTERS = 5
+#: Longest words handled: 3**letters feedbacks must fit the engine's two-byte feedbacks.
+MAX_LETTERS = 10
 #: The letter shown for feedback digit 0, 1, 2 of a position.
 _LETTERS = "BYG"
 #: What parse_feedback reads (lower-cased) as digit 0, 1, 2: the letters, ``.`` and ``-`` for

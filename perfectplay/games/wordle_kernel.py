@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
-
-#: Below this many guess-secret pairs a call runs on one thread (starting threads costs more).
-PARALLEL_WORK = 1 << 20
+from numba import njit
 
 #: Letters a..z are symbols 0..25.
 LETTERS = 26
-
-
-def wordle(guesses, secrets, out):
-    """Fill out[i, j] with the feedback of guesses[i] against secrets[j].
-
-    `out` may be any integer array wide enough for 3**length values (uint8 up to five
-    letters).
-    """
-    if guesses.shape[0] * secrets.shape[0] >= PARALLEL_WORK and guesses.shape[0] > 1:
-        _fill_parallel(guesses, secrets, out)
-    else:
-        _fill(guesses, secrets, out)
 
 
 def _kernel(guesses, secrets, out):
@@ -31,7 +16,7 @@ def _kernel(guesses, secrets, out):
     copies of it not matched by a green or an earlier yellow, else grey.
     """
     L = guesses.shape[1]
-    for i in prange(guesses.shape[0]):
+    for i in range(guesses.shape[0]):
         unmatched = np.zeros(LETTERS, dtype=np.int32)
         for j in range(secrets.shape[0]):
             code = 0
@@ -55,5 +40,5 @@ def _kernel(guesses, secrets, out):
             out[i, j] = code
 
 
-_fill = njit(cache=True)(_kernel)
-_fill_parallel = njit(cache=True, parallel=True)(_kernel)
+#: The compiled kernel (releases the GIL: tables are filled on several threads).
+wordle = njit(cache=True, nogil=True)(_kernel)

@@ -46,7 +46,7 @@ class ItemMatching(DeductionGame):
     summary = "find the item of every slot from Correct / Wrong slot / Incorrect feedback"
     default_objective: ClassVar[str] = "probability"
 
-    slots: int = param(5, low=1, high=5, help="slots (S)")
+    slots: int = param(5, low=1, high=6, help="slots (S)")
     items: int = param(7, low=1, high=12, help="items (I)")
     turns: int = param(4, low=1, high=12, help="guesses allowed (T): the probability horizon")
     restrict: str = choice("both", choices=RESTRICTIONS,

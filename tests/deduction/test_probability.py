@@ -145,3 +145,14 @@ def test_first_guesses_on_two_processes_give_the_same_value():
     two = solve_deduction(game, Objective("probability", 3), workers=2)
     assert two.extra["wins"] == one.extra["wins"]
     assert verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]
+
+
+def test_feedbacks_beyond_one_byte():
+    """Six slots answer 3^6 = 729 feedbacks: a two-byte table, values as the brute force."""
+    from perfectplay.deduction.feedback import build_table
+
+    game = load_game("item-matching(slots=6,items=2,turns=3)")
+    assert build_table(game).fb.dtype == np.uint16
+    assert wins("item-matching(slots=6,items=2,turns=3)", 3) == brute_wins(game, 3)
+    assert wins("item-matching(slots=6,items=2,turns=2)", 2,
+                SpeedUps(table=False)) == brute_wins(load_game("item-matching(slots=6,items=2,turns=2)"), 2)

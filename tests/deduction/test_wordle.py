@@ -180,7 +180,7 @@ def test_lists_by_relative_path(tmp_path, monkeypatch):
     ("cat\nc4t\n", "cat\n", "line 2: 'c4t' is not a word of letters a-z"),
     ("cat\ncoat\n", "cat\n", "line 2: 'coat' has 4 letters, the first word 'cat' 3"),
     ("cat\n", "coat\n", "the answers have 3 letters but the guesses 4"),
-    ("abcdef\n", "abcdef\n", "at most 5 letters are supported"),
+    ("abcdefghijk\n", "abcdefghijk\n", "at most 10 letters are supported"),
 ])
 def test_bad_lists_are_one_line_errors(tmp_path, answers, guesses, needle):
     a, g = tmp_path / "a.txt", tmp_path / "g.txt"

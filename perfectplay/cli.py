@@ -84,6 +84,12 @@ def list_games() -> None:
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
                    "obvious, table, lookahead); the value stays, the time changes")
+@click.option("--first", default=None, metavar="GUESS",
+              help="deduction games: the first guess to play (from --after's position if "
+                   "given); the rest is optimal")
+@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
+              help="deduction games: solve from the position these guesses and their "
+                   "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -91,7 +97,7 @@ def list_games() -> None:
               help="draw the histogram of guesses or the value by state family (PNG)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, as_json, out, plot, quiet) -> None:
+          without, first, after, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -108,12 +114,17 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if g.kind == "deduction":
         if workers is not None and workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {workers}")
+        from .deduction.position import guess_index, parse_position
+
         options = {"strategy": strategy, "max_guesses": max_guesses,
                    "workers": workers or os.cpu_count() or 1,
-                   "without": tuple(n.strip() for n in without.split(",") if n.strip())}
-    elif strategy != "optimal" or max_guesses is not None or workers is not None or without:
-        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers or --without "
-                          "(deduction games only)")
+                   "without": tuple(n.strip() for n in without.split(",") if n.strip()),
+                   "position": parse_position(g, after),
+                   "first": None if first is None else guess_index(g, first)}
+    elif (strategy != "optimal" or max_guesses is not None or workers is not None or without
+          or first is not None or after):
+        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers, --without, "
+                          "--first or --after (deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}
     try:

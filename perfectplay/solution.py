@@ -15,6 +15,7 @@ from .objectives import Objective
 
 #: Status labels, from strongest to weakest (DESIGN guideline 4).
 PROVEN = "proven optimal"
+PROVEN_GIVEN_FIRST = "proven optimal given its first guess"
 CONVERGED = "optimal to tolerance"
 FLOATING = "optimal in floating point"
 HEURISTIC = "heuristic (upper bound)"

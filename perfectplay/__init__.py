@@ -8,7 +8,11 @@ parameters, ``solve`` returns a ``Solution`` (exact value, status, strategy).
 5.673650793650793
 """
 
-from .catalogue import game_names, load_game
+from .threading_layer import choose_fork_safe_layer
+
+choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
+
+from .catalogue import game_names, load_game  # noqa: E402
 from .engines import solve
 from .errors import PerfectplayError
 from .objectives import Objective

@@ -22,6 +22,7 @@ import numpy as np
 from ..deduction.feedback import compute_feedback
 from ..deduction.model import BadCode, DeductionGame, History
 from ..errors import PerfectplayError
+from ..threading_layer import fork_is_safe
 from .console import COMMANDS_HELP, Console
 
 #: Consistent sets up to this size are listed in full.
@@ -67,17 +68,58 @@ def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: 
 
 
 def _in_time(budget: float, fn, *args) -> int | None:
-    """fn(*args) in a separate process, or None if it takes longer than `budget` seconds."""
+    """fn(*args) in a separate process, or None if it takes longer than `budget` seconds
+    or the process fails (then the heuristic answers at once, not after the budget).
+
+    The worker is forked (it starts with this process's compiled kernels loaded) when
+    numba's threading layer allows it (``threading_layer.fork_is_safe``); after GNU
+    OpenMP ran here it comes from a fork server instead, a fresh interpreter that forks.
+    """
     if budget <= 0:
         return None
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(1) as pool:
-        job = pool.apply_async(fn, args)
-        try:
-            return int(job.get(timeout=budget))
-        except multiprocessing.TimeoutError:
-            pool.terminate()
-            return None
+    ctx = _worker_context()
+    receive, send = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_answer, args=(send, fn, args), daemon=True)
+    worker.start()
+    send.close()
+    try:
+        if receive.poll(budget):
+            answer = receive.recv()
+            return None if answer is None else int(answer)
+        return None
+    except EOFError:  # the worker died without answering
+        return None
+    finally:
+        if worker.is_alive():
+            worker.terminate()
+        worker.join()
+        receive.close()
+
+
+def _worker_context():
+    """Fork where safe; else the fork server, with the search modules imported once in the
+    server so that each worker starts with them (or spawn where there is no fork server)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and fork_is_safe():
+        return multiprocessing.get_context("fork")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["perfectplay.deduction.solve", "perfectplay.deduction.probability"])
+    return ctx
+
+
+def _answer(send, fn, args) -> None:
+    """The worker's side of `_in_time`: send fn(*args), or None if it fails or is stopped."""
+    # The worker starts no process of its own; saying so keeps numba from creating an
+    # inter-process lock that the worker's exit would leave behind (a resource-tracker
+    # warning about leaked semaphores at the end of the game).
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        answer = fn(*args)
+    except BaseException:  # noqa: BLE001 - the heuristic answers instead
+        answer = None
+    send.send(answer)
 
 
 def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
@@ -92,6 +134,9 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
         if found is not None:
             return found, "optimal"
         return _suggest_probability(game, turn, turns_left, 2), "best two-guess lookahead"
+    from ..deduction.feedback import build_table
+
+    build_table(game)  # here, once (the heuristic needs it too), so a forked worker has it
     found = _in_time(budget, _suggest_expected, game, turn, None)
     if found is not None:
         return found, "optimal"

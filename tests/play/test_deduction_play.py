@@ -1,5 +1,11 @@
 """The advisor for deduction games, driven through a pipe and a terminal."""
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 from ..cli_runner import accept_suggestions, assert_one_line_error, in_terminal, perfectplay
 
 
@@ -83,3 +89,22 @@ def test_item_matching_refuses_a_guess_the_restrictions_forbid():
 def test_out_of_turns_ends_the_game():
     res = advise("item-matching", "slots=2", "items=4", "turns=1", "--secret", "34", script="11\n")
     assert "no guesses left" in res.stdout
+
+
+@pytest.mark.parametrize("layer", [None, "omp", "workqueue"])
+def test_optimal_suggestion_at_turn_2_with_every_threading_layer(layer):
+    # The budgeted search runs in a worker process; a worker forked from a process that
+    # ran GNU OpenMP kernels died ("fork() called from a process already using GNU
+    # OpenMP"), and the heuristic answered after the budget. The budget here is generous:
+    # what is checked is that the worker answers, not how fast.
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    if layer:
+        env["NUMBA_THREADING_LAYER"] = layer
+    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "mastermind",
+                          "--secret", "random", "--seed", "3", "--budget", "120"],
+                         input="\n\nquit\n", capture_output=True, text=True, timeout=600, env=env)
+    assert res.returncode == 0, res.stderr
+    turn2 = res.stdout.split("turn 2:")[1]
+    assert "222 secrets still possible" in turn2
+    assert "suggested guess: 2434 (optimal)" in turn2
+    assert "Terminating" not in res.stderr and "leaked" not in res.stderr, res.stderr

@@ -98,9 +98,11 @@ class WinSearch:
 
     # --- pieces -------------------------------------------------------------------------
     def leaves(self, t: int) -> int:
-        """Most secrets a strategy can reveal with t guesses: 1 + b + ... + b^(t-1)."""
+        """Most secrets a strategy can reveal with t guesses: 1 + b + ... + b^(t-1), and
+        never more than there are secrets (which keeps the bound a machine integer for the
+        compiled loops: 242^10 is not one)."""
         b = self.n_feedbacks - 1
-        return sum(b ** d for d in range(max(t, 0)))
+        return min(sum(b ** d for d in range(max(t, 0))), len(self.secrets))
 
     def feedbacks(self, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:
         """fb[i, j] = feedback of guess guesses[i] against secret subset[j]."""

@@ -89,7 +89,8 @@ def list_games() -> None:
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True),
-              help="draw the histogram of guesses or the value by state family (PNG)")
+              help="draw the histogram of guesses or the value by state family "
+                   "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
           without, as_json, out, plot, quiet) -> None:
@@ -98,9 +99,15 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     from .engines import solve as run
     from .objectives import Objective
     from .progress import Bar, Silent
-    from .solution import write_json_atomically
+    from .solution import check_writable, write_json_atomically
 
     g = load_game(game, list(assignments))
+    if out:  # before the work, which can take minutes
+        check_writable(out, "--out")
+    if plot:
+        from .plot import check_plot_path
+
+        check_plot_path(plot)
     objective = objective or g.default_objective
     if objective == "probability" and horizon is None:
         horizon = g.default_horizon()
@@ -132,7 +139,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if as_json:
         click.echo(json.dumps(solution.to_dict()))
     else:
-        _print_summary(g, solution, out)
+        _print_summary(g, solution, out, plot)
 
 
 @cli.command()
@@ -167,7 +174,7 @@ def play(game, assignments, seed, secret, budget) -> None:
         console.say("bye")
 
 
-def _print_summary(game, solution, out) -> None:
+def _print_summary(game, solution, out, plot) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -194,6 +201,8 @@ def _print_summary(game, solution, out) -> None:
                           else str(solution.stats[key]))
     if out:
         table.add_row("strategy", f"written to {out}")
+    if plot:
+        table.add_row("picture", f"written to {plot}")
     Console().print(table)
 
 

@@ -57,7 +57,11 @@ def list_games() -> None:
     for col in ("game", "kind", "parameters", "objectives", "what it is"):
         table.add_column(col)
     for name in game_names():
-        cls = game_class(name)
+        try:
+            cls = game_class(name)
+        except PerfectplayError as err:  # a plug-in that cannot load: say so, list the rest
+            table.add_row(name, "?", "", "", f"[red]{err}[/red]")
+            continue
         params = "\n".join(f"{s.describe()}: {s.help}" for s in cls.param_specs())
         table.add_row(name, cls.kind, params, ", ".join(cls.objectives), cls.summary)
     Console().print(table)

@@ -22,8 +22,11 @@ from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import PerfectplayError
+from ..errors import PerfectplayError, missing_rule
 from ..game import Game
+
+#: What a deduction game must define (named in the error when one is missing).
+NEEDS = "a deduction game defines length, n_symbols, guesses, n_feedbacks, solved_feedback and feedback"
 
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
@@ -65,15 +68,15 @@ class DeductionGame(Game):
     # --- what every game must say ------------------------------------------------------
     def length(self) -> int:
         """Number of positions of a code."""
-        raise NotImplementedError
+        raise missing_rule(self, "length", NEEDS)
 
     def n_symbols(self) -> int:
         """Symbols are 0 .. n_symbols-1."""
-        raise NotImplementedError
+        raise missing_rule(self, "n_symbols", NEEDS)
 
     def guesses(self) -> np.ndarray:
         """All allowed guesses, an int8 array (G, length) in lexicographic order."""
-        raise NotImplementedError
+        raise missing_rule(self, "guesses", NEEDS)
 
     def secrets(self) -> np.ndarray:
         """All possible secrets, an int8 array (S, length) in lexicographic order; each is a guess."""
@@ -81,22 +84,29 @@ class DeductionGame(Game):
 
     def n_feedbacks(self) -> int:
         """Feedbacks are integers 0 .. n_feedbacks-1 (at most 256)."""
-        raise NotImplementedError
+        raise missing_rule(self, "n_feedbacks", NEEDS)
 
     def solved_feedback(self) -> int:
         """The feedback that says the guess is the secret."""
-        raise NotImplementedError
+        raise missing_rule(self, "solved_feedback", NEEDS)
 
     def feedback(self, guess: Sequence[int], secret: Sequence[int]) -> int:
         """The feedback of one guess against one secret: the scalar reference of the rules."""
-        raise NotImplementedError
+        raise missing_rule(self, "feedback", NEEDS)
 
     def feedback_kernel(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
         """A compiled ``kernel(guesses, secrets, out)`` filling out[i, j] = feedback(g_i, s_j).
 
         Imported lazily by the implementation (numba must not load with the catalogue).
+        Without one, the scalar ``feedback`` is called for every pair: exact and fine for
+        small games, slow for large ones.
         """
-        raise NotImplementedError
+        def kernel(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
+            for i, g in enumerate(guesses):
+                for j, s in enumerate(secrets):
+                    out[i, j] = self.feedback(g, s)
+
+        return kernel
 
     def symmetry(self) -> Symmetry:
         """The symmetry group of the rules; the trivial group unless a game says more."""

@@ -176,6 +176,9 @@ def play(game, assignments, seed, secret, budget) -> None:
             play_deduction(g, console, secret=secret, seed=seed, budget=budget)
     except Quit:
         console.say("bye")
+    except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
+        console.say("\nbye")
+        sys.exit(130)
 
 
 def _print_summary(game, solution, out, plot) -> None:

@@ -185,8 +185,18 @@ class DeductionGame(Game):
     def parse_feedback(self, text: str) -> int:
         text = text.strip()
         if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():
-            raise BadCode(f"{self.name}: cannot read feedback {text!r}")
+            raise BadCode(f"{self.name}: cannot read feedback {text!r} "
+                          f"(expected a number from 0 to {self.n_feedbacks() - 1})")
         return int(text)
+
+    def feedback_help(self) -> str:
+        """What a feedback means and how to type it, for the advisor's help."""
+        return f"type the feedback you got, like {self.format_feedback(0)!r}"
+
+    def refusal(self, history: History, code: np.ndarray) -> str:
+        """Why `code` may not be guessed after `history` (a game with a hard mode says
+        which rule bars it)."""
+        return "the rules do not allow it here"
 
 
 def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:

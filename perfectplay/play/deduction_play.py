@@ -127,20 +127,33 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
     """The suggested guess and where it comes from ("optimal" or the heuristic's name).
 
     The optimal search runs in a separate process so that it can be stopped when the
-    budget runs out; the heuristic then answers.
+    budget runs out; the heuristic then answers. For a game's first suggestion the
+    heuristic runs here first: that loads the compiled kernels, which the forked workers
+    of this and later turns then start with instead of spending their budget loading them.
     """
     if turns_left is not None:
-        found = _in_time(budget, _suggest_probability, game, turn, turns_left, None)
-        if found is not None:
-            return found, "optimal"
-        return _suggest_probability(game, turn, turns_left, 2), "best two-guess lookahead"
-    from ..deduction.feedback import build_table
+        def fallback() -> int:
+            return _suggest_probability(game, turn, turns_left, 2)
 
-    build_table(game)  # here, once (the heuristic needs it too), so a forked worker has it
-    found = _in_time(budget, _suggest_expected, game, turn, None)
+        label, optimal = "best two-guess lookahead", (_suggest_probability, game, turn,
+                                                      turns_left, None)
+    else:
+        def fallback() -> int:
+            return _suggest_expected(game, turn, heuristic)
+
+        label, optimal = heuristic, (_suggest_expected, game, turn, None)
+    early = None
+    if game not in _WARM and budget > 0:
+        early = fallback()
+        _WARM.add(game)
+    found = _in_time(budget, *optimal)
     if found is not None:
         return found, "optimal"
-    return _suggest_expected(game, turn, heuristic), heuristic
+    return (fallback() if early is None else early), label
+
+
+#: Games whose compiled kernels this process has loaded (see `suggest`).
+_WARM: set[DeductionGame] = set()
 
 
 def play_deduction(game: DeductionGame, console: Console, *, secret: str | None = None,
@@ -153,15 +166,17 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
     goal = (f"the best chance to win within {horizon} guesses" if horizon
             else "the fewest guesses on average")
     console.say(f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
-                + ("I hold the secret; " if hidden is not None else "")
-                + f"feedback like {game.format_feedback(0)!r}. {COMMANDS_HELP}")
+                + ("I hold the secret. " if hidden is not None
+                   else f"Feedback like {game.format_feedback(0)!r}. ")
+                + COMMANDS_HELP)
     turns = [Turn(np.arange(len(secrets)))]
     solved = game.solved_feedback()
     while True:
         turn = turns[-1]
         if horizon is not None and len(turn.played) >= horizon:
-            console.say(f"[bold]no guesses left[/bold]: the secret was one of the "
-                        f"{len(turn.consistent):,} still possible")
+            console.say("[bold]no guesses left[/bold]: " + (
+                f"the secret was {game.format_code(secrets[hidden])}" if hidden is not None
+                else f"the secret was one of the {len(turn.consistent):,} still possible"))
             return 0
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
@@ -179,24 +194,37 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
                 console.say("nothing to undo")
             continue
         try:
-            fb = (int(game.feedback(guesses[played], secrets[hidden]))
-                  if hidden is not None else _ask_feedback(game, console))
+            fb, rest = _consistent_feedback(game, console, guesses, secrets, turn, played, hidden)
         except Undo:
             console.say("took back that guess")
             continue
-        if hidden is not None:
-            console.say(f"feedback: {game.format_feedback(fb)}")
         said = f"{game.format_code(guesses[played])} -> {game.format_feedback(fb)}"
-        row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
-        rest = turn.consistent[row == fb]
-        if not len(rest):
-            console.say(f"[red]no secret is consistent with {said}[/red]; nothing changed "
-                        "(type undo to take back an earlier turn)")
-            continue
         if fb == solved:
-            console.say(f"[bold]solved in {len(turn.played) + 1} guesses[/bold]")
+            n = len(turn.played) + 1
+            console.say(f"[bold]solved in {n} guess{'es' if n != 1 else ''}[/bold]")
             return len(turn.played) + 1
         turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [said]))
+
+
+def _consistent_feedback(game: DeductionGame, console: Console, guesses: np.ndarray,
+                         secrets: np.ndarray, turn: Turn, played: int,
+                         hidden: int | None) -> tuple[int, np.ndarray]:
+    """The feedback to the guess `played` (the rules' own when the tool holds the secret)
+    and the secrets it leaves. Feedback that no secret still possible fits is refused and
+    asked for again: the guess stands (``undo`` takes it back)."""
+    row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
+    if hidden is not None:
+        fb = int(game.feedback(guesses[played], secrets[hidden]))
+        console.say(f"feedback: {game.format_feedback(fb)}")
+        return fb, turn.consistent[row == fb]
+    while True:
+        fb = _ask_feedback(game, console)
+        rest = turn.consistent[row == fb]
+        if len(rest):
+            return fb, rest
+        console.say(f"[red]no secret is consistent with {game.format_code(guesses[played])} -> "
+                    f"{game.format_feedback(fb)}[/red]; nothing changed. Type the feedback "
+                    "again, or undo to take back the guess")
 
 
 def _pick_secret(game: DeductionGame, secrets: np.ndarray, secret: str | None,
@@ -246,20 +274,23 @@ def _ask_guess(game: DeductionGame, guesses: np.ndarray, index: dict, turn: Turn
         except BadCode as err:
             console.say(f"{err}")
             continue
-        if code not in index or (allowed is not None and not allowed[index[code]]):
-            console.say(f"{line} is not a guess the rules allow here")
+        if code not in index:
+            console.say(f"{line} is not one of the guesses of {game}")
+            continue
+        if allowed is not None and not allowed[index[code]]:
+            console.say(f"{line} is not allowed here: "
+                        f"{game.refusal(turn.history, guesses[index[code]])}")
             continue
         return index[code]
 
 
 def _ask_feedback(game: DeductionGame, console: Console) -> int:
-    example = repr(game.format_feedback(0))
-    hint = f"type the feedback you got, in the form {example}; {COMMANDS_HELP}"
+    hint = f"{game.feedback_help()}; {COMMANDS_HELP}"
     while True:
         line = console.ask("feedback:")
         if _command(line, console, hint):
             continue
         try:
             return game.parse_feedback(line)
-        except BadCode as err:
-            console.say(str(err) if example in str(err) else f"{err} (expected the form {example})")
+        except BadCode as err:  # the game's message says what it expected
+            console.say(str(err))

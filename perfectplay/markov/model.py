@@ -59,6 +59,11 @@ class MarkovGame(Game):
         """Outcomes and choices of non-terminal `states` (an int64 array)."""
         raise missing_rule(self, "expand", NEEDS)
 
+    #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for
+    #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
+    #: the start state instead.
+    bytes_per_state: ClassVar[int | None] = None
+
     def state_bound(self) -> int | None:
         """An upper bound on the number of reachable states, to refuse what cannot fit."""
         return None

@@ -62,14 +62,11 @@ class Bar(Silent):
 
     def _start(self) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                                   TaskProgressColumn, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
 
         self._progress = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TaskProgressColumn(show_speed=True), TextColumn("{task.fields[info]}"),
-            TimeElapsedColumn(), TimeRemainingColumn(),
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), _counts(),
+            TextColumn("{task.fields[info]}"), _clock(self.started),
             console=Console(stderr=True), transient=True)
         self._progress.start()
         self._new_task()
@@ -79,3 +76,34 @@ class Bar(Silent):
         if self._task is not None:
             self._progress.remove_task(self._task)
         self._task = self._progress.add_task(f"{name} ({unit})" if unit else name, total=total, info="")
+
+
+def _counts():
+    """A column "done/total (percent)" for stages whose total is known, blank otherwise
+    (never ``0/?``)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Counts(ProgressColumn):
+        def render(self, task) -> Text:
+            if task.total is None:
+                return Text("")
+            return Text(f"{task.completed:,.0f}/{task.total:,.0f} ({task.percentage:.0f}%)",
+                        style="progress.percentage")
+
+    return Counts()
+
+
+def _clock(started: float):
+    """A column with the time since the solve started (not since the bar or the stage
+    appeared), redrawn at every refresh."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Clock(ProgressColumn):
+        def render(self, task) -> Text:
+            seconds = int(time.perf_counter() - started)
+            return Text(f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+                        style="progress.elapsed")
+
+    return Clock()

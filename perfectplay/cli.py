@@ -198,14 +198,11 @@ def _print_summary(game, solution, out) -> None:
 
 
 def _exact_text(value) -> str:
-    """The exact value, or its size when it is too long to read (--json has it whole)."""
-    from .solution import format_value
+    """The exact value, or its digit counts when it is too long to read."""
+    from .solution import exact_text
 
-    text = format_value(value)
-    if len(text) <= 60:
-        return text
-    return (f"a fraction of {len(str(value.numerator))} / {len(str(value.denominator))} digits "
-            "(whole in --json or --out)")
+    text = exact_text(value)
+    return text if "digits" not in text else f"a fraction of {text} (in full: --json or --out)"
 
 
 def _add_deduction_rows(table, extra) -> None:
@@ -277,7 +274,7 @@ def show(file, depth) -> None:
 def _verify_markov(doc, as_json) -> None:
     from .catalogue import game_of_document
     from .markov.verify import BadPolicy, policy_document, verify_policy
-    from .solution import format_value
+    from .solution import exact_text, format_value
 
     entries = policy_document(doc)
     game = game_of_document(doc)
@@ -294,7 +291,7 @@ def _verify_markov(doc, as_json) -> None:
         return
     click.echo(f"{game}: the policy is legal in all {check.states:,} states and closed")
     click.echo(f"its expected {game.cost_unit}, recomputed: {float(check.value):.9f}"
-               + (f" = {format_value(check.value)}" if check.exact else "")
+               + (f" = {exact_text(check.value)}" if check.exact else "")
                + f"; recorded values agree to {check.max_error:.1e}")
     click.echo(f"the policy is {optimal[check.optimal]}")
 

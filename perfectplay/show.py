@@ -18,7 +18,7 @@ def strategy_tree(doc: dict[str, Any], depth: int):
     game = game_of_document(doc)
     strategy = doc.get("strategy")
     kind = strategy.get("kind") if isinstance(strategy, dict) else None
-    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {doc.get('value')} ({doc.get('status')})"
+    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {_value_text(doc.get('value'))} ({doc.get('status')})"
     if "total" in doc and "worst" in doc:
         title += f"; total {doc['total']} over {doc.get('secrets')} secrets, worst case {doc['worst']}"
     root = Tree(title)
@@ -87,9 +87,21 @@ def _markov(root, game, strategy: dict[str, Any], depth: int, horizon: int | Non
 
 
 def _short(value: Any) -> str:
-    from fractions import Fraction
+    from .solution import parse_value
 
     try:
-        return f"{float(Fraction(str(value))):.6f}"
-    except (ValueError, ZeroDivisionError):
+        return f"{float(parse_value(value)):.6f}"
+    except (ValueError, ZeroDivisionError, OverflowError):
         return "?"
+
+
+def _value_text(value: Any) -> str:
+    """A recorded value: in full when short, else its decimal value and digit counts."""
+    from .solution import exact_text, parse_value
+
+    try:
+        exact = parse_value(value)
+    except (ValueError, ZeroDivisionError):
+        return str(value)[:60]
+    text = exact_text(exact)
+    return text if "digits" not in text else f"{float(exact):.9f} (a fraction of {text})"

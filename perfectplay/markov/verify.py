@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PerfectplayError
+from ..solution import exact_text, parse_value
 from .model import MarkovGame
 
 #: Up to this many states the recomputation and the optimality check are exact.
@@ -52,7 +53,7 @@ def policy_document(doc: Any) -> list[dict[str, Any]]:
         if not isinstance(e, dict) or not is_int(e.get("code")) or not 0 <= e["code"] < 2**62:
             raise BadPolicy(f"state entry {i} has no valid integer code")
         try:
-            Fraction(str(e.get("value")))
+            parse_value(e.get("value"))
         except (ValueError, ZeroDivisionError):
             raise BadPolicy(f"state {e['code']} has no readable value") from None
         if "outcomes" in e:
@@ -111,7 +112,7 @@ def verify_policy(game: MarkovGame, entries: list[dict[str, Any]], recorded_exac
                 complete &= all(j >= 0 for _, j in legal)
                 alternatives[i].append((int(cost_all[b, k, c]), index[nxt], legal))
     values = _solve_float(n, rows, cols, probs, costs)
-    recorded = [Fraction(str(e["value"])) for e in entries]
+    recorded = [parse_value(e["value"]) for e in entries]
     err = float(np.max(np.abs(values - np.array([float(r) for r in recorded]))
                        / np.maximum(1.0, np.abs(values))))
     if err > 1e-9:
@@ -122,8 +123,8 @@ def verify_policy(game: MarkovGame, entries: list[dict[str, Any]], recorded_exac
     if recorded_exact:
         wrong = [i for i in range(n) if recorded[i] != exact[i]]
         if wrong:
-            raise BadPolicy(f"state {codes[wrong[0]]}: recorded exact value {entries[wrong[0]]['value']} "
-                            f"is not the policy's {exact[wrong[0]]}")
+            raise BadPolicy(f"state {codes[wrong[0]]}: recorded exact value {exact_text(recorded[wrong[0]])} "
+                            f"is not the policy's {exact_text(exact[wrong[0]])}")
     optimal = all(_chosen_is_best(alt, exact) for alt in alternatives) if complete else None
     return PolicyCheck(n, exact[0], True, optimal, err)
 

@@ -273,16 +273,19 @@ def show(file, depth) -> None:
 
 def _verify_markov(doc, as_json) -> None:
     from .catalogue import game_of_document
-    from .markov.verify import BadPolicy, policy_document, verify_policy
+    from .markov.policy_file import decode_policy
+    from .markov.verify import TOLERANCE, BadPolicy, verify_policy
     from .solution import exact_text, format_value
 
-    entries = policy_document(doc)
+    columns = decode_policy(doc.get("strategy"))
     game = game_of_document(doc)
     if game.kind != "markov":
         raise BadPolicy(f"{game.name} is not a Markov game")
-    check = verify_policy(game, entries, doc.get("exact") is True)
-    optimal = {True: "optimal (no better choice anywhere, exact check)",
-               False: "NOT optimal: some choice is strictly better", None: "optimality not checked"}
+    check = verify_policy(game, columns, doc.get("exact") is True)
+    how = "exact check" if check.exact else f"float check, tolerance {TOLERANCE:g}"
+    optimal = {True: f"optimal (no better choice anywhere, {how})",
+               False: f"NOT optimal: some choice is strictly better ({how})",
+               None: "optimality not checked (a choice leads to a state the file does not list)"}
     if as_json:
         click.echo(json.dumps({"game": game.name, "params": game.params, "states": check.states,
                                "value": format_value(check.value), "value_float": float(check.value),

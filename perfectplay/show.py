@@ -52,47 +52,36 @@ def _deduction(branch, node: Any, depth: int) -> None:
 def _markov(root, game, strategy: dict[str, Any], depth: int, horizon: int | None) -> None:
     """The policy from the start, following each outcome's chosen choice; for a horizon
     policy, each level uses the choices for the budget left there."""
-    from .markov.verify import BadPolicy, is_int
+    from .markov.policy_file import BadPolicy, decode_policy
 
-    entries = strategy.get("states")
-    if not isinstance(entries, list) or not entries or not all(
-            isinstance(e, dict) and is_int(e.get("code")) for e in entries):
-        raise BadPolicy("the policy's states are malformed")
-    by_code = {e["code"]: e for e in entries}
+    cols = decode_policy(strategy)
+    order = np.argsort(cols.code, kind="stable")
+    sorted_codes, ptr = cols.code[order], cols.out_ptr
 
     def add(branch, code: int, level: int, budget: int | None) -> None:
-        entry = by_code.get(code)
-        if entry is None:
+        pos = min(int(np.searchsorted(sorted_codes, code)), len(order) - 1)
+        if sorted_codes[pos] != code:
             raise BadPolicy(f"the policy does not list state {code}")
-        shown = f"  [dim]value {_short(entry.get('value'))}[/dim]" if budget in (None, horizon) else ""
+        i = int(order[pos])
+        shown = f"  [dim]value {cols.value[i]:.6f}[/dim]" if budget in (None, horizon) else ""
         node = branch.add(f"{game.describe_state(code)}{shown}")
-        if level >= depth or "outcomes" not in entry:
+        if level >= depth or cols.n_out[i] == 0:
             return
-        try:
-            row = entry["choose"][budget if budget is not None else 0]
-            pairs = list(zip(entry["outcomes"], row, strict=True))
-        except (IndexError, KeyError, TypeError, ValueError):
-            raise BadPolicy(f"state {code}: outcomes and choices are malformed") from None
+        row = budget if budget is not None else 0
+        if not 0 <= row < len(cols.choose):
+            raise BadPolicy(f"state {code}: no choices for a budget of {budget}")
         exp = game.expand(np.array([code], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)
-        for k, c in pairs:
-            if not (is_int(k) and is_int(c) and 0 <= k < exp.next.shape[1]
-                    and 0 <= c < exp.next.shape[2] and exp.next[0, k, c] >= 0):
+        for o in range(ptr[i], ptr[i + 1]):
+            k, c = int(cols.outcome[o]), int(cols.choose[row, o])
+            if not (0 <= k < exp.next.shape[1] and 0 <= c < exp.next.shape[2]
+                    and exp.next[0, k, c] >= 0):
                 raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
             label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
             left = None if budget is None else budget - int(cost[0, k, c])
             add(node.add(label), int(exp.next[0, k, c]), level + 1, left)
 
-    add(root, entries[0]["code"], 0, horizon if strategy.get("by_budget") else None)
-
-
-def _short(value: Any) -> str:
-    from .solution import parse_value
-
-    try:
-        return f"{float(parse_value(value)):.6f}"
-    except (ValueError, ZeroDivisionError, OverflowError):
-        return "?"
+    add(root, int(cols.code[0]), 0, horizon if cols.by_budget else None)
 
 
 def _value_text(value: Any) -> str:

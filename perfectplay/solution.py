@@ -69,9 +69,12 @@ def exact_text(value: Fraction, limit: int = 60) -> str:
     """The exact value for people: the fraction in full when at most `limit` characters,
     else its digit counts (``2,731/4,125 digits``); JSON output carries it in full."""
     text = format_value(value)
-    if len(text) <= limit:
-        return text
-    p, _, q = text.lstrip("-").partition("/")
+    return text if len(text) <= limit else digit_counts_text(value)
+
+
+def digit_counts_text(value: Fraction) -> str:
+    """``2,731/4,125 digits``: the decimal digits of numerator and denominator."""
+    p, _, q = format_value(value).lstrip("-").partition("/")
     return f"{len(p):,}/{len(q or '1'):,} digits"
 
 

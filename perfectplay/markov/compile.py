@@ -131,11 +131,12 @@ def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
 
 
 class _Seen:
-    """The set of state codes discovered so far: a bitmap when the game bounds its codes."""
+    """The set of state codes discovered so far: a bitmap when the game bounds its codes,
+    else a Python set (a sorted array merged per layer was quadratic on deep games)."""
 
     def __init__(self, bound: int | None):
         self.bits = np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
-        self.sorted = np.zeros(0, dtype=np.int64)
+        self.known: set[int] = set()
 
     def keep_new(self, codes: np.ndarray) -> np.ndarray:
         """The codes not seen before (each once), now marked as seen."""
@@ -145,12 +146,9 @@ class _Seen:
                 raise PerfectplayError(f"state code {int(codes[-1])} is beyond the game's code_bound")
             from .kernels import mark_unseen
             return codes[mark_unseen(self.bits, codes)]
-        pos = np.searchsorted(self.sorted, codes)
-        hit = pos < len(self.sorted)
-        hit[hit] = self.sorted[pos[hit]] == codes[hit]
-        fresh = codes[~hit]
-        self.sorted = np.union1d(self.sorted, fresh)
-        return fresh
+        fresh = [c for c in codes.tolist() if c not in self.known]
+        self.known.update(fresh)
+        return np.array(fresh, dtype=np.int64)
 
 
 def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16,

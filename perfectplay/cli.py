@@ -265,10 +265,14 @@ def show(file, depth) -> None:
     """Print an exported strategy (deduction tree or Markov policy) as an indented tree."""
     from rich.console import Console
 
-    from .show import strategy_tree
+    from .show import learned_table, strategy_tree
     from .solution import read_document
 
-    Console().print(strategy_tree(read_document(file), depth))
+    doc = read_document(file)
+    Console().print(strategy_tree(doc, depth))
+    table = learned_table(doc)
+    if table is not None:
+        Console().print(table)
 
 
 def _verify_markov(doc, as_json) -> None:
@@ -293,9 +297,12 @@ def _verify_markov(doc, as_json) -> None:
                                "max_error": check.max_error}))
         return
     click.echo(f"{game}: the policy is legal in all {check.states:,} states and closed")
-    click.echo(f"its expected {game.cost_unit}, recomputed: {float(check.value):.9f}"
-               + (f" = {exact_text(check.value)}" if check.exact else "")
-               + f"; recorded values agree to {check.max_error:.1e}")
+    if check.exact:
+        click.echo(f"its expected {game.cost_unit}, recomputed exactly: {float(check.value):.9f} "
+                   f"= {exact_text(check.value)}; recorded values agree to {check.max_error:.1e}")
+    else:
+        click.echo(f"its expected {game.cost_unit}: {float(check.value):.9f}; the recorded values "
+                   f"satisfy the policy's own equations to {check.max_error:.1e}")
     click.echo(f"the policy is {optimal[check.optimal]}")
 
 

@@ -33,6 +33,32 @@ def strategy_tree(doc: dict[str, Any], depth: int):
     return root
 
 
+def learned_table(doc: dict[str, Any]):
+    """For a Markov policy whose game labels its kinds of choice, a rich Table of what
+    the policy learned (``markov/learned.py``); None otherwise."""
+    from .catalogue import game_of_document
+
+    game = game_of_document(doc)
+    strategy = doc.get("strategy")
+    if (game.kind != "markov" or not game.choice_kind_names or not isinstance(strategy, dict)
+            or strategy.get("by_budget") or doc.get("objective") != "expected"):
+        return None
+    from rich.table import Table
+
+    from .markov.learned import TOLERANCE, summarise_by_kind
+    from .markov.policy_file import decode_policy
+
+    counts, decisions, exact = summarise_by_kind(game, decode_policy(strategy))
+    how = "exact comparisons" if exact else f"float comparisons, tolerance {TOLERANCE:g}"
+    table = Table(title=f"choices by kind over {decisions:,} decisions ({how})")
+    for col in ("kind of choice", "available", "chosen", "strictly best", "tied for best"):
+        table.add_column(col, justify="left" if col == "kind of choice" else "right")
+    for c in counts:
+        table.add_row(c.name, f"{c.available:,}", f"{c.chosen:,}", f"{c.strictly_best:,}",
+                      f"{c.tied_best:,}")
+    return table
+
+
 def _deduction(branch, node: Any, depth: int) -> None:
     if not isinstance(node, dict):
         raise PerfectplayError("the strategy tree has a node that is not an object")

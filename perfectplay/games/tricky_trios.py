@@ -43,6 +43,9 @@ class TrickyTrios(MarkovGame):
 
     n: int = param(5, low=1, high=100, help="number of trios (3n cards)")
 
+    choice_kind_names = ("an unknown card", "a known card that completes a trio",
+                         "any other known card")
+
     # --- state codes: phase, f, c0..c3 in mixed radix --------------------------------
     def encode(self, phase: np.ndarray | int, f: np.ndarray | int, c: np.ndarray) -> np.ndarray:
         """State codes from the phase, f and the counts c[..., 0:4] (mixed radix)."""
@@ -114,6 +117,19 @@ class TrickyTrios(MarkovGame):
         weight[ok, FROM_FACE_UP] = 3 - f[ok]
         nxt[ok, FROM_FACE_UP, 0] = self.encode(START, 0, c[ok])
         return Expansion(weight=weight, next=nxt, cost=cost)
+
+    def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
+        """Unknown flips (kind 0); known flips completing a trio (kind 1): a card of a trio
+        with all three known at the start of a round, or of the face-up trio once all its
+        cards are known; every other known flip (kind 2: a mismatch that ends the round,
+        or a match whose trio still has an unknown card). Draws count as unknown."""
+        phase, f, _ = self.decode(np.asarray(states, dtype=np.int64))
+        kinds = np.full(np.asarray(expansion.next).shape, 2, dtype=np.int8)
+        kinds[:, :, UNKNOWN] = 0
+        kinds[phase > TWO] = 0  # the draw's forced "reveal"
+        kinds[phase == START, :, KNOWN_3] = 1
+        kinds[f == 3, :, KNOWN_FACE_UP] = 1
+        return kinds
 
     def state_bound(self) -> int:
         return 24 * comb(self.n + 4, 4)

@@ -43,6 +43,9 @@ class MarkovGame(Game):
     cost_unit: ClassVar[str] = "moves"
     #: What ``state_family`` measures, for plots.
     family_label: ClassVar[str] = "state family"
+    #: Names of the kinds of choice ``choice_kinds`` tells apart (empty: not labelled);
+    #: ``show`` summarises a solved policy by kind.
+    choice_kind_names: ClassVar[tuple[str, ...]] = ()
 
     def initial_state(self) -> int:
         raise NotImplementedError
@@ -62,6 +65,11 @@ class MarkovGame(Game):
     def code_bound(self) -> int | None:
         """One more than the largest state code, if known (lets exploration use a bitmap)."""
         return None
+
+    def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
+        """The kind (an index into ``choice_kind_names``) of every choice of ``expansion``
+        (the expansion of `states`), shape (B, K, C); only read where a choice exists."""
+        raise NotImplementedError
 
     def describe_state(self, state: int) -> str:
         return str(state)

@@ -2,8 +2,9 @@
 
 Every state listed is expanded again by the game's rules; the policy must name a legal
 choice after each chance outcome, and every state it leads to must be listed. The
-policy's expected cost is then recomputed from its own linear equations (a sparse float
-solve; an exact rational solve when small) and compared with the values recorded, and no
+policy must finish from every state, and the recorded values must satisfy its own linear
+equations (to a relative 1e-9 in floats; when small, its values are solved exactly in
+rationals and must equal the recorded exact values) and compared with the values recorded, and no
 legal choice may be better than the one the policy makes (in exact arithmetic when
 small, else to a stated float tolerance). The work is vectorised over batches of states
 (the file is read as columns, ``policy_file``), so a million states take seconds.
@@ -11,7 +12,6 @@ small, else to a stated float tolerance). The work is vectorised over batches of
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,9 +23,6 @@ from .policy_file import BadPolicy, PolicyColumns
 
 #: Up to this many states the recomputation and the optimality check are exact.
 EXACT_LIMIT = 2000
-#: Up to this many states the float values are recomputed by a direct sparse solve;
-#: beyond, by an iterative solve (BiCGSTAB) started from the recorded values.
-DIRECT_LIMIT = 200_000
 #: Relative tolerance of the float comparisons (recorded values, better choices).
 TOLERANCE = 1e-9
 BATCH = 1 << 14
@@ -73,7 +70,7 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
     if len(bad):
         raise BadPolicy(f"state {code[bad[0]]}: its outcomes do not match the rules")
     chosen = _replay(game, cols, order)
-    values = _solve_float(n, chosen, cols.value)
+    values = _apply_policy(n, chosen, cols.value)
     err = float(np.max(np.abs(values - cols.value) / np.maximum(1.0, np.abs(values))))
     if not err <= TOLERANCE:
         raise BadPolicy(f"recorded values differ from the policy's own by up to {err:.2e}")
@@ -171,9 +168,13 @@ def _finishes(n: int, chosen: _Chosen, terminal_rows: np.ndarray) -> bool:
     return len(breadth_first_order(rev, n, directed=True, return_predecessors=False)) == n + 1
 
 
-def _solve_float(n: int, chosen: _Chosen, recorded: np.ndarray) -> np.ndarray:
+def _apply_policy(n: int, chosen: _Chosen, recorded: np.ndarray) -> np.ndarray:
+    """One application of the policy's equations to the recorded values: for each state,
+    its expected cost of one step plus the recorded values where the step leads. Values
+    are the policy's own exactly when this changes nothing (the policy finishing from
+    every state, checked first, makes the solution unique); the difference is the residual
+    reported. (A direct sparse solve fills in: minutes on 16,384 states.)"""
     import scipy.sparse as sp
-    from scipy.sparse.linalg import MatrixRankWarning, bicgstab, spsolve
 
     has_edge = np.zeros(n, dtype=bool)
     has_edge[chosen.state] = True
@@ -181,22 +182,7 @@ def _solve_float(n: int, chosen: _Chosen, recorded: np.ndarray) -> np.ndarray:
         raise BadPolicy("the policy never finishes from some state")
     p = chosen.weight / chosen.denom
     P = sp.csr_matrix((p, (chosen.state, chosen.target)), shape=(n, n))
-    A = (sp.identity(n, format="csr") - P).tocsr()
-    b = np.bincount(chosen.state, weights=p * chosen.cost, minlength=n)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", MatrixRankWarning)
-        try:
-            if n <= DIRECT_LIMIT:
-                x = spsolve(A.tocsc(), b)
-            else:
-                x, info = bicgstab(A, b, x0=recorded, rtol=1e-15, atol=0.0, maxiter=10_000)
-                if info != 0:
-                    raise BadPolicy("the policy's values could not be recomputed (no convergence)")
-        except MatrixRankWarning:
-            raise BadPolicy("the policy never finishes from some state") from None
-    if not np.all(np.isfinite(x)):
-        raise BadPolicy("the policy never finishes from some state")
-    return np.atleast_1d(x)
+    return np.bincount(chosen.state, weights=p * chosen.cost, minlength=n) + P @ recorded
 
 
 def _solve_exact(n: int, chosen: _Chosen) -> list[Fraction]:

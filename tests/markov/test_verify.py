@@ -104,7 +104,6 @@ def test_float_verification_of_a_large_policy_finds_a_suboptimal_choice(monkeypa
     from perfectplay.markov import verify
 
     monkeypatch.setattr(verify, "EXACT_LIMIT", 10)
-    monkeypatch.setattr(verify, "DIRECT_LIMIT", 10)  # the iterative solve, as for big files
     game = load_game("dice-cards", ["n=3"])
     cols = decode_policy(solve(game).strategy.to_json())
     check = verify.verify_policy(game, cols, recorded_exact=True)

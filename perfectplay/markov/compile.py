@@ -152,10 +152,18 @@ class _Seen:
 
 
 def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16,
-                 progress: Silent | None = None) -> Graph:
-    """Explore every state reachable from the start, breadth first, and index them."""
+                 progress: Silent | None = None, compiled: bool | None = None) -> Graph:
+    """Explore every state reachable from the start and index them: compiled end to end
+    when the game gives compiled rules and a code bound (``compiled=None``: whenever it
+    can), else breadth first in batches through the vectorised ``expand``."""
     progress = progress or Silent()
     _check_memory(game, memory_bytes)
+    rules = game.compiled_rules()
+    bound = game.code_bound()
+    if compiled is None:
+        compiled = rules is not None and bound is not None and bound <= BITMAP_LIMIT
+    if compiled:
+        return _explore_compiled(game, rules, bound)
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
     layers, pieces, explored = [frontier], [], 0
@@ -171,6 +179,19 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int
         if frontier.size:
             layers.append(frontier)
     return _assemble(np.concatenate(layers), pieces)
+
+
+def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
+    """The whole exploration in one compiled call (``compiled.explore``)."""
+    try:
+        arrays = rules.explore(rules.params, np.int64(game.initial_state()), np.int64(bound),
+                               rules.outcomes, rules.choices)
+    except ValueError as err:
+        raise PerfectplayError(f"{game}: {err}") from None
+    *fields, start = arrays
+    names = ("codes", "terminal", "denom", "out_ptr", "weight", "outcome_k", "choice_ptr",
+             "target", "cost", "choice_c")
+    return Graph(**dict(zip(names, fields)), start=int(start))
 
 
 def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:

@@ -12,11 +12,14 @@ the simulator and the advisor alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from ..game import Game
+
+if TYPE_CHECKING:
+    from .compiled import CompiledRules
 
 
 @dataclass
@@ -50,13 +53,29 @@ class MarkovGame(Game):
     def initial_state(self) -> int:
         raise NotImplementedError
 
+    def compiled_rules(self) -> CompiledRules | None:
+        """The rules as one numba function per state (``markov/compiled.py``), or None.
+
+        A game that gives them needs neither ``is_terminal`` nor ``expand``: both are
+        derived from them, and the solver explores the game compiled end to end."""
+        return None
+
     def is_terminal(self, states: np.ndarray) -> np.ndarray:
         """Boolean array: which of `states` end the game (the goal)."""
-        raise NotImplementedError
+        return self._compiled_batch(states)[0]
 
     def expand(self, states: np.ndarray) -> Expansion:
         """Outcomes and choices of non-terminal `states` (an int64 array)."""
-        raise NotImplementedError
+        _, weight, nxt, cost = self._compiled_batch(states)
+        return Expansion(weight=weight, next=nxt, cost=cost)
+
+    def _compiled_batch(self, states: np.ndarray):
+        rules = self.compiled_rules()
+        if rules is None:
+            raise NotImplementedError(f"{type(self).__name__} must define expand and is_terminal "
+                                      "or compiled_rules")
+        return rules.expand_batch(rules.params, np.ascontiguousarray(states, dtype=np.int64),
+                                  rules.outcomes, rules.choices)
 
     def state_bound(self) -> int | None:
         """An upper bound on the number of reachable states, to refuse what cannot fit."""

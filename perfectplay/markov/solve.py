@@ -38,8 +38,12 @@ def solve_markov(
     exact: bool | None = None,
     max_sweeps: int = 10_000_000,
     progress: Silent | None = None,
+    compiled: bool | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
+
+    ``compiled`` chooses the exploration (``compile_game``): None uses the game's compiled
+    rules when it has them, False forces the generic vectorised path.
 
     The float stage ends when no value changes by more than `tol` (relative) in a sweep;
     exact=None then runs the exact stage where sizes allow (True insists, False skips).
@@ -49,7 +53,7 @@ def solve_markov(
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")
-    g = compile_game(game, progress=progress)
+    g = compile_game(game, progress=progress, compiled=compiled)
     check_no_free_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}

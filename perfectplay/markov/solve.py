@@ -13,8 +13,7 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
-from .structure import (adjacency, check_no_free_cycles, components, csr, distance_to_goal,
-                        solve_order, zero_cost_order)
+from .structure import check_no_free_cycles, components, solve_order, zero_cost_order
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
@@ -71,13 +70,12 @@ def solve_markov(
 
 def _renumber_in_visiting_order(game, g) -> None:
     """Renumber the graph in Gauss-Seidel's visiting order (see ``solve_order``)."""
-    adj = adjacency(g)
-    dist = distance_to_goal(g, adj)
-    if (dist > g.n_states).any():
-        raise Unsupported(f"{game}: from some reachable state the game can never end; "
-                          "this engine needs every state to be able to finish")
-    order = solve_order(adj, dist)
-    del adj, dist
+    from ..errors import PerfectplayError
+
+    try:
+        order = solve_order(g)
+    except PerfectplayError as why:
+        raise Unsupported(f"{game}: {why}") from None
     g.renumber(order)
 
 
@@ -136,7 +134,7 @@ def _policy_iteration(g, tol, max_sweeps, progress):
     while True:
         rounds += 1
         pol_target = g.target[best].astype(np.int64)
-        labels = components(csr(g.out_ptr, pol_target, g.n_states))
+        labels = components(g.out_ptr, pol_target)
         block_order = np.argsort(labels, kind="stable")
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)

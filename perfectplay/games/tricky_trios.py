@@ -52,12 +52,15 @@ def _rules(params, code, weight, nxt, cost):
     """One state's flips (see the module docstring): at a decision (phases START, ONE,
     TWO) one outcome and every legal flip; at a draw, the class of the card revealed."""
     r = params[0] + 1
-    c3 = code % r
-    c2 = code // r % r
-    c1 = code // r // r % r
-    c0 = code // r // r // r % r
-    pf = code // r // r // r // r
-    phase, f = pf // 4, pf % 4
+    q = code // r
+    c3 = code - q * r
+    code, q = q, q // r
+    c2 = code - q * r
+    code, q = q, q // r
+    c1 = code - q * r
+    code, q = q, q // r
+    c0 = code - q * r
+    phase, f = q >> 2, q & 3
     if phase == START and c0 + c1 + c2 + c3 == 0:
         return True
     # the counts with the face-up trio (f known cards) put back among them

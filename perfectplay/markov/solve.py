@@ -24,8 +24,11 @@ EXACT_HORIZON_WORK = 5_000_000
 #: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
 WARM_TOL = 1e-2
 MAX_DENSE = 400
-#: Sweeps per kernel call between progress reports; policy rounds before giving up.
+#: Sweeps per kernel call between progress reports (and chances for Ctrl-C: a compiled
+#: call cannot be interrupted), at most about EDGES_PER_CALL edges' work per call;
+#: policy rounds before giving up.
 SWEEP_CHUNK = 20
+EDGES_PER_CALL = 30_000_000
 MAX_ROUNDS = 1000
 
 
@@ -109,9 +112,10 @@ def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:
     from .kernels import gauss_seidel_sweeps
 
     sweeps, delta = 0, np.inf
+    chunk = max(1, min(SWEEP_CHUNK, EDGES_PER_CALL // max(1, g.n_edges)))
     while delta > tol and sweeps < budget:
         n, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
-                                       g.target, g.cost, tol, min(SWEEP_CHUNK, budget - sweeps))
+                                       g.target, g.cost, tol, min(chunk, budget - sweeps))
         sweeps += int(n)
         progress.update(done + sweeps, f"change {delta:.1e}")
     return sweeps, float(delta)
@@ -133,14 +137,14 @@ def _policy_iteration(g, tol, max_sweeps, progress):
     progress.stage("policy iteration", unit="rounds")
     while True:
         rounds += 1
-        pol_target = g.target[best].astype(np.int64)
+        pol_target = g.target[best]
         labels = components(g.out_ptr, pol_target)
         block_order = np.argsort(labels, kind="stable")
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)
         trial = V.copy()
         if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
-                               g.denom, pol_target, g.cost[best].astype(np.int64), MAX_DENSE):
+                               g.denom, pol_target, g.cost[best], MAX_DENSE):
             # an improper policy (it never finishes from somewhere): sweep closer, retry
             if sweeps >= max_sweeps or rounds >= MAX_ROUNDS:
                 raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "

@@ -31,11 +31,10 @@ def check_no_free_cycles(g: Graph) -> None:
     makes the exact optimality check a proof)."""
     from .structure_kernels import free_edges
 
-    rows, cols = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
+    rows, cols, self_loop = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
     if not len(cols):
         return
-    src = np.repeat(np.arange(g.n_states, dtype=np.int32), np.diff(rows))
-    if (src == cols).any() or np.bincount(components(rows, cols)).max() > 1:
+    if self_loop or np.bincount(components(rows, cols)).max() > 1:
         raise PerfectplayError("the game has a cycle of zero-cost choices, which this engine "
                                "does not solve")
 
@@ -62,5 +61,5 @@ def zero_cost_order(g: Graph) -> np.ndarray:
     """States ordered so that every zero-cost choice leads to an earlier state."""
     from .structure_kernels import free_edges
 
-    rows, cols = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
+    rows, cols, _ = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
     return np.argsort(components(rows, cols), kind="stable")

@@ -83,7 +83,7 @@ def edge_rows(out_ptr, choice_ptr):
 
 @njit(cache=True)
 def free_edges(out_ptr, choice_ptr, target, cost):
-    """The subgraph of zero-cost choices, as (row pointers, columns)."""
+    """The subgraph of zero-cost choices, as (row pointers, columns, has a self-loop)."""
     n = out_ptr.shape[0] - 1
     rows = np.zeros(n + 1, dtype=np.int64)
     for s in range(n):
@@ -94,12 +94,14 @@ def free_edges(out_ptr, choice_ptr, target, cost):
         rows[s + 1] = rows[s] + m
     cols = np.empty(rows[n], dtype=np.int32)
     i = 0
+    loop = False
     for s in range(n):
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
             if cost[e] == 0:
                 cols[i] = target[e]
+                loop |= target[e] == s
                 i += 1
-    return rows, cols
+    return rows, cols, loop
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .model import MarkovGame
-from .policy_file import BadPolicy, PolicyColumns
+from .policy_file import BadPolicy, PolicyColumns, segments
 
 TOLERANCE = 1e-9
 BATCH = 1 << 14
@@ -62,7 +62,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
         nxt = np.asarray(exp.next)
         cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
         b_of, k = np.nonzero(np.asarray(exp.weight) > 0)
-        outs = np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in idx])
+        outs = segments(ptr, idx)
         if not np.array_equal(cols.outcome[outs], k):
             raise BadPolicy("the policy's outcomes do not match the rules")
         legal = nxt[b_of, k] >= 0

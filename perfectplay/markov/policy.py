@@ -11,7 +11,7 @@ import numpy as np
 from ..solution import format_value
 from .compile import Graph
 from .model import MarkovGame
-from .policy_file import PolicyColumns, encode_policy
+from .policy_file import PolicyColumns, encode_policy, segments
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Policy:
         g = self.graph
         order = np.concatenate(([g.start], np.arange(g.start), np.arange(g.start + 1, g.n_states)))
         n_out = np.diff(g.out_ptr)[order]
-        outs = _segments(g.out_ptr, order)
+        outs = segments(g.out_ptr, order)
         rows = self.chosen if self.chosen.ndim == 2 else self.chosen[None]
         exact = not isinstance(self.values, np.ndarray)
         values = np.array([float(v) for v in self.values]) if exact else np.asarray(self.values, float)
@@ -62,9 +62,3 @@ class Policy:
             exact=[format_value(self.values[s]) for s in order.tolist()] if exact else None,
             by_budget=self.chosen.ndim == 2))
 
-
-def _segments(ptr: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Indices of the rows ptr[s]:ptr[s+1] of every s in `order`, concatenated."""
-    lengths = ptr[order + 1] - ptr[order]
-    starts = np.repeat(ptr[order] - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return starts + np.arange(int(lengths.sum()))

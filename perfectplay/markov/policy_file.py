@@ -54,6 +54,14 @@ class PolicyColumns:
         return ptr
 
 
+def segments(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Indices ptr[r]:ptr[r+1] of every r in `rows`, concatenated (the outcomes of a set
+    of states, in the columns or in a Graph)."""
+    lengths = ptr[rows + 1] - ptr[rows]
+    starts = np.repeat(ptr[rows] - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return starts + np.arange(int(lengths.sum()))
+
+
 def encode_policy(columns: PolicyColumns) -> dict[str, Any]:
     """The ``strategy`` object of a solution document."""
     arrays = {"code": columns.code.astype(np.int64), "n_out": columns.n_out.astype(np.int32),

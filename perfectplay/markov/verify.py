@@ -19,7 +19,7 @@ import numpy as np
 
 from ..solution import exact_text, parse_value
 from .model import MarkovGame
-from .policy_file import BadPolicy, PolicyColumns
+from .policy_file import BadPolicy, PolicyColumns, segments
 
 #: Up to this many states the recomputation and the optimality check are exact.
 EXACT_LIMIT = 2000
@@ -110,7 +110,7 @@ def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
         if len(idx) and not np.array_equal(np.bincount(b_of, minlength=len(idx)), cols.n_out[idx]):
             bad = idx[np.flatnonzero(present.sum(axis=1) != cols.n_out[idx])[0]]
             raise BadPolicy(f"state {cols.code[bad]}: its outcomes do not match the rules")
-        outs = _segments(ptr, idx)
+        outs = segments(ptr, idx)
         k = cols.outcome[outs]
         if not np.array_equal(k, k_rules):
             bad = idx[b_of[np.flatnonzero(k != k_rules)[0]]]
@@ -147,13 +147,6 @@ def _index(sorted_codes: np.ndarray, order: np.ndarray, codes: np.ndarray) -> np
     """Position in the file of each code, -1 where it is not listed."""
     pos = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
     return np.where(sorted_codes[pos] == codes, order[pos], -1)
-
-
-def _segments(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Indices ptr[r]:ptr[r+1] of every r in `rows`, concatenated."""
-    lengths = ptr[rows + 1] - ptr[rows]
-    starts = np.repeat(ptr[rows] - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return starts + np.arange(int(lengths.sum()))
 
 
 def _finishes(n: int, chosen: _Chosen, terminal_rows: np.ndarray) -> bool:
@@ -218,8 +211,7 @@ def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, values) -
         if (legal & (target < 0)).any():
             return None
         q = np.where(legal, cost + vf[target], np.inf)
-        rows = np.arange(len(c))
-        mine = q[rows, c]
+        mine = q[np.arange(len(c)), c]
         close = legal & (q < mine[:, None] + TOLERANCE * np.maximum(1.0, np.abs(mine))[:, None])
         if not exact:
             if (q < (mine - TOLERANCE * np.maximum(1.0, np.abs(mine)))[:, None]).any():

@@ -5,6 +5,11 @@ Each case runs in its own process so its peak memory (max RSS) is its own.
     python benchmarks/markov.py            # the standard cases
     python benchmarks/markov.py --large    # adds dice-cards n=10 and tricky-trios n=100
     python benchmarks/markov.py --case dice-exact-5
+
+The whole ``perfectplay solve dice-cards n=5`` process (start-up included) is timed from
+outside, beside the seed's own notebook code (seed 001, cell 7, extracted to a file):
+
+    farm-bench -n 5 --vs "python /tmp/seed001.py" -- perfectplay solve dice-cards n=5 --quiet
 """
 
 from __future__ import annotations

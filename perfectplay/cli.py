@@ -224,14 +224,11 @@ def _print_summary(game, solution, out, plot) -> None:
 
 
 def _exact_text(value) -> str:
-    """The exact value, or its size when it is too long to read (--json has it whole)."""
-    from .solution import format_value
+    """The exact value, or its digit counts when it is too long to read."""
+    from .solution import exact_text
 
-    text = format_value(value)
-    if len(text) <= 60:
-        return text
-    return (f"a fraction of {len(str(value.numerator))} / {len(str(value.denominator))} digits "
-            "(whole in --json or --out)")
+    text = exact_text(value)
+    return text if "digits" not in text else f"a fraction of {text} (in full: --json or --out)"
 
 
 def _add_deduction_rows(table, extra) -> None:
@@ -271,13 +268,16 @@ def show(file, depth) -> None:
     once its numbers are checked as verify checks them."""
     from rich.console import Console
 
-    from .show import strategy_tree
+    from .show import learned_table, strategy_tree
     from .solution import read_document
     from .verify_file import check_document
 
     doc = read_document(file)
     verdict = check_document(doc, resolve=False)
     Console().print(strategy_tree(doc, depth, verdict))
+    table = learned_table(doc)
+    if table is not None:
+        Console().print(table)
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ def strategy_tree(doc: dict[str, Any], depth: int, verdict=None):
     data = verdict.data
     claim = {"exact check": "proven optimal (exact check)",
              "not checked": "claimed proven optimal: perfectplay verify checks that"}.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
-    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {data.get('value')} ({claim})"
+    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {_value_text(data.get('value'))} ({claim})"
     if "total" in data and "worst" in data:
         title += f"; total {data['total']} over {data['secrets']} secrets, worst case {data['worst']}"
     root = Tree(title)
@@ -39,6 +39,32 @@ def strategy_tree(doc: dict[str, Any], depth: int, verdict=None):
     else:
         raise PerfectplayError(f"the file holds no strategy for {game.name}")
     return root
+
+
+def learned_table(doc: dict[str, Any]):
+    """For a Markov policy whose game labels its kinds of choice, a rich Table of what
+    the policy learned (``markov/learned.py``); None otherwise."""
+    from .catalogue import game_of_document
+
+    game = game_of_document(doc)
+    strategy = doc.get("strategy")
+    if (game.kind != "markov" or not game.choice_kind_names or not isinstance(strategy, dict)
+            or strategy.get("by_budget") or doc.get("objective") != "expected"):
+        return None
+    from rich.table import Table
+
+    from .markov.learned import TOLERANCE, summarise_by_kind
+    from .markov.policy_file import decode_policy
+
+    counts, decisions, exact = summarise_by_kind(game, decode_policy(strategy))
+    how = "exact comparisons" if exact else f"float comparisons, tolerance {TOLERANCE:g}"
+    table = Table(title=f"choices by kind over {decisions:,} decisions ({how})")
+    for col in ("kind of choice", "available", "chosen", "strictly best", "tied for best"):
+        table.add_column(col, justify="left" if col == "kind of choice" else "right")
+    for c in counts:
+        table.add_row(c.name, f"{c.available:,}", f"{c.chosen:,}", f"{c.strictly_best:,}",
+                      f"{c.tied_best:,}")
+    return table
 
 
 def _deduction(branch, node: Any, depth: int) -> None:
@@ -60,44 +86,45 @@ def _deduction(branch, node: Any, depth: int) -> None:
 def _markov(root, game, strategy: dict[str, Any], depth: int, horizon: int | None) -> None:
     """The policy from the start, following each outcome's chosen choice; for a horizon
     policy, each level uses the choices for the budget left there."""
-    from .markov.verify import BadPolicy, is_int
+    from .markov.policy_file import BadPolicy, decode_policy
 
-    entries = strategy.get("states")
-    if not isinstance(entries, list) or not entries or not all(
-            isinstance(e, dict) and is_int(e.get("code")) for e in entries):
-        raise BadPolicy("the policy's states are malformed")
-    by_code = {e["code"]: e for e in entries}
+    cols = decode_policy(strategy)
+    order = np.argsort(cols.code, kind="stable")
+    sorted_codes, ptr = cols.code[order], cols.out_ptr
 
     def add(branch, code: int, level: int, budget: int | None) -> None:
-        entry = by_code.get(code)
-        if entry is None:
+        pos = min(int(np.searchsorted(sorted_codes, code)), len(order) - 1)
+        if sorted_codes[pos] != code:
             raise BadPolicy(f"the policy does not list state {code}")
-        shown = f"  [dim]value {_short(entry.get('value'))}[/dim]" if budget in (None, horizon) else ""
+        i = int(order[pos])
+        shown = f"  [dim]value {cols.value[i]:.6f}[/dim]" if budget in (None, horizon) else ""
         node = branch.add(f"{game.describe_state(code)}{shown}")
-        if level >= depth or "outcomes" not in entry:
+        if level >= depth or cols.n_out[i] == 0:
             return
-        try:
-            row = entry["choose"][budget if budget is not None else 0]
-            pairs = list(zip(entry["outcomes"], row, strict=True))
-        except (IndexError, KeyError, TypeError, ValueError):
-            raise BadPolicy(f"state {code}: outcomes and choices are malformed") from None
+        row = budget if budget is not None else 0
+        if not 0 <= row < len(cols.choose):
+            raise BadPolicy(f"state {code}: no choices for a budget of {budget}")
         exp = game.expand(np.array([code], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)
-        for k, c in pairs:
-            if not (is_int(k) and is_int(c) and 0 <= k < exp.next.shape[1]
-                    and 0 <= c < exp.next.shape[2] and exp.next[0, k, c] >= 0):
+        for o in range(ptr[i], ptr[i + 1]):
+            k, c = int(cols.outcome[o]), int(cols.choose[row, o])
+            if not (0 <= k < exp.next.shape[1] and 0 <= c < exp.next.shape[2]
+                    and exp.next[0, k, c] >= 0):
                 raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
             label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
             left = None if budget is None else budget - int(cost[0, k, c])
             add(node.add(label), int(exp.next[0, k, c]), level + 1, left)
 
-    add(root, entries[0]["code"], 0, horizon if strategy.get("by_budget") else None)
+    add(root, int(cols.code[0]), 0, horizon if cols.by_budget else None)
 
 
-def _short(value: Any) -> str:
-    from fractions import Fraction
+def _value_text(value: Any) -> str:
+    """A recorded value: in full when short, else its decimal value and digit counts."""
+    from .solution import exact_text, parse_value
 
     try:
-        return f"{float(Fraction(str(value))):.6f}"
+        exact = parse_value(value)
     except (ValueError, ZeroDivisionError):
-        return "?"
+        return str(value)[:60]
+    text = exact_text(exact)
+    return text if "digits" not in text else f"{float(exact):.9f} (a fraction of {text})"

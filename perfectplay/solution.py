@@ -21,12 +21,62 @@ FLOATING = "optimal in floating point"
 HEURISTIC = "heuristic (upper bound)"
 
 
+#: Integers up to this many bits are converted by Python itself; beyond, by python-flint,
+#: whose conversion has no digit limit (Python refuses ints over 4,300 digits, about
+#: 14,000 bits) and is subquadratic. The threshold stays well under the limit.
+_PLAIN_BITS = 10_000
+
+
 def format_value(value: Any) -> str:
-    """Exact rationals (Fraction, int, flint fmpq) as ``p/q`` or ``p``; floats as a
-    round-trippable decimal string."""
+    """Exact rationals (Fraction, int, flint fmpq) as ``p/q`` or ``p``, in full whatever
+    their length; floats as a round-trippable decimal string."""
     if isinstance(value, float) or type(value).__module__ == "numpy":
         return repr(float(value))
-    return str(value)
+    if isinstance(value, (int, Fraction)):
+        value = Fraction(value)
+        p, q = value.numerator, value.denominator
+        return _int_text(p) if q == 1 else f"{_int_text(p)}/{_int_text(q)}"
+    return str(value)  # flint's fmpq/fmpz print themselves without a digit limit
+
+
+def _int_text(i: int) -> str:
+    if abs(i).bit_length() <= _PLAIN_BITS:
+        return str(i)
+    from flint import fmpz
+
+    return str(fmpz(i))
+
+
+def parse_value(text: Any) -> Fraction:
+    """The exact value written by ``format_value`` (``p/q``, ``p`` or a decimal), however
+    many digits it has; ValueError if `text` is not one."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a value: {text!r}")
+    p, slash, q = text.strip().partition("/")
+    if p.lstrip("-").isdigit() and (not slash or q.isdigit()):
+        return Fraction(_text_int(p), _text_int(q) if slash else 1)
+    return Fraction(text)  # a decimal (float values); short, within Python's limits
+
+
+def _text_int(digits: str) -> int:
+    if len(digits) <= 3000:
+        return int(digits)
+    from flint import fmpz
+
+    return int(fmpz(digits))
+
+
+def exact_text(value: Fraction, limit: int = 60) -> str:
+    """The exact value for people: the fraction in full when at most `limit` characters,
+    else its digit counts (``2,731/4,125 digits``); JSON output carries it in full."""
+    text = format_value(value)
+    return text if len(text) <= limit else digit_counts_text(value)
+
+
+def digit_counts_text(value: Fraction) -> str:
+    """``2,731/4,125 digits``: the decimal digits of numerator and denominator."""
+    p, _, q = format_value(value).lstrip("-").partition("/")
+    return f"{len(p):,}/{len(q or '1'):,} digits"
 
 
 @dataclass

@@ -24,7 +24,8 @@ from .catalogue import game_of_document
 from .errors import PerfectplayError
 from .game import Game
 from .objectives import Objective
-from .solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, format_value
+from .solution import (HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, exact_text, format_value,
+                       parse_value)
 
 #: The labels that claim optimality (of the whole game, or given the first guess).
 OPTIMAL = (PROVEN, PROVEN_GIVEN_FIRST)
@@ -128,7 +129,8 @@ def _agree(doc: dict[str, Any], facts: dict[str, Any], strategy: dict[str, Any])
 
 # --- Markov policies --------------------------------------------------------------------
 def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
-    from .markov.verify import BadPolicy, policy_document, verify_policy
+    from .markov.policy_file import decode_policy
+    from .markov.verify import TOLERANCE, BadPolicy, verify_policy
 
     if game.kind != "markov":
         raise BadPolicy(f"{game.name} is not a Markov game")
@@ -139,11 +141,11 @@ def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
         verdict.data.update({"value": doc.get("value"), "checked": False})
         verdict.optimality = "unchecked policy"
         return verdict
-    entries = policy_document(doc)
+    columns = decode_policy(doc["strategy"])
     if doc.get("objective", "expected") != "expected":
         raise BadFile(f"the file's objective {doc.get('objective')!r} does not match its "
                       "policy (expected cost)")
-    check = verify_policy(game, entries, doc.get("exact") is True)
+    check = verify_policy(game, columns, doc.get("exact") is True)
     if "value" in doc:
         stated = _as_fraction(doc["value"])
         ok = (stated == check.value if check.exact and doc.get("exact") is True
@@ -161,19 +163,21 @@ def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
     verdict = Verdict(game)
     verdict.lines += [f"{game}: the policy is legal in all {check.states:,} states and closed",
                       f"its expected {unit}, recomputed: {float(check.value):.9f}"
-                      + (f" = {format_value(check.value)}" if check.exact else "")
+                      + (f" = {exact_text(check.value)}" if check.exact else "")
                       + f"; recorded values agree to {check.max_error:.1e}"]
     verdict.data.update({"states": check.states, "value": format_value(check.value),
                          "value_float": float(check.value), "exact": check.exact,
                          "optimal": check.optimal, "max_error": check.max_error})
+    how = "exact check" if check.exact else f"float check, tolerance {TOLERANCE:g}"
     if check.optimal is False:
         verdict.data["optimal"] = False
         if _claims_optimal(doc):
             raise BadFile(f"the file claims {PROVEN}, but some choice is strictly better "
-                          "(exact check)")
-        verdict.lines.append("the policy is NOT optimal: some choice is strictly better")
+                          f"({how})")
+        verdict.lines.append(f"the policy is NOT optimal: some choice is strictly better ({how})")
     elif check.optimal:
-        verdict.optimality = "exact check"
+        verdict.optimality = "exact check" if check.exact else "float check"
+        verdict.data["check"] = how
     return verdict
 
 
@@ -190,8 +194,9 @@ def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
     value = verdict.data.get("value")
     if verdict.optimality == "unchecked policy":
         verdict.optimality = "not checked"
-    elif verdict.optimality == "exact check":
-        verdict.lines.append("the policy is optimal: no better choice anywhere (exact check)")
+    elif verdict.optimality in ("exact check", "float check"):
+        verdict.lines.append(f"the policy is optimal: no better choice anywhere "
+                             f"({verdict.data.get('check', verdict.optimality)})")
     elif claimed and resolve:
         optimum = _solve_again(verdict.game, doc)
         if _as_fraction(value) == optimum or (
@@ -240,7 +245,7 @@ def _as_fraction(text: Any) -> Fraction | None:
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         return None
     try:
-        return Fraction(str(text))
+        return parse_value(str(text))
     except (ValueError, ZeroDivisionError):
         return None
 

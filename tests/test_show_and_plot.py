@@ -50,7 +50,11 @@ def test_show_refuses_malformed_policies_in_one_line(tmp_path):
     path = tmp_path / "dice.json"
     assert cli("solve", "dice-cards", "n=2", "--out", str(path), "--quiet").returncode == 0
     doc = json.loads(path.read_text())
-    doc["strategy"]["states"][0]["choose"] = [[9, 9, 9]]
+    from perfectplay.markov.policy_file import decode_policy, encode_policy
+
+    cols = decode_policy(doc["strategy"])
+    cols.choose[0, :3] = 9
+    doc["strategy"] = encode_policy(cols)
     path.write_text(json.dumps(doc))
     res = cli("show", str(path))
     assert_one_line_error(res, "not legal")

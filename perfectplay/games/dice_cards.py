@@ -12,8 +12,41 @@ from functools import cached_property
 
 import numpy as np
 
-from ..markov.model import Expansion, MarkovGame
+from numba import njit
+
+from ..markov.compiled import CompiledRules, expand_batch, explore
+from ..markov.model import MarkovGame
 from ..params import param
+
+
+@njit(cache=True)
+def _rules(params, code, weight, nxt, cost):
+    """One state's rolls (x <= y, weight 2 when x != y) and its choices: turn card x, card
+    y (when y != x) or card x+y; every move costs 1. Terminal: every card face down."""
+    n = params[0]
+    if code == (1 << (2 * n)) - 1:
+        return True
+    k = 0
+    for x in range(1, n + 1):
+        for y in range(x, n + 1):
+            weight[k] = 1 if x == y else 2
+            nxt[k, 0] = code ^ (1 << (x - 1))
+            if y != x:
+                nxt[k, 1] = code ^ (1 << (y - 1))
+            nxt[k, 2] = code ^ (1 << (x + y - 1))
+            cost[k, 0] = cost[k, 1] = cost[k, 2] = 1
+            k += 1
+    return False
+
+
+@njit(cache=True)
+def _expand_batch(params, codes, K, C):
+    return expand_batch(_rules, params, codes, K, C)
+
+
+@njit(cache=True)
+def _explore(params, start, bound, K, C):
+    return explore(_rules, params, start, bound, K, C)
 
 
 @dataclass(frozen=True)
@@ -38,15 +71,15 @@ class DiceCards(MarkovGame):
     def initial_state(self) -> int:
         return 0
 
-    def is_terminal(self, states: np.ndarray) -> np.ndarray:
-        return states == (1 << (2 * self.n)) - 1
+    def compiled_rules(self) -> CompiledRules:
+        from ..markov.compiled import CompiledRules
 
-    def expand(self, states: np.ndarray) -> Expansion:
-        _, weights, cards = self._rolls
-        masks = np.where(cards > 0, np.left_shift(1, np.maximum(cards, 1) - 1), 0)
-        nxt = np.where(cards > 0, states[:, None, None] ^ masks[None], -1)
-        weight = np.broadcast_to(weights, (len(states), len(weights)))
-        return Expansion(weight=weight, next=nxt, cost=np.ones_like(nxt))
+        return CompiledRules(np.array([self.n], dtype=np.int64), self.n * (self.n + 1) // 2, 3,
+                             _expand_batch, _explore)
+
+    #: Peak resident memory per bound state, measured: n = 10 peaked at 5.2 GB for its
+    #: 1,048,576 states (every code of the bound is reachable): about 5,000 bytes each.
+    bytes_per_state = 5000
 
     def state_bound(self) -> int:
         return 1 << (2 * self.n)

@@ -18,6 +18,9 @@ from math import comb
 
 import numpy as np
 
+from numba import njit
+
+from ..markov.compiled import CompiledRules, expand_batch, explore
 from ..markov.model import Expansion, MarkovGame
 from ..params import param
 
@@ -32,6 +35,87 @@ UNKNOWN, KNOWN_1, KNOWN_2, KNOWN_3, KNOWN_FACE_UP = range(5)
 FROM_FACE_UP = 3
 
 
+@njit(inline="always")
+def _code(r, phase, f, c0, c1, c2, c3):
+    """The state code of (phase, f, c0..c3): mixed radix, as TrickyTrios.encode."""
+    return (((((phase * 4 + f) * r + c0) * r + c1) * r + c2) * r) + c3
+
+
+@njit(inline="always")
+def _plus(j, c0, c1, c2, c3, step):
+    """The counts with `step` added to count j."""
+    return (c0 + step * (j == 0), c1 + step * (j == 1), c2 + step * (j == 2), c3 + step * (j == 3))
+
+
+@njit(cache=True)
+def _rules(params, code, weight, nxt, cost):
+    """One state's flips (see the module docstring): at a decision (phases START, ONE,
+    TWO) one outcome and every legal flip; at a draw, the class of the card revealed."""
+    r = params[0] + 1
+    q = code // r
+    c3 = code - q * r
+    code, q = q, q // r
+    c2 = code - q * r
+    code, q = q, q // r
+    c1 = code - q * r
+    code, q = q, q // r
+    c0 = code - q * r
+    phase, f = q >> 2, q & 3
+    if phase == START and c0 + c1 + c2 + c3 == 0:
+        return True
+    # the counts with the face-up trio (f known cards) put back among them
+    u0, u1, u2, u3 = _plus(f, c0, c1, c2, c3, 1 if f > 0 else 0)
+    if phase <= TWO:
+        weight[0] = 1
+        unknown = 3 * c0 + 2 * c1 + c2 + (0 if phase == START else 3 - f)
+        if unknown > 0:  # the draw is a chance event of its own
+            nxt[0, UNKNOWN] = _code(r, phase + 3, f, c0, c1, c2, c3)
+        counts = (c1, c2, c3)
+        for j in (1, 2, 3):
+            if counts[j - 1] > 0:
+                if phase == START:  # it becomes the face-up card
+                    a0, a1, a2, a3 = _plus(j, c0, c1, c2, c3, -1)
+                    nxt[0, j] = _code(r, ONE, j, a0, a1, a2, a3)
+                else:  # a mismatch: the round ends
+                    nxt[0, j] = _code(r, START, 0, u0, u1, u2, u3)
+        if phase == ONE and f >= 2:  # a match with the face-up trio
+            nxt[0, KNOWN_FACE_UP] = _code(r, TWO, f, c0, c1, c2, c3)
+        if phase == TWO and f == 3:  # the trio is removed
+            nxt[0, KNOWN_FACE_UP] = _code(r, START, 0, c0, c1, c2, c3)
+        if phase == START:  # a round is paid for when its first card is flipped
+            for c in range(5):
+                cost[0, c] = 1
+        return False
+    counts = (c0, c1, c2)
+    for j in (0, 1, 2):  # the card drawn belongs to a trio with j known cards
+        if counts[j] > 0:
+            weight[j] = (3 - j) * counts[j]
+            if phase == DRAW_FIRST:
+                a0, a1, a2, a3 = _plus(j, c0, c1, c2, c3, -1)
+                nxt[j, 0] = _code(r, ONE, j + 1, a0, a1, a2, a3)
+            else:
+                a0, a1, a2, a3 = _plus(j, u0, u1, u2, u3, -1)
+                a0, a1, a2, a3 = _plus(j + 1, a0, a1, a2, a3, 1)
+                nxt[j, 0] = _code(r, START, 0, a0, a1, a2, a3)
+    if phase == DRAW_SECOND and f < 3:  # it matches the face-up card
+        weight[FROM_FACE_UP] = 3 - f
+        nxt[FROM_FACE_UP, 0] = _code(r, TWO, f + 1, c0, c1, c2, c3)
+    if phase == DRAW_THIRD and f < 3:  # it completes the face-up trio: removed
+        weight[FROM_FACE_UP] = 3 - f
+        nxt[FROM_FACE_UP, 0] = _code(r, START, 0, c0, c1, c2, c3)
+    return False
+
+
+@njit(cache=True)
+def _expand_batch(params, codes, K, C):
+    return expand_batch(_rules, params, codes, K, C)
+
+
+@njit(cache=True)
+def _explore(params, start, bound, K, C):
+    return explore(_rules, params, start, bound, K, C)
+
+
 @dataclass(frozen=True)
 class TrickyTrios(MarkovGame):
     """Remove all n trios in the fewest rounds (Code Jam 2018 I/O for Women)."""
@@ -42,6 +126,9 @@ class TrickyTrios(MarkovGame):
     family_label = "trios left"
 
     n: int = param(5, low=1, high=100, help="number of trios (3n cards)")
+
+    choice_kind_names = ("an unknown card", "a known card that completes a trio",
+                         "any other known card")
 
     # --- state codes: phase, f, c0..c3 in mixed radix --------------------------------
     def encode(self, phase: np.ndarray | int, f: np.ndarray | int, c: np.ndarray) -> np.ndarray:
@@ -65,55 +152,21 @@ class TrickyTrios(MarkovGame):
     def initial_state(self) -> int:
         return int(self.encode(START, 0, np.array([self.n, 0, 0, 0])))
 
-    def is_terminal(self, states: np.ndarray) -> np.ndarray:
-        phase, _, c = self.decode(np.asarray(states, dtype=np.int64))
-        return (phase == START) & (c.sum(axis=-1) == 0)
+    def compiled_rules(self) -> CompiledRules:
+        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _explore)
 
-    def expand(self, states: np.ndarray) -> Expansion:
-        phase, f, c = self.decode(np.asarray(states, dtype=np.int64))
-        B = len(phase)
-        weight = np.zeros((B, 4), dtype=np.int64)
-        nxt = np.full((B, 4, 5), -1, dtype=np.int64)
-        cost = np.zeros((B, 4, 5), dtype=np.int64)
-        unknown = 3 * c[:, 0] + 2 * c[:, 1] + c[:, 2] + np.where(phase == START, 0, 3 - f)
-        unit = np.eye(4, dtype=np.int64)
-        with_face_up = c + unit[np.minimum(np.maximum(f, 1), 3)] * (f > 0)[:, None]
-
-        deciding = phase <= TWO
-        weight[deciding, 0] = 1
-        # Flip an unknown card: the draw is a chance event of its own.
-        ok = deciding & (unknown > 0)
-        nxt[ok, 0, UNKNOWN] = self.encode(phase[ok] + 3, f[ok], c[ok])
-        # Flip a known card of another trio with j known cards.
-        for j in (1, 2, 3):
-            ok = deciding & (c[:, j] > 0)
-            start = ok & (phase == START)
-            nxt[start, 0, j] = self.encode(ONE, j, c[start] - unit[j])       # it becomes face up
-            later = ok & (phase != START)
-            nxt[later, 0, j] = self.encode(START, 0, with_face_up[later])    # a mismatch
-        # Flip a known card of the trio face up: a match, or the removal when all are known.
-        ok = (phase == ONE) & (f >= 2)
-        nxt[ok, 0, KNOWN_FACE_UP] = self.encode(TWO, f[ok], c[ok])
-        ok = (phase == TWO) & (f == 3)
-        nxt[ok, 0, KNOWN_FACE_UP] = self.encode(START, 0, c[ok])
-        cost[phase == START, 0, :] = 1  # a round is paid for when its first card is flipped
-
-        # The card drawn by an unknown flip.
-        drawing = ~deciding
-        for j in (0, 1, 2):
-            ok = drawing & (c[:, j] > 0)
-            weight[ok, j] = (3 - j) * c[ok, j]
-            first = ok & (phase == DRAW_FIRST)
-            nxt[first, j, 0] = self.encode(ONE, j + 1, c[first] - unit[j])
-            later = ok & (phase != DRAW_FIRST)
-            nxt[later, j, 0] = self.encode(START, 0, with_face_up[later] - unit[j] + unit[j + 1])
-        ok = (phase == DRAW_SECOND) & (f < 3)
-        weight[ok, FROM_FACE_UP] = 3 - f[ok]
-        nxt[ok, FROM_FACE_UP, 0] = self.encode(TWO, f[ok] + 1, c[ok])
-        ok = (phase == DRAW_THIRD) & (f < 3)
-        weight[ok, FROM_FACE_UP] = 3 - f[ok]
-        nxt[ok, FROM_FACE_UP, 0] = self.encode(START, 0, c[ok])
-        return Expansion(weight=weight, next=nxt, cost=cost)
+    def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
+        """Unknown flips (kind 0); known flips completing a trio (kind 1): a card of a trio
+        with all three known at the start of a round, or of the face-up trio once all its
+        cards are known; every other known flip (kind 2: a mismatch that ends the round,
+        or a match whose trio still has an unknown card). Draws count as unknown."""
+        phase, f, _ = self.decode(np.asarray(states, dtype=np.int64))
+        kinds = np.full(np.asarray(expansion.next).shape, 2, dtype=np.int8)
+        kinds[:, :, UNKNOWN] = 0
+        kinds[phase > TWO] = 0  # the draw's forced "reveal"
+        kinds[phase == START, :, KNOWN_3] = 1
+        kinds[f == 3, :, KNOWN_FACE_UP] = 1
+        return kinds
 
     #: Peak resident memory per bound state, measured: n = 15, 30, 45 peak at 197, 333
     #: and 869 MB for bounds of 93,024, 1,113,024 and 5,085,024 states (about 140 bytes

@@ -135,11 +135,12 @@ def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
 
 
 class _Seen:
-    """The set of state codes discovered so far: a bitmap when the game bounds its codes."""
+    """The set of state codes discovered so far: a bitmap when the game bounds its codes,
+    else a Python set (a sorted array merged per layer was quadratic on deep games)."""
 
     def __init__(self, bound: int | None):
         self.bits = np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
-        self.sorted = np.zeros(0, dtype=np.int64)
+        self.known: set[int] = set()
 
     def keep_new(self, codes: np.ndarray) -> np.ndarray:
         """The codes not seen before (each once), now marked as seen."""
@@ -149,19 +150,24 @@ class _Seen:
                 raise PerfectplayError(f"state code {int(codes[-1])} is beyond the game's code_bound")
             from .kernels import mark_unseen
             return codes[mark_unseen(self.bits, codes)]
-        pos = np.searchsorted(self.sorted, codes)
-        hit = pos < len(self.sorted)
-        hit[hit] = self.sorted[pos[hit]] == codes[hit]
-        fresh = codes[~hit]
-        self.sorted = np.union1d(self.sorted, fresh)
-        return fresh
+        fresh = [c for c in codes.tolist() if c not in self.known]
+        self.known.update(fresh)
+        return np.array(fresh, dtype=np.int64)
 
 
 def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16,
-                 progress: Silent | None = None) -> Graph:
-    """Explore every state reachable from the start, breadth first, and index them."""
+                 progress: Silent | None = None, compiled: bool | None = None) -> Graph:
+    """Explore every state reachable from the start and index them: compiled end to end
+    when the game gives compiled rules and a code bound (``compiled=None``: whenever it
+    can), else breadth first in batches through the vectorised ``expand``."""
     progress = progress or Silent()
     _check_memory(game, memory_bytes)
+    rules = game.compiled_rules()
+    bound = game.code_bound()
+    if compiled is None:
+        compiled = rules is not None and bound is not None and bound <= BITMAP_LIMIT
+    if compiled:
+        return _explore_compiled(game, rules, bound)
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
     layers, pieces, explored = [frontier], [], 0
@@ -177,6 +183,19 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int
         if frontier.size:
             layers.append(frontier)
     return _assemble(np.concatenate(layers), pieces)
+
+
+def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
+    """The whole exploration in one compiled call (``compiled.explore``)."""
+    try:
+        arrays = rules.explore(rules.params, np.int64(game.initial_state()), np.int64(bound),
+                               rules.outcomes, rules.choices)
+    except ValueError as err:
+        raise PerfectplayError(f"{game}: {err}") from None
+    *fields, start = arrays
+    names = ("codes", "terminal", "denom", "out_ptr", "weight", "outcome_k", "choice_ptr",
+             "target", "cost", "choice_c")
+    return Graph(**dict(zip(names, fields)), start=int(start))
 
 
 def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:

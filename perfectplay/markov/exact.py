@@ -16,7 +16,7 @@ import numpy as np
 from flint import fmpq, fmpz_mat
 
 from .compile import Graph
-from .structure import components, csr
+from .structure import components
 
 
 def to_fraction(value: fmpq) -> Fraction:
@@ -33,7 +33,7 @@ def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
     n = g.n_states
     tgt = g.target[best_edge].astype(np.int64)
     cst = g.cost[best_edge].astype(np.int64)
-    labels = components(csr(g.out_ptr, tgt, n))
+    labels = components(g.out_ptr, tgt)
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1
     V: list = [fmpq(0)] * n

@@ -12,7 +12,7 @@ the simulator and the advisor alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -20,7 +20,10 @@ from ..errors import missing_rule
 from ..game import Game
 
 #: What a Markov game must define (named in the error when one is missing).
-NEEDS = "a Markov game defines initial_state, is_terminal and expand"
+NEEDS = "a Markov game defines initial_state, and compiled_rules or is_terminal and expand"
+
+if TYPE_CHECKING:
+    from .compiled import CompiledRules
 
 
 @dataclass
@@ -47,17 +50,35 @@ class MarkovGame(Game):
     cost_unit: ClassVar[str] = "moves"
     #: What ``state_family`` measures, for plots.
     family_label: ClassVar[str] = "state family"
+    #: Names of the kinds of choice ``choice_kinds`` tells apart (empty: not labelled);
+    #: ``show`` summarises a solved policy by kind.
+    choice_kind_names: ClassVar[tuple[str, ...]] = ()
 
     def initial_state(self) -> int:
         raise missing_rule(self, "initial_state", NEEDS)
 
+    def compiled_rules(self) -> CompiledRules | None:
+        """The rules as one numba function per state (``markov/compiled.py``), or None.
+
+        A game that gives them needs neither ``is_terminal`` nor ``expand``: both are
+        derived from them, and the solver explores the game compiled end to end."""
+        return None
+
     def is_terminal(self, states: np.ndarray) -> np.ndarray:
         """Boolean array: which of `states` end the game (the goal)."""
-        raise missing_rule(self, "is_terminal", NEEDS)
+        return self._compiled_batch(states, "is_terminal")[0]
 
     def expand(self, states: np.ndarray) -> Expansion:
         """Outcomes and choices of non-terminal `states` (an int64 array)."""
-        raise missing_rule(self, "expand", NEEDS)
+        _, weight, nxt, cost = self._compiled_batch(states, "expand")
+        return Expansion(weight=weight, next=nxt, cost=cost)
+
+    def _compiled_batch(self, states: np.ndarray, rule: str):
+        rules = self.compiled_rules()
+        if rules is None:
+            raise missing_rule(self, rule, NEEDS)
+        return rules.expand_batch(rules.params, np.ascontiguousarray(states, dtype=np.int64),
+                                  rules.outcomes, rules.choices)
 
     #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for
     #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
@@ -71,6 +92,11 @@ class MarkovGame(Game):
     def code_bound(self) -> int | None:
         """One more than the largest state code, if known (lets exploration use a bitmap)."""
         return None
+
+    def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
+        """The kind (an index into ``choice_kind_names``) of every choice of ``expansion``
+        (the expansion of `states`), shape (B, K, C); only read where a choice exists."""
+        raise NotImplementedError
 
     def describe_state(self, state: int) -> str:
         return str(state)

@@ -11,9 +11,7 @@ import numpy as np
 from ..solution import format_value
 from .compile import Graph
 from .model import MarkovGame
-
-#: Above this many states the exported policy omits human-readable state labels.
-LABEL_LIMIT = 100_000
+from .policy_file import PolicyColumns, encode_policy, segments
 
 
 @dataclass
@@ -50,18 +48,17 @@ class Policy:
         raise KeyError(f"state {code} has no outcome {k}")
 
     def to_json(self) -> dict[str, Any]:
+        """The policy as columns (see ``policy_file``), the start state first."""
         g = self.graph
-        labels = g.n_states <= LABEL_LIMIT
+        order = np.concatenate(([g.start], np.arange(g.start), np.arange(g.start + 1, g.n_states)))
+        n_out = np.diff(g.out_ptr)[order]
+        outs = segments(g.out_ptr, order)
         rows = self.chosen if self.chosen.ndim == 2 else self.chosen[None]
-        states = []
-        for s in [g.start, *range(g.start), *range(g.start + 1, g.n_states)]:  # start first
-            code = int(g.codes[s])
-            lo, hi = g.out_ptr[s], g.out_ptr[s + 1]
-            entry: dict[str, Any] = {"code": code, "value": format_value(self.values[s])}
-            if labels:
-                entry["label"] = self.game.describe_state(code)
-            if hi > lo:
-                entry["outcomes"] = g.outcome_k[lo:hi].tolist()
-                entry["choose"] = [g.choice_c[row[lo:hi]].tolist() for row in rows]
-            states.append(entry)
-        return {"kind": "markov-policy", "by_budget": self.chosen.ndim == 2, "states": states}
+        exact = not isinstance(self.values, np.ndarray)
+        values = np.array([float(v) for v in self.values]) if exact else np.asarray(self.values, float)
+        return encode_policy(PolicyColumns(
+            code=g.codes[order], n_out=n_out, outcome=g.outcome_k[outs],
+            choose=g.choice_c[rows[:, outs]], value=values[order],
+            exact=[format_value(self.values[s]) for s in order.tolist()] if exact else None,
+            by_budget=self.chosen.ndim == 2))
+

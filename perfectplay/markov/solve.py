@@ -13,8 +13,7 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
-from .structure import (adjacency, check_no_free_cycles, components, csr, distance_to_goal,
-                        solve_order, zero_cost_order)
+from .structure import check_no_free_cycles, components, solve_order, zero_cost_order
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
@@ -25,8 +24,11 @@ EXACT_HORIZON_WORK = 5_000_000
 #: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
 WARM_TOL = 1e-2
 MAX_DENSE = 400
-#: Sweeps per kernel call between progress reports; policy rounds before giving up.
+#: Sweeps per kernel call between progress reports (and chances for Ctrl-C: a compiled
+#: call cannot be interrupted), at most about EDGES_PER_CALL edges' work per call;
+#: policy rounds before giving up.
 SWEEP_CHUNK = 20
+EDGES_PER_CALL = 30_000_000
 MAX_ROUNDS = 1000
 
 
@@ -38,8 +40,12 @@ def solve_markov(
     exact: bool | None = None,
     max_sweeps: int = 10_000_000,
     progress: Silent | None = None,
+    compiled: bool | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
+
+    ``compiled`` chooses the exploration (``compile_game``): None uses the game's compiled
+    rules when it has them, False forces the generic vectorised path.
 
     The float stage ends when no value changes by more than `tol` (relative) in a sweep;
     exact=None then runs the exact stage where sizes allow (True insists, False skips).
@@ -49,7 +55,7 @@ def solve_markov(
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")
-    g = compile_game(game, progress=progress)
+    g = compile_game(game, progress=progress, compiled=compiled)
     check_no_free_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
@@ -67,13 +73,12 @@ def solve_markov(
 
 def _renumber_in_visiting_order(game, g) -> None:
     """Renumber the graph in Gauss-Seidel's visiting order (see ``solve_order``)."""
-    adj = adjacency(g)
-    dist = distance_to_goal(g, adj)
-    if (dist > g.n_states).any():
-        raise Unsupported(f"{game}: from some reachable state the game can never end; "
-                          "this engine needs every state to be able to finish")
-    order = solve_order(adj, dist)
-    del adj, dist
+    from ..errors import PerfectplayError
+
+    try:
+        order = solve_order(g)
+    except PerfectplayError as why:
+        raise Unsupported(f"{game}: {why}") from None
     g.renumber(order)
 
 
@@ -107,9 +112,10 @@ def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:
     from .kernels import gauss_seidel_sweeps
 
     sweeps, delta = 0, np.inf
+    chunk = max(1, min(SWEEP_CHUNK, EDGES_PER_CALL // max(1, g.n_edges)))
     while delta > tol and sweeps < budget:
         n, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
-                                       g.target, g.cost, tol, min(SWEEP_CHUNK, budget - sweeps))
+                                       g.target, g.cost, tol, min(chunk, budget - sweeps))
         sweeps += int(n)
         progress.update(done + sweeps, f"change {delta:.1e}")
     return sweeps, float(delta)
@@ -131,14 +137,14 @@ def _policy_iteration(g, tol, max_sweeps, progress):
     progress.stage("policy iteration", unit="rounds")
     while True:
         rounds += 1
-        pol_target = g.target[best].astype(np.int64)
-        labels = components(csr(g.out_ptr, pol_target, g.n_states))
+        pol_target = g.target[best]
+        labels = components(g.out_ptr, pol_target)
         block_order = np.argsort(labels, kind="stable")
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)
         trial = V.copy()
         if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
-                               g.denom, pol_target, g.cost[best].astype(np.int64), MAX_DENSE):
+                               g.denom, pol_target, g.cost[best], MAX_DENSE):
             # an improper policy (it never finishes from somewhere): sweep closer, retry
             if sweeps >= max_sweeps or rounds >= MAX_ROUNDS:
                 raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "

@@ -2,8 +2,10 @@
 
 import json
 
+import numpy as np
 import pytest
 
+from perfectplay.markov.policy_file import decode_policy, encode_policy
 
 from ..cli_runner import assert_one_line_error
 from ..cli_runner import perfectplay as cli
@@ -28,23 +30,31 @@ def test_verify_recomputes_the_exact_value(exported, tmp_path):
 
 def _broken(exported, how):
     doc = json.loads(json.dumps(exported))
-    states = doc["strategy"]["states"]
+    cols = decode_policy(doc["strategy"])
     if how == "illegal choice":
-        states[0]["choose"][0][0] = 4
+        cols.choose[0, 0] = 4
     elif how == "wrong value":
-        states[5]["value"] = "1/3"
+        cols.value[5] = 1 / 3
     elif how == "missing state":
-        del states[-1]
+        last, lo = len(cols.code) - 1, int(cols.out_ptr[-2])  # drop the last state listed
+        cols.code, cols.n_out, cols.value = cols.code[:last], cols.n_out[:last], cols.value[:last]
+        cols.outcome, cols.choose, cols.exact = cols.outcome[:lo], cols.choose[:, :lo], cols.exact[:last]
     elif how == "wrong exact value":
-        states[0]["value"] = "311/57"
+        cols.exact[0] = "311/57"
     elif how == "unreadable value":
-        states[2]["value"] = "lots"
-    elif how == "no choices":
-        states[0]["choose"] = []
+        cols.exact[2] = "lots"
     elif how == "huge code":
-        states[1]["code"] = 10**30
+        cols.code[1] = 2**62
     elif how == "not a markov game":
         doc["game"], doc["params"] = "permutation", {"n": 3}
+        return doc
+    elif how == "garbled columns":
+        doc["strategy"]["columns"] = doc["strategy"]["columns"][:100]
+        return doc
+    elif how == "old format":
+        doc["strategy"] = {"kind": "markov-policy", "states": [{"code": 0}]}
+        return doc
+    doc["strategy"] = encode_policy(cols)
     return doc
 
 
@@ -52,11 +62,12 @@ def _broken(exported, how):
     ("illegal choice", "is not legal"),
     ("wrong value", "recorded values differ"),
     ("missing state", "not listed"),
-    ("wrong exact value", "differ"),
+    ("wrong exact value", "is not the policy's"),
     ("unreadable value", "no readable value"),
-    ("no choices", "malformed"),
     ("huge code", "no valid integer code"),
     ("not a markov game", "not a Markov game"),
+    ("garbled columns", "cannot be read"),
+    ("old format", "unknown encoding"),
 ])
 def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     path = tmp_path / "bad.json"
@@ -65,19 +76,41 @@ def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     assert_one_line_error(res, needle)
 
 
+def _columns(codes, values, outcomes, choose):
+    from perfectplay.markov.policy_file import PolicyColumns
+
+    n_out = np.array([len(o) for o in outcomes])
+    return PolicyColumns(np.array(codes), n_out, np.array(sum(outcomes, []), dtype=np.int64),
+                         np.array([sum(choose, [])], dtype=np.int64),
+                         np.array([float(v) for v in values]), [str(v) for v in values], False)
+
+
 def test_verify_finds_a_legal_but_suboptimal_policy():
     """A policy that is legal and whose recorded values are its own, but not optimal."""
     from perfectplay.markov.table import TableGame
     from perfectplay.markov.verify import verify_policy
 
     game = TableGame({0: [(1, [(1, 1), (2, 1)])], 2: [(1, [(1, 5)])]}, terminal=frozenset({1}))
-    entries = [{"code": 0, "value": "6", "outcomes": [0], "choose": [[1]]},
-               {"code": 1, "value": "0"},
-               {"code": 2, "value": "5", "outcomes": [0], "choose": [[0]]}]
-    check = verify_policy(game, entries, recorded_exact=True)
+    bad = _columns([0, 1, 2], [6, 0, 5], [[0], [], [0]], [[1], [], [0]])
+    check = verify_policy(game, bad, recorded_exact=True)
     assert check.value == 6 and check.optimal is False
-    entries[0].update(value="1", choose=[[0]])
-    assert verify_policy(game, entries, recorded_exact=True).optimal is True
+    good = _columns([0, 1, 2], [1, 0, 5], [[0], [], [0]], [[0], [], [0]])
+    assert verify_policy(game, good, recorded_exact=True).optimal is True
+
+
+def test_float_verification_of_a_large_policy_finds_a_suboptimal_choice(monkeypatch):
+    """Beyond the exact limit the same checks run in floats (and say so)."""
+    from perfectplay import load_game, solve
+    from perfectplay.markov import verify
+
+    monkeypatch.setattr(verify, "EXACT_LIMIT", 10)
+    game = load_game("dice-cards", ["n=3"])
+    cols = decode_policy(solve(game).strategy.to_json())
+    check = verify.verify_policy(game, cols, recorded_exact=True)
+    assert not check.exact and check.optimal is True and abs(check.value - 12.453758316) < 1e-8
+    cols.exact[0] = "1/3"
+    with pytest.raises(verify.BadPolicy, match="recorded exact value"):
+        verify.verify_policy(game, cols, recorded_exact=True)
 
 
 @pytest.mark.parametrize("field,value,needle", [

@@ -1,0 +1,184 @@
+"""Rules that compile: a Markov game written as one numba function over a state code.
+
+A game may write its rules once, for a single state, as an ``@njit`` function
+
+    rules(params, code, weight, next, cost) -> bool   # True: `code` is terminal
+
+which fills ``weight[K]``, ``next[K, C]`` and ``cost[K, C]`` (handed over cleared: weights
+0, next -1, costs 0) with its chance outcomes and choices exactly as ``Expansion``
+describes them. Exploration then runs compiled from start to finish (``explore``): no
+Python per state or per batch, memory proportional to the states and choices found.
+The vectorised ``expand`` the rest of the package reads (show, verify, play, the
+conformance checker, the generic exploration path) is derived from the same function
+(``expand_batch``), so the rules are never written twice.
+
+Why the boilerplate in each game module (see ``games/dice_cards.py``): numba cannot cache
+a function that receives another compiled function as an argument or a closure, so the
+two generic loops below are ``inline="always"`` and each game defines two one-line
+cached wrappers that call them with its own rules as a global. After editing this file,
+clear the games' numba caches (docs/architecture.md, "Developing").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    """A game's compiled rules: its integer parameters, the padded sizes K (outcomes) and
+    C (choices), and its two cached wrappers around ``expand_batch`` and ``explore``."""
+
+    params: np.ndarray
+    outcomes: int
+    choices: int
+    expand_batch: Callable
+    explore: Callable
+
+
+@njit(inline="always")
+def _clear(weight, nxt, cost):
+    weight[:] = 0
+    nxt[:, :] = -1
+    cost[:, :] = 0
+
+
+@njit(inline="always")
+def expand_batch(rules, params, codes, K, C):
+    """(terminal[B], weight[B, K], next[B, K, C], cost[B, K, C]) of a batch of codes."""
+    B = codes.shape[0]
+    terminal = np.zeros(B, dtype=np.bool_)
+    weight = np.zeros((B, K), dtype=np.int64)
+    nxt = np.full((B, K, C), -1, dtype=np.int64)
+    cost = np.zeros((B, K, C), dtype=np.int64)
+    for b in range(B):
+        terminal[b] = rules(params, codes[b], weight[b], nxt[b], cost[b])
+    return terminal, weight, nxt, cost
+
+
+@njit(inline="always")
+def _popcount(x):
+    """Set bits of a uint64 (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(inline="always")
+def explore(rules, params, start, bound, K, C):
+    """Every state reachable from `start`, as the arrays of a ``Graph`` with states
+    indexed in increasing code order.
+
+    Two passes over the states, each expanding every state once: the first, breadth
+    first, marks reachable codes in a bitmap and counts outcomes and choices; the second
+    visits the set bits in order and writes the CSR arrays, a target's index being the
+    rank of its code in the bitmap (prefix counts per 64-bit word plus a popcount), so no
+    code-to-index table or temporary target codes are needed.
+
+    Returns (codes, terminal, denom, out_ptr, weight, outcome_k, choice_ptr, target, cost,
+    choice_c, start index), or raises ValueError naming the broken rule.
+    """
+    words = (bound + 63) // 64
+    bits = np.zeros(words, dtype=np.uint64)
+    w = np.zeros(K, dtype=np.int64)
+    nx = np.full((K, C), -1, dtype=np.int64)
+    cs = np.zeros((K, C), dtype=np.int64)
+    queue = np.empty(1024, dtype=np.int64)
+    queue[0] = start
+    bits[start >> 6] |= np.uint64(1) << np.uint64(start & 63)
+    head, tail, n_out, n_edge = 0, 1, 0, 0
+    while head < tail:
+        code = queue[head]
+        head += 1
+        _clear(w, nx, cs)
+        if rules(params, code, w, nx, cs):
+            continue
+        for k in range(K):
+            if w[k] <= 0:
+                continue
+            n_out += 1
+            for c in range(C):
+                t = nx[k, c]
+                if t < 0:
+                    continue
+                n_edge += 1
+                if t >= bound:
+                    raise ValueError("a state code is beyond the game's code_bound")
+                word, bit = t >> 6, np.uint64(1) << np.uint64(t & 63)
+                if not bits[word] & bit:
+                    bits[word] |= bit
+                    if tail == queue.shape[0]:
+                        grown = np.empty(2 * tail, dtype=np.int64)
+                        grown[:tail] = queue
+                        queue = grown
+                    queue[tail] = t
+                    tail += 1
+    n = tail
+    if n >= 2**31:
+        raise ValueError("more than 2**31 states")
+    queue = np.empty(0, dtype=np.int64)  # released before the graph is written
+    rank = np.empty(words, dtype=np.int64)
+    codes = np.empty(n, dtype=np.int64)
+    i = 0
+    for word in range(words):
+        rank[word] = i
+        x = bits[word]
+        while x:
+            low = x & (~x + np.uint64(1))
+            codes[i] = word * 64 + int(_popcount(low - np.uint64(1)))
+            i += 1
+            x ^= low
+    terminal = np.zeros(n, dtype=np.bool_)
+    denom = np.ones(n, dtype=np.int64)
+    out_ptr = np.zeros(n + 1, dtype=np.int64)
+    weight = np.empty(n_out, dtype=np.int64)
+    outcome_k = np.empty(n_out, dtype=np.int32)
+    choice_ptr = np.zeros(n_out + 1, dtype=np.int64)
+    target = np.empty(n_edge, dtype=np.int32)
+    cost = np.empty(n_edge, dtype=np.int32)
+    choice_c = np.empty(n_edge, dtype=np.int16)
+    o, e = 0, 0
+    for s in range(n):
+        _clear(w, nx, cs)
+        terminal[s] = rules(params, codes[s], w, nx, cs)
+        if not terminal[s]:
+            total = 0
+            for k in range(K):
+                if w[k] < 0:
+                    raise ValueError("a chance weight is negative")
+                if w[k] == 0:
+                    continue
+                total += w[k]
+                weight[o] = w[k]
+                outcome_k[o] = k
+                start_e = e
+                for c in range(C):
+                    t = nx[k, c]
+                    if t < 0:
+                        continue
+                    if cs[k, c] < 0 or cs[k, c] >= 2**31:
+                        raise ValueError("a choice's cost is negative or too large")
+                    word = t >> 6
+                    below = bits[word] & ((np.uint64(1) << np.uint64(t & 63)) - np.uint64(1))
+                    target[e] = rank[word] + int(_popcount(below))
+                    cost[e] = cs[k, c]
+                    choice_c[e] = c
+                    e += 1
+                if e == start_e:
+                    raise ValueError("a chance outcome offers no choice")
+                o += 1
+                choice_ptr[o] = e
+            if total == 0:
+                raise ValueError("a non-terminal state has no chance outcome")
+            denom[s] = total
+        out_ptr[s + 1] = o
+    word = start >> 6
+    below = bits[word] & ((np.uint64(1) << np.uint64(start & 63)) - np.uint64(1))
+    start_index = rank[word] + int(_popcount(below))
+    return (codes, terminal, denom, out_ptr, weight, outcome_k, choice_ptr, target, cost,
+            choice_c, start_index)

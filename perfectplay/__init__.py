@@ -1,17 +1,23 @@
 """perfectplay: exact optimal strategies for one-player games of chance and hidden information.
 
 The public API is flat: ``load_game`` builds a game from the catalogue by name and
-parameters, ``solve`` returns a ``Solution`` (exact value, status, strategy).
+parameters, ``solve`` returns a ``Solution`` (exact value, status, strategy), and
+``register`` adds a game of your own (docs/custom-games.md).
 
 >>> from perfectplay import load_game, solve
 >>> solve(load_game("dice-cards(n=2)")).value_float  # Project Euler 640's worked example
 5.673650793650793
 """
 
-from .catalogue import game_names, load_game
+from .threading_layer import choose_fork_safe_layer
+
+choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
+
+from .catalogue import game_names, load_game, register  # noqa: E402
 from .engines import solve
 from .errors import PerfectplayError
 from .objectives import Objective
 from .solution import Solution
 
-__all__ = ["Objective", "PerfectplayError", "Solution", "game_names", "load_game", "solve"]
+__all__ = ["Objective", "PerfectplayError", "Solution", "game_names", "load_game", "register",
+           "solve"]

@@ -1,14 +1,25 @@
-"""The catalogue: game names mapped to their rule modules, loaded by name and parameters."""
+"""The catalogue: game names mapped to their rule classes, loaded by name and parameters.
+
+Three sources, later ones winning on a name clash: the games shipped here; games of
+installed packages, declared as entry points in the group ``perfectplay.games``
+(``hilo = my_games:HiLo`` in ``[project.entry-points."perfectplay.games"]``); and games
+registered at run time with `register`. Every game of the catalogue can be named on the
+command line (``list``, ``solve``, ``verify``, ``show``, ``play``) and in ``load_game``.
+"""
 
 from __future__ import annotations
 
 import importlib
 import re
 from functools import cache
+from importlib.metadata import entry_points
 
 from .errors import PerfectplayError, UnknownGame
 from .game import Game
 from .params import parse_assignments
+
+#: Entry-point group of game plug-ins.
+PLUGIN_GROUP = "perfectplay.games"
 
 # Rule modules, imported only when the catalogue is read (they import nothing heavy).
 _ENTRIES = {
@@ -20,22 +31,75 @@ _ENTRIES = {
     "item-matching": "perfectplay.games.item_matching:ItemMatching",
     "wordle": "perfectplay.games.wordle:Wordle",
 }
+_REGISTERED: dict[str, type[Game]] = {}
+
+
+class BadGame(PerfectplayError):
+    """A game class that cannot join the catalogue (not a Game, no name, no engine)."""
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Add the game class `cls` to the catalogue under ``cls.name``; usable as a decorator.
+
+    Examples
+    --------
+    >>> from perfectplay.markov.table import TableGame
+    >>> class Coin(TableGame):
+    ...     name = "coin"
+    ...     summary = "flip a fair coin until heads"
+    >>> _ = register(Coin)
+    >>> "coin" in game_names()
+    True
+    """
+    _check_class(cls, getattr(cls, "name", None))
+    _REGISTERED[cls.name] = cls
+    return cls
 
 
 @cache
+def _plugins() -> dict[str, str]:
+    """Games of installed packages: entry-point name -> "module:Class"."""
+    return {ep.name: ep.value for ep in entry_points(group=PLUGIN_GROUP)}
+
+
+def _check_class(cls: object, name: str | None) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise BadGame(f"game {name!r}: {cls!r} is not a perfectplay Game class "
+                      "(subclass MarkovGame or DeductionGame)")
+    missing = [a for a in ("name", "kind", "summary", "objectives") if not hasattr(cls, a)]
+    if missing:
+        raise BadGame(f"game class {cls.__name__} does not set {', '.join(missing)}")
+    if name is not None and cls.name != name:
+        raise BadGame(f"game {name!r}: its class {cls.__name__} is named {cls.name!r}")
+    if cls.kind not in ("markov", "deduction"):
+        raise BadGame(f"game {cls.name!r} has kind {cls.kind!r} (markov or deduction)")
+
+
 def game_class(name: str) -> type[Game]:
     """The class implementing the game called `name`; UnknownGame if there is none."""
-    try:
-        target = _ENTRIES[name]
-    except KeyError:
-        known = ", ".join(sorted(_ENTRIES))
-        raise UnknownGame(f"unknown game {name!r} (known games: {known})") from None
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    target = _plugins().get(name) or _ENTRIES.get(name)
+    if target is None:
+        raise UnknownGame(f"unknown game {name!r} (known games: {', '.join(game_names())})")
+    return _import(name, target)
+
+
+@cache
+def _import(name: str, target: str) -> type[Game]:
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as err:
+        raise BadGame(f"game {name!r} ({target}) cannot be loaded: "
+                      f"{err.__class__.__name__}: {err}") from None
+    _check_class(cls, name)
+    return cls
 
 
 def game_names() -> list[str]:
-    return sorted(_ENTRIES)
+    """Every game the catalogue knows: shipped, plug-ins and registered."""
+    return sorted({*_ENTRIES, *_plugins(), *_REGISTERED})
 
 
 def load_game(spec: str, words: list[str] | None = None) -> Game:

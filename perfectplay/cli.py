@@ -57,7 +57,11 @@ def list_games() -> None:
     for col in ("game", "kind", "parameters", "objectives", "what it is"):
         table.add_column(col)
     for name in game_names():
-        cls = game_class(name)
+        try:
+            cls = game_class(name)
+        except PerfectplayError as err:  # a plug-in that cannot load: say so, list the rest
+            table.add_row(name, "?", "", "", f"[red]{err}[/red]")
+            continue
         params = "\n".join(f"{s.describe()}: {s.help}" for s in cls.param_specs())
         table.add_row(name, cls.kind, params, ", ".join(cls.objectives), cls.summary)
     Console().print(table)
@@ -84,22 +88,35 @@ def list_games() -> None:
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
                    "obvious, table, lookahead); the value stays, the time changes")
+@click.option("--first", default=None, metavar="GUESS",
+              help="deduction games: the first guess to play (from --after's position if "
+                   "given); the rest is optimal")
+@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
+              help="deduction games: solve from the position these guesses and their "
+                   "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True),
-              help="draw the histogram of guesses or the value by state family (PNG)")
+              help="draw the histogram of guesses or the value by state family "
+                   "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, as_json, out, plot, quiet) -> None:
+          without, first, after, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
     from .objectives import Objective
     from .progress import Bar, Silent
-    from .solution import write_json_atomically
+    from .solution import check_writable, write_json_atomically
 
     g = load_game(game, list(assignments))
+    if out:  # before the work, which can take minutes
+        check_writable(out, "--out")
+    if plot:
+        from .plot import check_plot_path
+
+        check_plot_path(plot)
     objective = objective or g.default_objective
     if objective == "probability" and horizon is None:
         horizon = g.default_horizon()
@@ -108,12 +125,17 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if g.kind == "deduction":
         if workers is not None and workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {workers}")
+        from .deduction.position import guess_index, parse_position
+
         options = {"strategy": strategy, "max_guesses": max_guesses,
                    "workers": workers or os.cpu_count() or 1,
-                   "without": tuple(n.strip() for n in without.split(",") if n.strip())}
-    elif strategy != "optimal" or max_guesses is not None or workers is not None or without:
-        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers or --without "
-                          "(deduction games only)")
+                   "without": tuple(n.strip() for n in without.split(",") if n.strip()),
+                   "position": parse_position(g, after),
+                   "first": None if first is None else guess_index(g, first)}
+    elif (strategy != "optimal" or max_guesses is not None or workers is not None or without
+          or first is not None or after):
+        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers, --without, "
+                          "--first or --after (deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}
     try:
@@ -131,7 +153,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if as_json:
         click.echo(json.dumps(solution.to_dict()))
     else:
-        _print_summary(g, solution, out)
+        _print_summary(g, solution, out, plot)
 
 
 @cli.command()
@@ -164,9 +186,12 @@ def play(game, assignments, seed, secret, budget) -> None:
             play_deduction(g, console, secret=secret, seed=seed, budget=budget)
     except Quit:
         console.say("bye")
+    except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
+        console.say("\nbye")
+        sys.exit(130)
 
 
-def _print_summary(game, solution, out) -> None:
+def _print_summary(game, solution, out, plot) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -193,6 +218,8 @@ def _print_summary(game, solution, out) -> None:
                           else str(solution.stats[key]))
     if out:
         table.add_row("strategy", f"written to {out}")
+    if plot:
+        table.add_row("picture", f"written to {plot}")
     Console().print(table)
 
 
@@ -216,47 +243,23 @@ def _add_deduction_rows(table, extra) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
-def verify(file, as_json) -> None:
-    """Re-check an exported strategy without the solver: replay every secret through a
-    deduction tree, or every state through a Markov policy (values recomputed)."""
-    from fractions import Fraction
-
-    from .catalogue import game_of_document
-    from .deduction.verify import BadStrategy, tree_document, verify_document
+@click.option("--solve/--no-solve", "resolve", default=True, show_default=True,
+              help="re-establish a claim of optimality by solving the same game again "
+                   "(--no-solve: say that it was not checked)")
+def verify(file, as_json, resolve) -> None:
+    """Re-check an exported strategy: replay every secret through a deduction tree, or
+    every state through a Markov policy (values recomputed); check every number the file
+    states, and its claim of optimality (by solving again, unless --no-solve)."""
     from .solution import read_document
+    from .verify_file import check_document
 
-    doc = read_document(file)
-    if isinstance(doc, dict) and (doc.get("strategy") or {}).get("kind") == "markov-policy":
-        return _verify_markov(doc, as_json)
-    tree_document(doc)
-    game = game_of_document(doc)
-    if game.kind != "deduction":
-        raise BadStrategy(f"{file}: {game.name} is not a deduction game")
-    stats, label = verify_document(game, doc)
-    horizon = doc["strategy"].get("horizon")
-    if horizon is not None:
-        n = len(game.secrets())
-        if as_json:
-            click.echo(json.dumps({"game": game.name, "params": game.params, "label": label,
-                                   "horizon": horizon, "wins": stats.secrets, "secrets": n,
-                                   "value": str(Fraction(stats.secrets, n)),
-                                   "unreduced": f"{stats.secrets}/{n}",
-                                   "histogram": {str(k): v for k, v in sorted(stats.histogram.items())}}))
-            return
-        click.echo(f"{game}: {label}; replayed all {n} secrets within {horizon} guesses")
-        click.echo(f"won {stats.secrets} of {n}: {Fraction(stats.secrets, n)} "
-                   f"({stats.secrets}/{n} = {stats.secrets / n:.9f})")
-        click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
-        return
-    average = Fraction(stats.total, stats.secrets)
+    verdict = check_document(read_document(file), resolve=resolve)
     if as_json:
-        click.echo(json.dumps({"game": game.name, "params": game.params, "label": label,
-                               "average": str(average), **stats.to_dict()}))
+        click.echo(json.dumps({"game": verdict.game.name, "params": verdict.game.params,
+                               **verdict.data}))
         return
-    click.echo(f"{game}: {label}; every secret solved")
-    click.echo(f"total {stats.total} over {stats.secrets} secrets, average {float(average):.6f} "
-               f"({average}), worst case {stats.worst}")
-    click.echo("histogram " + "  ".join(f"{k}:{v}" for k, v in sorted(stats.histogram.items())))
+    for line in verdict.lines:
+        click.echo(line)
 
 
 @cli.command()
@@ -264,38 +267,17 @@ def verify(file, as_json) -> None:
 @click.option("--depth", type=click.IntRange(0, 50), default=2, show_default=True,
               help="how many levels of the strategy to print")
 def show(file, depth) -> None:
-    """Print an exported strategy (deduction tree or Markov policy) as an indented tree."""
+    """Print an exported strategy (deduction tree or Markov policy) as an indented tree,
+    once its numbers are checked as verify checks them."""
     from rich.console import Console
 
     from .show import strategy_tree
     from .solution import read_document
+    from .verify_file import check_document
 
-    Console().print(strategy_tree(read_document(file), depth))
-
-
-def _verify_markov(doc, as_json) -> None:
-    from .catalogue import game_of_document
-    from .markov.verify import BadPolicy, policy_document, verify_policy
-    from .solution import format_value
-
-    entries = policy_document(doc)
-    game = game_of_document(doc)
-    if game.kind != "markov":
-        raise BadPolicy(f"{game.name} is not a Markov game")
-    check = verify_policy(game, entries, doc.get("exact") is True)
-    optimal = {True: "optimal (no better choice anywhere, exact check)",
-               False: "NOT optimal: some choice is strictly better", None: "optimality not checked"}
-    if as_json:
-        click.echo(json.dumps({"game": game.name, "params": game.params, "states": check.states,
-                               "value": format_value(check.value), "value_float": float(check.value),
-                               "exact": check.exact, "optimal": check.optimal,
-                               "max_error": check.max_error}))
-        return
-    click.echo(f"{game}: the policy is legal in all {check.states:,} states and closed")
-    click.echo(f"its expected {game.cost_unit}, recomputed: {float(check.value):.9f}"
-               + (f" = {format_value(check.value)}" if check.exact else "")
-               + f"; recorded values agree to {check.max_error:.1e}")
-    click.echo(f"the policy is {optimal[check.optimal]}")
+    doc = read_document(file)
+    verdict = check_document(doc, resolve=False)
+    Console().print(strategy_tree(doc, depth, verdict))
 
 
 def main() -> None:

@@ -15,3 +15,13 @@ class BadParameter(PerfectplayError):
 
 class Unsupported(PerfectplayError):
     """A request the chosen game or engine cannot serve (objective, size, method)."""
+
+
+class IncompleteRules(PerfectplayError):
+    """A game whose rules leave something out (a method not written, a state with no row)."""
+
+
+def missing_rule(game: object, method: str, needs: str) -> IncompleteRules:
+    """The error for a rules method that a game class does not define."""
+    name = getattr(game, "name", type(game).__name__)
+    return IncompleteRules(f"game {name!r} does not define {method}() ({needs})")

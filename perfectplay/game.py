@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar
 
 from .params import check_params, param_specs, ParamSpec
@@ -35,8 +34,9 @@ class Game:
 
     @property
     def params(self) -> dict[str, Any]:
-        """The parameters by command-line name (what ``load_game`` takes back)."""
-        return {f.metadata.get("key") or f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The declared parameters (``param``/``choice`` fields) and their values: what
+        names this game on the command line and in exported files."""
+        return {s.name: getattr(self, s.attribute) for s in self.param_specs()}
 
     def __str__(self) -> str:
         """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""

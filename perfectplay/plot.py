@@ -15,16 +15,42 @@ from .errors import PerfectplayError
 from .solution import Solution, write_atomically
 
 
-def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
-    """Draw `solution` to the PNG file `path` (written atomically)."""
+#: Picture formats by file suffix.
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def check_plot_path(path: str | os.PathLike) -> str:
+    """The picture format of `path` (from its suffix), checked before any work: a suffix
+    other than .png, .svg or .pdf, an unwritable place or a missing matplotlib is refused."""
+    from .solution import check_writable
+
+    suffix = os.path.splitext(str(path))[1].lower()
+    if suffix not in FORMATS:
+        raise PerfectplayError(f"--plot {path}: the file name must end in "
+                               f"{', '.join(FORMATS)} (the picture's format)")
+    check_writable(path, "--plot")
+    _pyplot()
+    return FORMATS[suffix]
+
+
+def _pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise PerfectplayError("--plot needs matplotlib: pip install 'perfectplay[plot]'") from None
+    return plt
+
+
+def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
+    """Draw `solution` to `path` (PNG, SVG or PDF by its suffix; written atomically)."""
+    fmt = check_plot_path(path)
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    if "histogram" in solution.extra:
+    if "wins" in solution.extra:
+        _wins(ax, game, solution)
+    elif "histogram" in solution.extra:
         hist = {int(k): v for k, v in solution.extra["histogram"].items()}
         xs = sorted(hist)
         ax.bar(xs, [hist[x] for x in xs], color="#4c72b0")
@@ -34,7 +60,7 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.set_ylabel("secrets")
         ax.set_xticks(xs)
         ax.set_title(f"{game}\n{solution.extra.get('method', '')}: average "
-                     f"{solution.value_float:.4f} ({solution.status})", fontsize=10)
+                     f"{solution.value_float:.4f} guesses; {solution.status}", fontsize=10)
     else:
         policy = solution.strategy
         values = np.asarray([float(v) for v in policy.values])
@@ -54,6 +80,24 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, format="png"))
+        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
     finally:
         plt.close(fig)
+
+
+def _wins(ax, game, solution: Solution) -> None:
+    """A win-probability strategy: secrets won by guess number, and the secrets lost."""
+    extra = solution.extra
+    hist = {int(k): v for k, v in extra["histogram"].items()}
+    lost = extra["secrets"] - extra["wins"]
+    labels = [str(x) for x in sorted(hist)] + ["lost"]
+    counts = [hist[x] for x in sorted(hist)] + [lost]
+    colours = ["#4c72b0"] * len(hist) + ["#c44e52"]
+    ax.bar(labels, counts, color=colours)
+    for x, c in zip(labels, counts):
+        ax.annotate(f"{c:,}", (x, c), ha="center", va="bottom", fontsize=8)
+    ax.set_xlabel("guess that finds the secret")
+    ax.set_ylabel("secrets")
+    ax.set_title(f"{game}\nP(win within {solution.objective.horizon} guesses) = "
+                 f"{extra['wins']:,}/{extra['secrets']:,} = {solution.value_float:.6f}; "
+                 f"{solution.status}", fontsize=10)

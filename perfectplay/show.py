@@ -9,18 +9,26 @@ import numpy as np
 from .errors import PerfectplayError
 
 
-def strategy_tree(doc: dict[str, Any], depth: int):
-    """A rich Tree of the strategy in an exported solution document."""
+def strategy_tree(doc: dict[str, Any], depth: int, verdict=None):
+    """A rich Tree of the strategy in an exported solution document. The title shows the
+    numbers of `verdict` (``verify_file.check_document``: the file's numbers, checked
+    against its replay) and says whether the claim of optimality was checked."""
+    from rich.markup import escape
     from rich.tree import Tree
 
     from .catalogue import game_of_document
+    from .verify_file import check_document
 
+    verdict = verdict or check_document(doc, resolve=False)
     game = game_of_document(doc)
     strategy = doc.get("strategy")
     kind = strategy.get("kind") if isinstance(strategy, dict) else None
-    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {doc.get('value')} ({doc.get('status')})"
-    if "total" in doc and "worst" in doc:
-        title += f"; total {doc['total']} over {doc.get('secrets')} secrets, worst case {doc['worst']}"
+    data = verdict.data
+    claim = {"exact check": "proven optimal (exact check)",
+             "not checked": "claimed proven optimal: perfectplay verify checks that"}.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
+    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {data.get('value')} ({claim})"
+    if "total" in data and "worst" in data:
+        title += f"; total {data['total']} over {data['secrets']} secrets, worst case {data['worst']}"
     root = Tree(title)
     if kind == "deduction-tree" and game.kind == "deduction":
         from .deduction.verify import tree_document
@@ -42,7 +50,7 @@ def _deduction(branch, node: Any, depth: int) -> None:
         raise PerfectplayError(f"the node guessing {node.get('guess')} has malformed children")
     if depth <= 0:
         if children:
-            here.add(f"... {len(children)} feedbacks")
+            here.add(f"... {len(children)} feedback{'s' if len(children) != 1 else ''}")
         return
     for fb, child in children.items():
         sub = here.add(f"[cyan]{fb}[/cyan]")

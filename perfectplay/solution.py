@@ -15,6 +15,7 @@ from .objectives import Objective
 
 #: Status labels, from strongest to weakest (DESIGN guideline 4).
 PROVEN = "proven optimal"
+PROVEN_GIVEN_FIRST = "proven optimal given its first guess"
 CONVERGED = "optimal to tolerance"
 FLOATING = "optimal in floating point"
 HEURISTIC = "heuristic (upper bound)"
@@ -73,22 +74,48 @@ class Solution:
                 "strategy": self.strategy.to_json()}
 
 
+def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
+    """Refuse, before any work, an output path that cannot be written: its directory
+    missing or not writable, or the path a directory. The message names `path`."""
+    target = Path(path)
+    if target.is_dir():
+        raise PerfectplayError(f"{option} {path}: is a directory")
+    parent = target.parent
+    if not parent.is_dir():
+        raise PerfectplayError(f"{option} {path}: there is no directory {parent}")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise PerfectplayError(f"{option} {path}: permission denied")
+    try:  # the one reliable test (permissions, read-only or special file systems)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
+    except OSError as err:
+        raise PerfectplayError(f"{option} {path}: {err.strerror or err}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> None:
     """Call ``write(tmp)`` on a temporary file beside `path`, then rename it into place, so
-    that an interruption never leaves a half-written file at `path`."""
+    that an interruption never leaves a half-written file at `path`. A failure is reported
+    against `path`, the name the user gave, not the temporary file."""
     target = Path(path)
     if not target.parent.is_dir():
         raise PerfectplayError(f"cannot write {path}: there is no directory {target.parent}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix,
+                                   dir=target.parent)
+    except OSError as err:
+        raise PerfectplayError(f"cannot write {path}: {err.strerror or err}") from None
     os.close(fd)
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
     try:
+        os.chmod(tmp, 0o666 & ~umask)
         write(tmp)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as err:
         os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise PerfectplayError(f"cannot write {path}: {err.strerror or err}") from None
         raise
 
 

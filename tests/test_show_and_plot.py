@@ -59,3 +59,26 @@ def test_show_refuses_malformed_policies_in_one_line(tmp_path):
 def test_unwritable_output_is_one_line(tmp_path):
     res = cli("solve", "dice-cards", "n=2", "--out", str(tmp_path / "no" / "x.json"))
     assert_one_line_error(res, "there is no directory")
+
+
+def test_output_paths_are_checked_before_the_work(tmp_path):
+    # dice-cards n=16 is refused by the solve (too large); a bad output path must be
+    # refused first, naming the path the user gave
+    res = cli("solve", "dice-cards", "n=16", "--out", str(tmp_path / "no" / "x.json"))
+    assert_one_line_error(res, f"--out {tmp_path / 'no' / 'x.json'}: there is no directory")
+    res = cli("solve", "dice-cards", "n=16", "--out", "/proc/perfectplay.json")
+    assert_one_line_error(res, "--out /proc/perfectplay.json:")
+    res = cli("solve", "dice-cards", "n=16", "--plot", str(tmp_path / "v.jpg"))
+    assert_one_line_error(res, "must end in .png, .svg, .pdf")
+    res = cli("solve", "dice-cards", "n=16", "--plot", "/proc/v.png")
+    assert_one_line_error(res, "--plot /proc/v.png:")
+    assert not list(tmp_path.iterdir())
+
+
+def test_plot_honours_svg_and_pdf_and_says_where_it_wrote(tmp_path):
+    for suffix, magic in ((".svg", b"<?xml"), (".pdf", b"%PDF")):
+        res = cli("solve", "item-matching", "slots=2", "items=3", "turns=2", "--plot", f"p{suffix}",
+                  "--quiet", cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+        assert (tmp_path / f"p{suffix}").read_bytes().startswith(magic)
+        assert f"written to p{suffix}" in res.stdout

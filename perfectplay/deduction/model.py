@@ -22,9 +22,12 @@ from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import PerfectplayError
+from ..errors import PerfectplayError, missing_rule
 from ..game import Game
 from .restriction import Restriction
+
+#: What a deduction game must define (named in the error when one is missing).
+NEEDS = "a deduction game defines length, n_symbols, guesses, n_feedbacks, solved_feedback and feedback"
 
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
@@ -66,15 +69,15 @@ class DeductionGame(Game):
     # --- what every game must say ------------------------------------------------------
     def length(self) -> int:
         """Number of positions of a code."""
-        raise NotImplementedError
+        raise missing_rule(self, "length", NEEDS)
 
     def n_symbols(self) -> int:
         """Symbols are 0 .. n_symbols-1."""
-        raise NotImplementedError
+        raise missing_rule(self, "n_symbols", NEEDS)
 
     def guesses(self) -> np.ndarray:
         """All allowed guesses, an int8 array (G, length) in lexicographic order."""
-        raise NotImplementedError
+        raise missing_rule(self, "guesses", NEEDS)
 
     def secrets(self) -> np.ndarray:
         """All possible secrets, an int8 array (S, length) in lexicographic order; each is a guess."""
@@ -82,22 +85,29 @@ class DeductionGame(Game):
 
     def n_feedbacks(self) -> int:
         """Feedbacks are integers 0 .. n_feedbacks-1 (at most 256)."""
-        raise NotImplementedError
+        raise missing_rule(self, "n_feedbacks", NEEDS)
 
     def solved_feedback(self) -> int:
         """The feedback that says the guess is the secret."""
-        raise NotImplementedError
+        raise missing_rule(self, "solved_feedback", NEEDS)
 
     def feedback(self, guess: Sequence[int], secret: Sequence[int]) -> int:
         """The feedback of one guess against one secret: the scalar reference of the rules."""
-        raise NotImplementedError
+        raise missing_rule(self, "feedback", NEEDS)
 
     def feedback_kernel(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
         """A compiled ``kernel(guesses, secrets, out)`` filling out[i, j] = feedback(g_i, s_j).
 
         Imported lazily by the implementation (numba must not load with the catalogue).
+        Without one, the scalar ``feedback`` is called for every pair: exact and fine for
+        small games, slow for large ones.
         """
-        raise NotImplementedError
+        def kernel(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
+            for i, g in enumerate(guesses):
+                for j, s in enumerate(secrets):
+                    out[i, j] = self.feedback(g, s)
+
+        return kernel
 
     def symmetry(self) -> Symmetry:
         """The symmetry group of the rules; the trivial group unless a game says more."""
@@ -213,8 +223,18 @@ class DeductionGame(Game):
     def parse_feedback(self, text: str) -> int:
         text = text.strip()
         if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():
-            raise BadCode(f"{self.name}: cannot read feedback {text!r}")
+            raise BadCode(f"{self.name}: cannot read feedback {text!r} "
+                          f"(expected a number from 0 to {self.n_feedbacks() - 1})")
         return int(text)
+
+    def feedback_help(self) -> str:
+        """What a feedback means and how to type it, for the advisor's help."""
+        return f"type the feedback you got, like {self.format_feedback(0)!r}"
+
+    def refusal(self, history: History, code: np.ndarray) -> str:
+        """Why `code` may not be guessed after `history` (a game with a hard mode says
+        which rule bars it)."""
+        return "the rules do not allow it here"
 
 
 def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..solution import PROVEN
-from .tree import Node, tree_to_json
+from .tree import Node, position_json, tree_to_json
 
 
 @dataclass
@@ -26,9 +26,11 @@ class WinStrategy:
     wins: int
     secrets: int
     histogram: dict[int, int]
+    position: tuple = ()  # the guesses played before the root, with their feedbacks
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "deduction-tree", "label": PROVEN, "method": "optimal",
+                **position_json(self.game, self.position),
                 "objective": "probability", "horizon": self.horizon, "wins": self.wins,
                 "secrets": self.secrets,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},

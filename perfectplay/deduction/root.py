@@ -49,6 +49,7 @@ class Subproblem:
     subset: np.ndarray
     cap: int
     budget: int = INF
+    first: int | None = None  # a guess imposed at this position (None: the best one)
 
 
 @dataclass(frozen=True)
@@ -190,52 +191,76 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
     from one call to the next (the tie-break passes); `searches` holds this process's
     searches (see ``search_for``)."""
     search = search_for(sub.game, sub.objective, sub.speedups, searches)
-    if len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS:
-        lane = lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()
-        answer = _wait(lane.submit(solve_subproblem, sub, searches), search, progress)
+    one_lane = len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS
+    if one_lane:
+        lanes = [lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()]
+    if sub.first is not None:
+        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches)
+    if one_lane:
+        answer = _wait(lanes[0].submit(solve_subproblem, sub, searches), search, progress)
         return Position(answer.value, answer.tree, answer.nodes)
-    known = {} if known is None else known
-    table = search.table
-    n, cap = len(sub.subset), sub.cap
-    obvious, value, cand, bound, _, _ = search.prepare(sub.subset, sub.history, cap)
+    obvious, _, cand, bound, _, _ = search.prepare(sub.subset, sub.history, sub.cap)
     if obvious is not None:
         answer = solve_subproblem(sub, searches)
         return Position(answer.value, answer.tree, answer.nodes)
+    return _try_guesses(sub, list(zip(cand.tolist(), bound.tolist())), lanes, search, progress,
+                        known, searches)
+
+
+def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Executor],
+                 search: Search, progress: Callable[[str], None] | None, known: dict | None,
+                 searches: dict | None) -> Position:
+    """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position,
+    their cells solved on `lanes`: all at once on several, one after the other (each
+    with the budget the others leave) on one."""
+    known = {} if known is None else known
+    table, objective = search.table, search.objective
+    n, cap = len(sub.subset), sub.cap
     best, best_tree, nodes = sub.budget, None, 0
-    if len(bound) == 0 or bound[0] >= best:
-        return Position(max(best, int(bound[0]) if len(bound) else INF), None, 0)
-    for g, b in zip(cand.tolist(), bound.tolist()):
+    if not guesses:
+        return Position(max(best, objective.exhausted(n)), None, 0)
+    concurrent = len(lanes) > 1
+    for g, b in guesses:
         if b >= min(best, INF):
             break
         parts = search.cells(g, sub.subset)
         keys = [(part.tobytes(), cap - 1) for _, part in parts]
-        lower = [max(search.lower(len(part), cap - 1), known.get(k, 0)) for (_, part), k in zip(parts, keys)]
-        total = search.objective.node_cost * n + sum(lower)
+        lower = [max(search.lower(len(part), cap - 1), known.get(k, 0))
+                 for (_, part), k in zip(parts, keys)]
+        total = objective.node_cost * n + sum(lower)
         if total >= min(best, INF):
             continue
-        futures, load = [], [0] * len(lanes)
-        for (f, part), lb in zip(parts, lower):  # largest first, to the least loaded lane
-            w = load.index(min(load))
-            load[w] += len(part)
-            cell = Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
-                              part, cap - 1, best - (total - lb))
-            futures.append(lanes[w].submit(solve_subproblem, cell))
+
+        def cell(k: int) -> Subproblem:
+            f, part = parts[k]
+            return Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
+                              part, cap - 1, best - (total - lower[k]))
+
+        futures: list[Future | None] = [None] * len(parts)
+        if concurrent:
+            load = [0] * len(lanes)
+            for k, (_, part) in enumerate(parts):  # largest first, to the least loaded lane
+                w = load.index(min(load))
+                load[w] += len(part)
+                futures[k] = lanes[w].submit(solve_subproblem, cell(k))
         node, complete = Node(g), True
-        for done, ((f, part), key, lb, future) in enumerate(zip(parts, keys, lower, futures), 1):
-            answer = _wait(future)
+        for k, ((f, part), key) in enumerate(zip(parts, keys)):
+            future = futures[k] or lanes[0].submit(solve_subproblem, cell(k), searches)
+            answer = _wait(future, None if concurrent else search, progress)
             nodes += answer.nodes
             known[key] = max(known.get(key, 0), answer.value)
-            total += answer.value - lb
+            total += answer.value - lower[k]
             if progress:
-                progress(f"first guess {table.game.format_code(table.guesses[g])} (cap {cap}): "
-                         f"cell {done}/{len(parts)} of {len(part)} secrets -> "
+                progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
+                         f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
                          f"{answer.value if answer.tree is not None else 'over budget'}")
             if answer.tree is None or total >= best:
                 complete = False
                 for other in futures:
-                    other.cancel()
+                    if other is not None:
+                        other.cancel()
                 break
-            if search.objective.exhaust_inf or answer.value < len(part):  # a cell that can win
+            if objective.exhaust_inf or answer.value < len(part):  # a cell that can still win
                 node.children[f] = answer.tree
         if complete and total < best:
             best, best_tree = total, node

@@ -18,12 +18,13 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
-from ..solution import HEURISTIC, PROVEN, Solution
+from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
 from .objective import INF, capacity
 from .partition import cells, consistent_after
+from .position import format_position, position_secrets
 from .probability import WinStrategy
 from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, process_lanes,
                    search_for, solve_position)
@@ -51,33 +52,35 @@ def switched_off(speedups: SpeedUps, names: Sequence[str]) -> SpeedUps:
 
 
 class _Passes:
-    """The passes of one solve over the whole secret set, on the same lanes and memos."""
+    """The passes of one solve from one position, on the same lanes and memos."""
 
     def __init__(self, game: DeductionGame, speedups: SpeedUps, lanes: list,
-                 progress: Callable[[str], None] | None) -> None:
+                 progress: Callable[[str], None] | None, history: History,
+                 subset: np.ndarray, first: int | None) -> None:
         self.game, self.speedups, self.lanes, self.progress = game, speedups, lanes, progress
-        self.everyone = np.arange(len(game.secrets()))
+        self.history, self.subset, self.first = history, subset, first
         self.known: dict[str, dict] = {}
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
         self.nodes = 0
 
     def within(self, objective: str, cap: int, budget: int = INF):
-        """The position's value under `objective` within `cap` guesses (below `budget`)."""
-        sub = Subproblem(self.game, objective, self.speedups, (), self.everyone, cap, budget)
+        """The position's value under `objective` within `cap` more guesses (below `budget`)."""
+        sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
+                         budget, self.first)
         position = solve_position(sub, self.lanes, self.progress,
                                   self.known.setdefault(objective, {}), self.searches)
         self.nodes += position.nodes
         return position
 
 
-def optimal_tree(passes: _Passes, table: Table, objective: str, max_guesses: int | None) -> Node:
-    """The optimal tree for `objective`, ties broken by the other objective.
+def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int) -> Node:
+    """The optimal tree for `objective` within `limit` more guesses, ties broken by the
+    other objective.
 
-    ``expected``: least total within `max_guesses` (if any), then least worst case.
+    ``expected``: least total, then least worst case.
     ``worst``: least worst case (the least cap whose ``WORST`` value is 0), then least total.
     """
-    n = table.n_secrets
-    limit = min(max_guesses or n, n) if table.game.consistent_secrets_allowed() else (max_guesses or n)
+    n = len(passes.subset)
     if objective == "worst":
         cap = 1
         while passes.speedups.bounds and capacity(cap, table.branching) < n:
@@ -91,22 +94,23 @@ def optimal_tree(passes: _Passes, table: Table, objective: str, max_guesses: int
     if position.tree is None:
         raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
     root, value = position.tree, position.value
-    worst = tree_stats(table, root).worst
+    worst = tree_stats(table, root, passes.subset).worst
     while worst > 1:
         tied = passes.within("expected", worst - 1, value + 1)
         if tied.tree is None or tied.value != value:
             break
-        root, worst = tied.tree, tree_stats(table, tied.tree).worst
+        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset).worst
     return root
 
 
-def wins_by_guess(table: Table, root: Node) -> Counter[int]:
-    """How many secrets the tree reveals with its 1st, 2nd, ... guess."""
+def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0) -> Counter[int]:
+    """How many secrets of `subset` the tree reveals with its 1st, 2nd, ... guess (counting
+    the `played` guesses before it)."""
     wins: Counter[int] = Counter()
-    stack = [(root, np.arange(table.n_secrets), 1)]
+    stack = [(root, subset, played + 1)]
     while stack:
-        node, subset, depth = stack.pop()
-        for f, part in cells(table, node.guess, subset):
+        node, part_set, depth = stack.pop()
+        for f, part in cells(table, node.guess, part_set):
             if f == table.solved:
                 wins[depth] += len(part)
             elif f in node.children:
@@ -123,13 +127,17 @@ def solve_deduction(
     speedups: SpeedUps = SpeedUps(),
     without: Sequence[str] = (),
     workers: int = 1,
+    position: History = (),
+    first: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
     `without` names speed-ups to switch off (fields of ``SpeedUps``): the value stays,
     only the time changes. With `workers` > 1 the cells of the first guesses are
-    searched on that many processes.
+    searched on that many processes. `position` (guesses played with their feedbacks)
+    solves from there; `first` imposes the next guess (an index into ``game.guesses()``).
+    Guesses are counted from the start of the game (`max_guesses` and the horizon too).
     """
     _check(strategy, max_guesses)
     speedups = switched_off(speedups, without)
@@ -140,70 +148,96 @@ def solve_deduction(
         if strategy != "optimal" or max_guesses is not None:
             raise Unsupported("the probability objective takes no --strategy or --max-guesses "
                               "(its horizon is the number of guesses)")
-        if objective.horizon is None or objective.horizon < 1:
+        if objective.horizon is None or objective.horizon <= len(position):
             raise Unsupported(f"{game.name}: the probability objective needs a horizon of at "
-                              f"least one guess, got {objective.horizon}")
+                              f"least one guess more than the {len(position)} played, "
+                              f"got {objective.horizon}")
+    if strategy != "optimal" and first is not None:
+        raise Unsupported("--first goes with the optimal strategy")
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
     table = build_table(game)
     stats: dict = {"table_seconds": round(time.perf_counter() - t0, 4)}
     note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
          f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
+    subset = position_secrets(table, position)
+    if first is not None:
+        allowed = game.restrict_guesses(position, table.guesses[first][None, :])
+        if allowed is not None and not allowed[0]:
+            raise Unsupported(f"{game.name}: {game.format_code(table.guesses[first])} is not "
+                              f"allowed here (the game's hard mode)")
+    played = len(position)
     if strategy != "optimal":
-        def choose(subset: np.ndarray, history: History) -> int:
-            return heuristic_guess(table, subset, history, strategy, speedups.obvious,
+        def choose(part: np.ndarray, history: History) -> int:
+            return heuristic_guess(table, part, history, strategy, speedups.obvious,
                                    speedups.symmetry, speedups.table)
 
-        root = build_tree(table, np.arange(table.n_secrets), (), choose)
+        root = build_tree(table, subset, position, choose)
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
-                              stats, t0)
-    parallel = workers > 1 and table.n_secrets >= PARALLEL_MIN_SECRETS
+                              stats, t0, position, subset)
+    parallel = workers > 1 and len(subset) >= PARALLEL_MIN_SECRETS
     lanes = process_lanes(workers) if parallel else [ThreadLane()]
     try:
-        passes = _Passes(game, speedups, lanes, progress)
+        passes = _Passes(game, speedups, lanes, progress, position, subset, first)
         if probability:
-            position = passes.within("losses", objective.horizon)
+            result = passes.within("losses", objective.horizon - played)
         else:
-            root = optimal_tree(passes, table, objective.name, max_guesses)
+            limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
+            if max_guesses is not None:
+                if max_guesses <= played:
+                    raise Unsupported(f"--max-guesses {max_guesses} leaves no guess after the "
+                                      f"{played} played")
+                limit = min(limit, max_guesses - played)
+            root = optimal_tree(passes, table, objective.name, limit)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
         close_lanes(lanes, abort=True)
         raise
     close_lanes(lanes)
     stats["nodes"] = passes.nodes
     if probability:
-        return _win_solution(game, objective, table, position, stats, t0)
-    return _tree_solution(game, objective, table, root, PROVEN, strategy, max_guesses, stats, t0)
+        return _win_solution(game, objective, table, result, stats, t0, position, subset)
+    label = PROVEN if first is None else PROVEN_GIVEN_FIRST
+    return _tree_solution(game, objective, table, root, label, strategy, max_guesses, stats, t0,
+                          position, subset)
 
 
-def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0) -> Solution:
-    st = tree_stats(table, root)
+def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,
+                   position, subset) -> Solution:
+    st = tree_stats(table, root, subset, len(position))
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than --max-guesses {max_guesses}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
     extra = {"method": method, **({"max_guesses": max_guesses} if max_guesses else {}),
-             **st.to_dict()}
+             **_where(game, position), **st.to_dict()}
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
-                    exact=True, proven=label == PROVEN, status=label,
-                    strategy=DeductionStrategy(game, root, st, label, method),
+                    exact=True, proven=label != HEURISTIC, status=label,
+                    strategy=DeductionStrategy(game, root, st, label, method, position),
                     stats=stats, extra=extra)
 
 
-def _win_solution(game, objective, table, position, stats, t0) -> Solution:
-    n = table.n_secrets
-    wins = n - position.value
-    root = position.tree
-    by_depth = wins_by_guess(table, root) if root is not None else Counter()
+def _where(game: DeductionGame, position: History) -> dict:
+    """The position solved from, for the solution's extra fields (nothing at the start)."""
+    return {"after": format_position(game, position)} if position else {}
+
+
+def _win_solution(game, objective, table, result, stats, t0, position, subset) -> Solution:
+    n = len(subset)
+    wins = n - result.value
+    root = result.tree
+    by_depth = wins_by_guess(table, root, subset, len(position)) if root is not None else Counter()
     if root is None or sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
+             **_where(game, position),
              "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
-                    strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth)),
+                    strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
+                                         position),
                     stats=stats, extra=extra)
 
 

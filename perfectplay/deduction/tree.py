@@ -45,10 +45,12 @@ def build_tree(table: Table, subset: np.ndarray, history: History,
     return node
 
 
-def tree_stats(table: Table, root: Node) -> Stats:
-    """Replay every secret down the tree with the feedback table (each must be revealed)."""
+def tree_stats(table: Table, root: Node, subset: np.ndarray | None = None, played: int = 0) -> Stats:
+    """Replay every secret of `subset` (default: all) down the tree with the feedback table
+    (each must be revealed); `played` guesses were made before the tree's root."""
     depths: Counter[int] = Counter()
-    stack = [(root, np.arange(table.n_secrets), 1)]
+    everyone = np.arange(table.n_secrets) if subset is None else subset
+    stack = [(root, everyone, played + 1)]
     while stack:
         node, subset, depth = stack.pop()
         for f, part in cells(table, node.guess, subset):
@@ -57,7 +59,7 @@ def tree_stats(table: Table, root: Node) -> Stats:
             else:
                 stack.append((node.children[f], part, depth + 1))
     total = sum(d * k for d, k in depths.items())
-    return Stats(total, table.n_secrets, max(depths), dict(depths))
+    return Stats(total, len(everyone), max(depths), dict(depths))
 
 
 def tree_to_json(game, root: Node) -> dict[str, Any]:
@@ -83,7 +85,18 @@ class DeductionStrategy:
     stats: Stats
     label: str
     method: str
+    position: tuple = ()  # the guesses played before the root, with their feedbacks
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "deduction-tree", "label": self.label, "method": self.method,
-                **self.stats.to_dict(), "root": tree_to_json(self.game, self.root)}
+                **position_json(self.game, self.position), **self.stats.to_dict(),
+                "root": tree_to_json(self.game, self.root)}
+
+
+def position_json(game, position: tuple) -> dict[str, Any]:
+    """The ``after`` field of a tree solved from a position (nothing from the start)."""
+    if not position:
+        return {}
+    from .position import format_position
+
+    return {"after": format_position(game, position)}

@@ -102,6 +102,24 @@ class ItemMatching(DeductionGame):
         return Restriction(radix=3, lock=(2,) if slots else (), bar=(0,) if items else (),
                            bar_spares_locked=slots)
 
+    def feedback_help(self) -> str:
+        return (f"type one letter per slot ({self.slots} in all, like {'C' * self.slots}): "
+                "C = the slot holds the guessed item; I = Incorrect, every slot holding "
+                "that item was guessed right (or it is absent); W = Wrong slot, otherwise")
+
+    def refusal(self, history: History, code: np.ndarray) -> str:
+        allowed = self.allowed_symbols(history)
+        for slot, item in enumerate(int(x) for x in code):
+            if allowed[slot, item]:
+                continue
+            shown = _SYMBOLS[item]
+            if allowed[slot].sum() == 1:
+                kept = _SYMBOLS[int(np.flatnonzero(allowed[slot])[0])]
+                return (f"slot {slot + 1} was answered Correct with item {kept}, "
+                        "so it keeps that item")
+            return f"item {shown} was answered Incorrect, so it may not be used again"
+        return "the rules do not allow it here"
+
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""
         return _digit_table(self.slots)[np.asarray(feedbacks)]

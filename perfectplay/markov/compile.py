@@ -119,14 +119,18 @@ def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
     bound = game.state_bound()
     if bound is None:
         return
-    sample = game.expand(np.array([game.initial_state()], dtype=np.int64))
-    edges_per_state = int((sample.next >= 0).sum())
-    need = bound * max(edges_per_state, 1) * BYTES_PER_EDGE
+    if game.bytes_per_state is not None:
+        need = bound * game.bytes_per_state
+        detail = f"at {game.bytes_per_state} bytes each (measured)"
+    else:
+        sample = game.expand(np.array([game.initial_state()], dtype=np.int64))
+        edges_per_state = int((sample.next >= 0).sum())
+        need = bound * max(edges_per_state, 1) * BYTES_PER_EDGE
+        detail = f"with about {edges_per_state} choices each"
     if need > memory_bytes:
         raise Unsupported(
-            f"{game} is too large: up to {bound:,} states with about {edges_per_state} "
-            f"choices each need ~{need / 2**30:.0f} GiB, more than the "
-            f"{memory_bytes / 2**30:.0f} GiB allowed"
+            f"{game} is too large: up to {bound:,} states {detail} need "
+            f"~{need / 2**30:.0f} GiB, more than the {memory_bytes / 2**30:.0f} GiB allowed"
         )
 
 

@@ -16,7 +16,11 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..errors import missing_rule
 from ..game import Game
+
+#: What a Markov game must define (named in the error when one is missing).
+NEEDS = "a Markov game defines initial_state, is_terminal and expand"
 
 
 @dataclass
@@ -45,15 +49,20 @@ class MarkovGame(Game):
     family_label: ClassVar[str] = "state family"
 
     def initial_state(self) -> int:
-        raise NotImplementedError
+        raise missing_rule(self, "initial_state", NEEDS)
 
     def is_terminal(self, states: np.ndarray) -> np.ndarray:
         """Boolean array: which of `states` end the game (the goal)."""
-        raise NotImplementedError
+        raise missing_rule(self, "is_terminal", NEEDS)
 
     def expand(self, states: np.ndarray) -> Expansion:
         """Outcomes and choices of non-terminal `states` (an int64 array)."""
-        raise NotImplementedError
+        raise missing_rule(self, "expand", NEEDS)
+
+    #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for
+    #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
+    #: the start state instead.
+    bytes_per_state: ClassVar[int | None] = None
 
     def state_bound(self) -> int | None:
         """An upper bound on the number of reachable states, to refuse what cannot fit."""

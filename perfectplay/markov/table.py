@@ -14,6 +14,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..errors import IncompleteRules
 from .model import Expansion, MarkovGame
 
 Transitions = Mapping[int, Sequence[tuple[int, Sequence[tuple[int, int]]]]]
@@ -33,7 +34,22 @@ class TableGame(MarkovGame):
     terminal: frozenset = frozenset()
     start: int = 0
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for state, row in self.table.items():
+            for k, (_, choices) in enumerate(row):
+                for target, _cost in choices:
+                    self._require(target, f"state {state}, outcome {k}, leads to state {target}")
+        self._require(self.start, f"the start state {self.start}")
+
+    def _require(self, state: int, what: str) -> None:
+        if state not in self.table and state not in self.terminal:
+            raise IncompleteRules(f"{self.name}: {what}, which has no row in the table and "
+                                  "is not terminal")
+
     def __str__(self) -> str:
+        if type(self).name != TableGame.name:
+            return super().__str__()
         return f"table({len(self.table)} states)"
 
     def initial_state(self) -> int:
@@ -43,6 +59,8 @@ class TableGame(MarkovGame):
         return np.array([int(s) in self.terminal for s in states], dtype=bool)
 
     def expand(self, states: np.ndarray) -> Expansion:
+        for s in states:
+            self._require(int(s), f"state {int(s)} is reached")
         rows = [self.table[int(s)] for s in states]
         K = max((len(r) for r in rows), default=1)
         C = max((len(ch) for r in rows for _, ch in r), default=1)

@@ -31,8 +31,9 @@ class Console:
                                  force_terminal=self.interactive, no_color=not self.interactive)
 
     def say(self, text: str = "") -> None:
-        """Print a line (rich markup allowed)."""
-        self._rich.print(text, soft_wrap=True)
+        """Print a line (rich markup allowed), wrapped between words at the console's width
+        (a terminal's own wrapping would break words)."""
+        self._rich.print(text)
 
     def show(self, renderable) -> None:
         """Print a rich renderable (a table)."""

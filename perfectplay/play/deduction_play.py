@@ -22,6 +22,7 @@ import numpy as np
 from ..deduction.feedback import compute_feedback
 from ..deduction.model import BadCode, DeductionGame, History
 from ..errors import PerfectplayError
+from ..threading_layer import fork_is_safe
 from .console import COMMANDS_HELP, Console
 
 #: Consistent sets up to this size are listed in full.
@@ -65,17 +66,58 @@ def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: 
 
 
 def _in_time(budget: float, fn, *args) -> int | None:
-    """fn(*args) in a separate process, or None if it takes longer than `budget` seconds."""
+    """fn(*args) in a separate process, or None if it takes longer than `budget` seconds
+    or the process fails (then the heuristic answers at once, not after the budget).
+
+    The worker is forked (it starts with this process's compiled kernels loaded) when
+    numba's threading layer allows it (``threading_layer.fork_is_safe``); after GNU
+    OpenMP ran here it comes from a fork server instead, a fresh interpreter that forks.
+    """
     if budget <= 0:
         return None
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(1) as pool:
-        job = pool.apply_async(fn, args)
-        try:
-            return int(job.get(timeout=budget))
-        except multiprocessing.TimeoutError:
-            pool.terminate()
-            return None
+    ctx = _worker_context()
+    receive, send = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_answer, args=(send, fn, args), daemon=True)
+    worker.start()
+    send.close()
+    try:
+        if receive.poll(budget):
+            answer = receive.recv()
+            return None if answer is None else int(answer)
+        return None
+    except EOFError:  # the worker died without answering
+        return None
+    finally:
+        if worker.is_alive():
+            worker.terminate()
+        worker.join()
+        receive.close()
+
+
+def _worker_context():
+    """Fork where safe; else the fork server, with the search modules imported once in the
+    server so that each worker starts with them (or spawn where there is no fork server)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and fork_is_safe():
+        return multiprocessing.get_context("fork")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["perfectplay.deduction.solve", "perfectplay.deduction.probability"])
+    return ctx
+
+
+def _answer(send, fn, args) -> None:
+    """The worker's side of `_in_time`: send fn(*args), or None if it fails or is stopped."""
+    # The worker starts no process of its own; saying so keeps numba from creating an
+    # inter-process lock that the worker's exit would leave behind (a resource-tracker
+    # warning about leaked semaphores at the end of the game).
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        answer = fn(*args)
+    except BaseException:  # noqa: BLE001 - the heuristic answers instead
+        answer = None
+    send.send(answer)
 
 
 def _load_search(game: DeductionGame, objective: str) -> None:
@@ -91,19 +133,35 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
     """The suggested guess and where it comes from ("optimal" or the heuristic's name).
 
     The optimal search runs in a separate process so that it can be stopped when the
-    budget runs out; the heuristic then answers. The compiled search is loaded here
-    first, so that the worker starts with it rather than spending its budget loading it.
+    budget runs out; the heuristic then answers. The compiled search is loaded here first
+    (and, for a game's first suggestion, the heuristic runs here first), so that the
+    forked workers of this and later turns start with the compiled code instead of
+    spending their budget loading it.
     """
     _load_search(game, "losses" if turns_left is not None else "expected")
     if turns_left is not None:
-        found = _in_time(budget, _suggest_probability, game, turn, turns_left, None)
-        if found is not None:
-            return found, "optimal"
-        return _suggest_probability(game, turn, turns_left, 2), "best two-guess lookahead"
-    found = _in_time(budget, _suggest_expected, game, turn, None)
+        def fallback() -> int:
+            return _suggest_probability(game, turn, turns_left, 2)
+
+        label, optimal = "best two-guess lookahead", (_suggest_probability, game, turn,
+                                                      turns_left, None)
+    else:
+        def fallback() -> int:
+            return _suggest_expected(game, turn, heuristic)
+
+        label, optimal = heuristic, (_suggest_expected, game, turn, None)
+    early = None
+    if game not in _WARM and budget > 0:
+        early = fallback()
+        _WARM.add(game)
+    found = _in_time(budget, *optimal)
     if found is not None:
         return found, "optimal"
-    return _suggest_expected(game, turn, heuristic), heuristic
+    return (fallback() if early is None else early), label
+
+
+#: Games whose compiled kernels this process has loaded (see `suggest`).
+_WARM: set[DeductionGame] = set()
 
 
 def play_deduction(game: DeductionGame, console: Console, *, secret: str | None = None,
@@ -116,16 +174,18 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
     goal = (f"the best chance to win within {horizon} guesses" if horizon
             else "the fewest guesses on average")
     console.say(f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
-                + ("I hold the secret; " if hidden is not None else "")
-                + f"feedback like {game.format_feedback(0)!r}. {COMMANDS_HELP}")
+                + ("I hold the secret. " if hidden is not None
+                   else f"Feedback like {game.format_feedback(0)!r}. ")
+                + COMMANDS_HELP)
     turns = [Turn(np.arange(len(secrets)))]
     terminal = console.interactive and console.stdout.isatty()
     solved = game.solved_feedback()
     while True:
         turn = turns[-1]
         if horizon is not None and len(turn.played) >= horizon:
-            console.say(f"[bold]no guesses left[/bold]: the secret was one of the "
-                        f"{len(turn.consistent):,} still possible")
+            console.say("[bold]no guesses left[/bold]: " + (
+                f"the secret was {game.format_code(secrets[hidden])}" if hidden is not None
+                else f"the secret was one of the {len(turn.consistent):,} still possible"))
             return 0
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
@@ -143,25 +203,37 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
                 console.say("nothing to undo")
             continue
         try:
-            fb = (int(game.feedback(guesses[played], secrets[hidden]))
-                  if hidden is not None else _ask_feedback(game, console))
+            fb, rest = _consistent_feedback(game, console, guesses, secrets, turn, played, hidden)
         except Undo:
             console.say("took back that guess")
             continue
-        shown = game.display_feedback(fb, terminal)
-        if hidden is not None:
-            console.say(f"feedback: {shown}")
-        said = f"{game.format_code(guesses[played])} -> {shown}"
-        row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
-        rest = turn.consistent[row == fb]
-        if not len(rest):
-            console.say(f"[red]no secret is consistent with {said}[/red]; nothing changed "
-                        "(type undo to take back an earlier turn)")
-            continue
+        said = f"{game.format_code(guesses[played])} -> {game.display_feedback(fb, terminal)}"
         if fb == solved:
-            console.say(f"[bold]solved in {len(turn.played) + 1} guesses[/bold]")
+            n = len(turn.played) + 1
+            console.say(f"[bold]solved in {n} guess{'es' if n != 1 else ''}[/bold]")
             return len(turn.played) + 1
         turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [said]))
+
+
+def _consistent_feedback(game: DeductionGame, console: Console, guesses: np.ndarray,
+                         secrets: np.ndarray, turn: Turn, played: int,
+                         hidden: int | None) -> tuple[int, np.ndarray]:
+    """The feedback to the guess `played` (the rules' own when the tool holds the secret)
+    and the secrets it leaves. Feedback that no secret still possible fits is refused and
+    asked for again: the guess stands (``undo`` takes it back)."""
+    row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
+    if hidden is not None:
+        fb = int(game.feedback(guesses[played], secrets[hidden]))
+        console.say(f"feedback: {game.display_feedback(fb, console.interactive and console.stdout.isatty())}")
+        return fb, turn.consistent[row == fb]
+    while True:
+        fb = _ask_feedback(game, console)
+        rest = turn.consistent[row == fb]
+        if len(rest):
+            return fb, rest
+        console.say(f"[red]no secret is consistent with {game.format_code(guesses[played])} -> "
+                    f"{game.format_feedback(fb)}[/red]; nothing changed. Type the feedback "
+                    "again, or undo to take back the guess")
 
 
 def _pick_secret(game: DeductionGame, secrets: np.ndarray, secret: str | None,
@@ -211,20 +283,23 @@ def _ask_guess(game: DeductionGame, guesses: np.ndarray, index: dict, turn: Turn
         except BadCode as err:
             console.say(f"{err}")
             continue
-        if code not in index or (allowed is not None and not allowed[index[code]]):
-            console.say(f"{line} is not a guess the rules allow here")
+        if code not in index:
+            console.say(f"{line} is not one of the guesses of {game}")
+            continue
+        if allowed is not None and not allowed[index[code]]:
+            console.say(f"{line} is not allowed here: "
+                        f"{game.refusal(turn.history, guesses[index[code]])}")
             continue
         return index[code]
 
 
 def _ask_feedback(game: DeductionGame, console: Console) -> int:
-    example = repr(game.format_feedback(0))
-    hint = f"type the feedback you got, in the form {example}; {COMMANDS_HELP}"
+    hint = f"{game.feedback_help()}; {COMMANDS_HELP}"
     while True:
         line = console.ask("feedback:")
         if _command(line, console, hint):
             continue
         try:
             return game.parse_feedback(line)
-        except BadCode as err:
-            console.say(str(err) if example in str(err) else f"{err} (expected the form {example})")
+        except BadCode as err:  # the game's message says what it expected
+            console.say(str(err))

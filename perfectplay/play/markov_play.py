@@ -39,13 +39,14 @@ def play_markov(game: MarkovGame, solution: Solution, console: Console, seed: in
             state = int(g.target[e])
             continue
         code = int(g.codes[state])
-        console.say(f"\n{game.describe_state(code)}  (paid {paid} {unit})")
+        console.say(f"\n{game.describe_state(code)}  (paid {amount(paid, unit)})")
         console.say(f"[cyan]{game.describe_outcome(code, int(g.outcome_k[o]))}[/cyan]")
         best = int(policy.chosen[o])
-        for i, e in enumerate(edges, 1):
+        labels = [game.describe_choice(code, int(g.outcome_k[o]), int(g.choice_c[e])) for e in edges]
+        width = max(len(label) for label in labels)
+        for i, (e, label) in enumerate(zip(edges, labels), 1):
             mark = "  [green]<- optimal[/green]" if e == best else ""
-            label = game.describe_choice(code, int(g.outcome_k[o]), int(g.choice_c[e]))
-            console.say(f"  {i}. {label:40} expected {unit} left {g.cost[e] + V[g.target[e]]:.4f}{mark}")
+            console.say(f"  {i}. {label:{width}}  {unit} left {g.cost[e] + V[g.target[e]]:.4f}{mark}")
         choice = _ask_choice(console, len(edges), best - edges[0] + 1)
         if choice == "undo":
             if history:
@@ -61,8 +62,14 @@ def play_markov(game: MarkovGame, solution: Solution, console: Console, seed: in
                         f"{unit} more than optimal on average[/yellow]")
         paid += int(g.cost[e])
         state = int(g.target[e])
-    console.say(f"\n[bold]finished in {paid} {unit}[/bold] (optimal play averages {V[g.start]:.4f})")
+    console.say(f"\n[bold]finished in {amount(paid, unit)}[/bold] "
+                f"(optimal play averages {V[g.start]:.4f})")
     return paid
+
+
+def amount(count: int, unit: str) -> str:
+    """``1 move``, ``2 moves``: a count with its unit (given in the plural)."""
+    return f"{count} {unit[:-1] if count == 1 and unit.endswith('s') else unit}"
 
 
 def _draw(rng: random.Random, weights: np.ndarray) -> int:

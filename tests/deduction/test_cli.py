@@ -148,3 +148,61 @@ def test_ctrl_c_stops_the_worker_processes_at_once(tmp_path):
     assert child.exitstatus == 130
     assert "interrupted while" in child.before and "Traceback" not in child.before
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def permutation_trees(tmp_path_factory):
+    """The optimal tree of permutation n=4 (total 86) and Knuth's minimax tree (total 93)."""
+    where = tmp_path_factory.mktemp("perm")
+    trees = {}
+    for strategy in ("optimal", "minimax"):
+        target = where / f"{strategy}.json"
+        res = run("solve", "permutation", "n=4", "--strategy", strategy, "--out", str(target),
+                  "--quiet")
+        assert res.returncode == 0, res.stderr
+        trees[strategy] = json.loads(target.read_text())
+    return trees
+
+
+def _write(tmp_path, doc):
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_verify_re_establishes_a_claim_of_optimality(permutation_trees, tmp_path):
+    path = _write(tmp_path, permutation_trees["optimal"])
+    res = run("verify", path)
+    assert res.returncode == 0, res.stderr
+    assert "total 86 over 24 secrets" in res.stdout
+    assert "proven optimal: re-established by solving the same game again" in res.stdout
+    res = run("verify", path, "--no-solve")
+    assert res.returncode == 0 and "'proven optimal' was NOT checked" in res.stdout
+    assert "re-established" not in res.stdout
+
+
+def test_verify_refuses_a_heuristic_tree_relabelled_optimal(permutation_trees, tmp_path):
+    doc = permutation_trees["minimax"]
+    assert doc["total"] == 93 and doc["status"] == "heuristic (upper bound)"
+    doc["status"] = doc["strategy"]["label"] = "proven optimal"
+    doc["proven"] = True
+    res = run("verify", _write(tmp_path, doc))
+    assert_one_line_error(res, "the file claims proven optimal, but solving again gives 43/12 "
+                               "where its strategy gives 31/8")
+
+
+@pytest.mark.parametrize("field,value,needle", [
+    ("value", "1/1", "the file says value '1/1' but the replay gives '43/12'"),
+    ("value_float", 1.0, "the file says value_float 1.0"),
+    ("total", 80, "the file says total 80 but the replay gives 86"),
+    ("worst", 4, "the file says worst 4"),
+    ("secrets", 25, "the file says secrets 25"),
+    ("histogram", {"1": 24}, "the file says histogram"),
+    ("objective", "probability", "objective 'probability'"),
+])
+def test_verify_and_show_check_every_number_the_file_states(permutation_trees, tmp_path,
+                                                             field, value, needle):
+    doc = dict(permutation_trees["optimal"], **{field: value})
+    path = _write(tmp_path, doc)
+    assert_one_line_error(run("verify", path, "--no-solve"), needle)
+    assert_one_line_error(run("show", path), needle)

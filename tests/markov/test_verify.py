@@ -78,3 +78,15 @@ def test_verify_finds_a_legal_but_suboptimal_policy():
     assert check.value == 6 and check.optimal is False
     entries[0].update(value="1", choose=[[0]])
     assert verify_policy(game, entries, recorded_exact=True).optimal is True
+
+
+@pytest.mark.parametrize("field,value,needle", [
+    ("value", "1/1", "the file says value '1/1'"),
+    ("value_float", 2.0, "the file says value_float 2.0"),
+    ("states", 3, "the file says states 3"),
+])
+def test_verify_and_show_check_the_top_level_numbers(exported, tmp_path, field, value, needle):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(dict(exported, **{field: value})))
+    assert_one_line_error(cli("verify", str(path)), needle)
+    assert_one_line_error(cli("show", str(path)), needle)

@@ -1,0 +1,115 @@
+"""Games of one's own: docs/custom-games.md runs as written, plug-ins reach every command,
+and incomplete rules are named in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.errors import IncompleteRules
+
+from .cli_runner import assert_one_line_error
+
+DOC = Path(__file__).parents[1] / "docs" / "custom-games.md"
+
+
+def test_every_example_of_the_how_to_runs():
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert len(blocks) == 3
+    namespace = {"__name__": "custom_games_doc"}
+    for block in blocks:  # the blocks assert their own values
+        exec(compile(block, str(DOC), "exec", dont_inherit=True), namespace)
+    assert str(solve(load_game("higher-lower(n=15)")).value) == "49/15"
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory):
+    """An installed package of games: a module and its dist-info with entry points."""
+    root = tmp_path_factory.mktemp("site")
+    (root / "my_games.py").write_text(_plugin_module())
+    info = root / "my_games-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-games\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[perfectplay.games]\nhigher-lower = my_games:HigherLower\n"
+        "broken = no_such_module:Game\n")
+    return root
+
+
+def _plugin_module() -> str:
+    """The deduction example of the how-to, as a module (without its own checks)."""
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    head = blocks[0].split("\n\n@register")[0]
+    game = blocks[2].split("\n\nsolution = ")[0]
+    return head + "\n" + game + "\n"
+
+
+def _run(plugin, *args, input=None):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    return subprocess.run([sys.executable, "-m", "perfectplay", *args], input=input,
+                          capture_output=True, text=True, timeout=300, env=env, cwd=plugin)
+
+
+def test_a_plugin_game_reaches_every_command(plugin):
+    assert "higher-lower" in _run(plugin, "list").stdout
+    res = _run(plugin, "solve", "higher-lower", "n=7", "--out", "hl.json", "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["value"] == "17/7"
+    assert json.loads((plugin / "hl.json").read_text())["params"] == {"n": 7}
+    res = _run(plugin, "verify", "hl.json")
+    assert res.returncode == 0, res.stderr
+    assert "total 17 over 7 secrets" in res.stdout and "re-established" in res.stdout
+    res = _run(plugin, "show", "hl.json", "--depth", "1")
+    assert res.returncode == 0 and "guess 4" in res.stdout and "lower" in res.stdout
+    res = _run(plugin, "play", "higher-lower", "n=7", "--secret", "6", input="\n" * 5)
+    assert res.returncode == 0 and "solved in" in res.stdout, res.stdout + res.stderr
+    assert "feedback: correct" in res.stdout and "(optimal)" in res.stdout
+
+
+def test_a_plugin_that_cannot_load_is_one_line(plugin):
+    assert_one_line_error(_run(plugin, "solve", "broken"),
+                          "game 'broken' (no_such_module:Game) cannot be loaded: "
+                          "ModuleNotFoundError")
+    assert _run(plugin, "solve", "higher-lower", "n=3", "--quiet").returncode == 0
+
+
+def test_incomplete_rules_are_named():
+    from perfectplay.markov.table import TableGame
+
+    with pytest.raises(IncompleteRules, match="state 0, outcome 0, leads to state 7"):
+        TableGame({0: [(1, [(7, 1)])]}, terminal={1})
+    with pytest.raises(IncompleteRules, match="the start state 3"):
+        TableGame({0: [(1, [(0, 1)])]}, start=3)
+
+    from dataclasses import dataclass
+
+    from perfectplay.markov.model import MarkovGame
+
+    @dataclass(frozen=True)
+    class Half(MarkovGame):
+        name = "half"
+        summary = "a game with no rules yet"
+
+        def initial_state(self) -> int:
+            return 0
+
+    with pytest.raises(IncompleteRules, match=r"game 'half' does not define is_terminal\(\) "
+                                              r"\(a Markov game defines initial_state"):
+        solve(Half())
+
+
+def test_register_refuses_what_is_not_a_game():
+    from perfectplay import register
+    from perfectplay.catalogue import BadGame
+
+    with pytest.raises(BadGame, match="not a perfectplay Game class"):
+        register(dict)

@@ -101,14 +101,13 @@ def anchor_argv(case: Case, args) -> tuple[list[str], Path | None] | None:
 
 
 def summary(out: str) -> str:
-    """Value, total and nodes from our JSON output."""
+    """Value, total, worst case and nodes from our JSON output (or why there are none)."""
     try:
         sol = json.loads(out)
     except json.JSONDecodeError:
-        return out.strip().splitlines()[-1][:60] if out.strip() else "no output"
-    extra, stats = sol.get("extra", {}), sol.get("stats", {})
-    return (f"value {sol.get('exact') or sol.get('value')} total {extra.get('total')} "
-            f"worst {extra.get('worst')} nodes {stats.get('nodes', 0):,}")
+        return out.strip().splitlines()[-1][:80] if out.strip() else "no output"
+    return (f"value {sol.get('value')} total {sol.get('total')} worst {sol.get('worst')} "
+            f"nodes {sol.get('nodes', 0):,}")
 
 
 def median(runs: list[Run]) -> float:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -73,15 +74,19 @@ class Run:
 
 
 def timed(argv: list[str], timeout: float, cwd: Path | None = None) -> Run:
-    """Run `argv` to its end (or `timeout`), timing the whole process."""
+    """Run `argv` to its end (or `timeout`), timing the whole process. It runs in a
+    session of its own, killed whole at the timeout (workers included)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd,
-                              env=env, stdin=subprocess.DEVNULL)
-        ok = done.returncode == 0
-        out = done.stdout if ok else done.stdout + done.stderr
+        out, err = proc.communicate(timeout=timeout)
+        ok = proc.returncode == 0
+        out = out if ok else out + err
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         ok, out = False, "timeout"
     return Run(time.perf_counter() - t0, out, ok)
 

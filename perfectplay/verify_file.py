@@ -24,7 +24,10 @@ from .catalogue import game_of_document
 from .errors import PerfectplayError
 from .game import Game
 from .objectives import Objective
-from .solution import HEURISTIC, PROVEN, format_value
+from .solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, format_value
+
+#: The labels that claim optimality (of the whole game, or given the first guess).
+OPTIMAL = (PROVEN, PROVEN_GIVEN_FIRST)
 
 
 class BadFile(PerfectplayError):
@@ -70,7 +73,9 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
     horizon = strategy.get("horizon")
     verdict = Verdict(game)
     if horizon is not None:
-        n = len(game.secrets())
+        from .deduction.verify import start
+
+        n = len(start(game, strategy.get("after"))[1])
         value = Fraction(stats.secrets, n)
         facts = {"objective": "probability", "horizon": horizon, "value": value,
                  "wins": stats.secrets, "secrets": n, "unreduced": f"{stats.secrets}/{n}",
@@ -175,12 +180,13 @@ def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
 # --- the claim of optimality ------------------------------------------------------------
 def _claims_optimal(doc: dict[str, Any]) -> bool:
     strategy = doc.get("strategy") if isinstance(doc.get("strategy"), dict) else {}
-    return (doc.get("proven") is True or doc.get("status") == PROVEN
-            or strategy.get("label") == PROVEN)
+    return (doc.get("proven") is True or doc.get("status") in OPTIMAL
+            or strategy.get("label") in OPTIMAL)
 
 
 def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
     claimed = _claims_optimal(doc)
+    claim = doc.get("status") if doc.get("status") in OPTIMAL else PROVEN
     value = verdict.data.get("value")
     if verdict.optimality == "unchecked policy":
         verdict.optimality = "not checked"
@@ -191,14 +197,14 @@ def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
         if _as_fraction(value) == optimum or (
                 not verdict.data.get("exact", True) and _close(float(optimum), float(_as_fraction(value)))):
             verdict.optimality = "re-established"
-            verdict.lines.append(f"{PROVEN}: re-established by solving the same game again "
+            verdict.lines.append(f"{claim}: re-established by solving the same game again "
                                  f"(optimum {format_value(optimum)})")
         else:
-            raise BadFile(f"the file claims {PROVEN}, but solving again gives "
+            raise BadFile(f"the file claims {claim}, but solving again gives "
                           f"{format_value(optimum)} where its strategy gives {value}")
     elif claimed:
         verdict.optimality = "not checked"
-        verdict.lines.append(f"the file's claim '{PROVEN}' was NOT checked (--no-solve)")
+        verdict.lines.append(f"the file's claim '{claim}' was NOT checked (--no-solve)")
     elif doc.get("status") not in (None, HEURISTIC) or doc.get("proven") not in (None, False):
         verdict.lines.append(f"the file's label {doc.get('status')!r} was NOT checked")
     else:
@@ -216,9 +222,15 @@ def _solve_again(game: Game, doc: dict[str, Any]) -> Fraction | float:
     objective = Objective(doc.get("objective", "expected"), doc.get("horizon"))
     options: dict[str, Any] = {}
     if game.kind == "deduction":
-        options = {"workers": os.cpu_count() or 1}
+        from .deduction.position import guess_index, parse_position
+
+        strategy = doc.get("strategy") or {}
+        position = parse_position(game, strategy.get("after") or "")
+        options = {"workers": os.cpu_count() or 1, "position": position}
         if doc.get("max_guesses") is not None:
             options["max_guesses"] = doc["max_guesses"]
+        if PROVEN_GIVEN_FIRST in (doc.get("status"), strategy.get("label")):
+            options["first"] = guess_index(game, strategy["root"]["guess"])
     solution = solve(game, objective, **options)
     return solution.value
 

@@ -47,7 +47,8 @@ def words(point: dict) -> list[str]:
 #: Corners that take minutes (or more): measured or known, marked slow.
 SLOW = {
     "bulls-and-cows digits=4 symbols=10": "the default game: about 10 minutes on 2 cores",
-    "item-matching slots=5 items=12 turns=12 restrict=both": "248,832 secrets, deep horizon",
+    "item-matching slots=6 items=12 turns=12 restrict=both": "2,985,984 secrets, deep horizon",
+    "item-matching slots=6 items=7 turns=4 restrict=both": "117,649 secrets, no table: minutes",
     "item-matching slots=5 items=12 turns=4 restrict=both": "248,832 secrets: minutes",
     "item-matching slots=5 items=7 turns=4 restrict=both": "the seed's default: 20 to 80 s",
     "item-matching slots=5 items=7 turns=12 restrict=both": "20 s; turns=11 is solved below",

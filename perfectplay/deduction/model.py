@@ -232,8 +232,25 @@ class DeductionGame(Game):
         return f"type the feedback you got, like {self.format_feedback(0)!r}"
 
     def refusal(self, history: History, code: np.ndarray) -> str:
-        """Why `code` may not be guessed after `history` (a game with a hard mode says
-        which rule bars it)."""
+        """Why `code` may not be guessed after `history`: the rule of ``restriction()`` that
+        bars it (games may word it in their own terms)."""
+        rule = self.restriction()
+        if rule is None:
+            return "the rules do not allow it here"
+        allowed, least = self.restriction_state(history)
+        code = [int(x) for x in code]
+        for p, s in enumerate(code):
+            if not allowed[p, s]:
+                if allowed[p].sum() == 1:
+                    kept = self.format_code([int(np.flatnonzero(allowed[p])[0])])
+                    return f"position {p + 1} must keep {kept}"
+                return f"{self.format_code([s])} may not stand at position {p + 1} any more"
+        for s, times in enumerate(least.tolist()):
+            if code.count(s) < times:
+                return (f"{self.format_code([s])} was revealed {times} time{'s' if times > 1 else ''}"
+                        f" and must be used at least as often")
+        if rule.possible_only:
+            return "only a secret still possible may be guessed"
         return "the rules do not allow it here"
 
 

@@ -125,9 +125,9 @@ class ThreadLane(Executor):
         return future
 
 
-def _die_with_parent() -> None:
-    """In a worker: be killed when the process that started it ends (Linux), so that no
-    worker outlives a solve however it ends (SIGKILL of the parent included)."""
+def _die_with_parent(parent: int) -> None:
+    """In a worker: be killed when the process that started it (`parent`) ends (Linux), so
+    that no worker outlives a solve however it ends (SIGKILL of the parent included)."""
     try:
         import ctypes
 
@@ -135,20 +135,21 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops us
         pass
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
 
 
 def process_lanes(workers: int) -> list[Executor]:
-    """`workers` single-process executors, started by a fork server (safe whatever
-    threading layer numba loaded in this process)."""
+    """`workers` single-process executors. Their processes are spawned (fresh interpreters:
+    safe whatever threading layer numba loaded here) as children of this process, so that
+    each dies with it (``_die_with_parent``)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    ctx = multiprocessing.get_context(method)
-    if method == "forkserver":
-        ctx.set_forkserver_preload(["perfectplay.deduction.root"])
-    return [ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent)
+    ctx = multiprocessing.get_context("spawn")
+    return [ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent,
+                                initargs=(os.getpid(),))
             for _ in range(workers)]
 
 

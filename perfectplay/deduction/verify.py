@@ -54,16 +54,48 @@ def _where(path: list[str]) -> str:
     return "at the start" if not path else "after " + ", ".join(path)
 
 
-def replay(game: DeductionGame, root: dict[str, Any]) -> Stats:
-    """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``)."""
+def start(game: DeductionGame, after: Any) -> tuple[tuple, list]:
+    """(history, secrets) of the position a tree was solved from (its ``after`` field,
+    checked by the rules: every guess allowed, some secret answering it all)."""
+    from .position import parse_position
+
+    if after in (None, ""):
+        return (), list(game.secrets())
+    if not isinstance(after, str):
+        raise BadStrategy("the tree's position ('after') is not text")
+    try:
+        history = parse_position(game, after)
+    except PerfectplayError as err:
+        raise BadStrategy(f"bad position {after!r}: {err}") from None
+    guesses = game.guesses()
+    for turn, (g, _) in enumerate(history):
+        mask = game.restrict_guesses(history[:turn], guesses[g][None, :])
+        if mask is not None and not mask[0]:
+            raise BadStrategy(f"the position {after!r} plays a guess the rules forbid")
+    left = [s for s in game.secrets() if all(game.feedback(guesses[g], s) == f for g, f in history)]
+    if not left:
+        raise BadStrategy(f"no secret answers the position {after!r}")
+    return history, left
+
+
+def position_path(game: DeductionGame, played: tuple) -> list[str]:
+    """The guesses of a position as the steps of a path (``salet=BBYBB``), for messages."""
+    guesses = game.guesses()
+    return [f"{game.format_code(guesses[g])}={game.format_feedback(f)}" for g, f in played]
+
+
+def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None) -> Stats:
+    """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``),
+    from the position `after` (``GUESS:FEEDBACK,...``; the guesses played count)."""
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     solved = game.solved_feedback()
     limit = len(game.secrets()) + 1
     depths: Counter[int] = Counter()
     taken: set[tuple[int, str]] = set()
-    for secret in game.secrets():
-        node, path, history = root, [], ()
+    played, secrets = start(game, after)
+    for secret in secrets:
+        node, path, history = root, position_path(game, played), played
         while True:
             code, g = checked_guess(game, node, _where(path), history, index)
             f = game.feedback(code, secret)
@@ -107,13 +139,14 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
     if strategy.get("horizon") is not None:
         from .verify_win import replay_within
 
-        wins, _, histogram = replay_within(game, strategy["root"], int(strategy["horizon"]))
+        wins, _, histogram = replay_within(game, strategy["root"], int(strategy["horizon"]),
+                                           strategy.get("after"))
         if strategy.get("wins", wins) != wins:
             raise BadStrategy(f"the file says {strategy['wins']} secrets won but the replay "
                               f"wins {wins}")
         return (Stats(sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0),
                       histogram), str(strategy.get("label", "unlabelled")))
-    stats = replay(game, strategy["root"])
+    stats = replay(game, strategy["root"], strategy.get("after"))
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):
             raise BadStrategy(f"the file says {field} {strategy[field]} but the replay gives "

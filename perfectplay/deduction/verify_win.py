@@ -15,16 +15,19 @@ from typing import Any
 from .model import DeductionGame
 
 
-def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int) -> tuple[int, int, dict[int, int]]:
-    """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`."""
-    from .verify import BadStrategy, checked_guess
+def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
+                  after: str | None = None) -> tuple[int, int, dict[int, int]]:
+    """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`
+    guesses from the start, played from the position `after` (``GUESS:FEEDBACK,...``)."""
+    from .verify import BadStrategy, checked_guess, position_path, start
 
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     solved = game.solved_feedback()
-    secrets = [tuple(int(x) for x in s) for s in game.secrets().tolist()]
+    played, left = start(game, after)
+    secrets = [tuple(int(x) for x in s) for s in left]
     wins: Counter[int] = Counter()
-    stack: list[tuple[dict, list, tuple, list[str]]] = [(root, secrets, (), [])]
+    stack: list[tuple[dict, list, tuple, list[str]]] = [(root, secrets, played, position_path(game, played))]
     while stack:
         node, group, history, path = stack.pop()
         where = "at the start" if not path else "after " + ", ".join(path)
@@ -34,7 +37,9 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int) -> tu
         cells: dict[int, list] = {}
         for secret in group:
             cells.setdefault(game.feedback(code, secret), []).append(secret)
-        wins[len(path) + 1] += len(cells.pop(solved, []))
+        won = len(cells.pop(solved, []))
+        if won:
+            wins[len(path) + 1] += won
         branches = node.get("next") or {}
         if not isinstance(branches, dict):
             raise BadStrategy(f"the branches {where} are not a mapping")

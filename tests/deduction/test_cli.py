@@ -150,6 +150,64 @@ def test_ctrl_c_stops_the_worker_processes_at_once(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def _descendants(pid: int) -> set[int]:
+    """The processes below `pid` (from /proc: Linux)."""
+    import os
+
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL"])
+def test_no_worker_outlives_its_solve(how):
+    # a parallel solve ended by a signal to the main process alone (or the main process
+    # killed outright) leaves no process behind
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    solve = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "bulls-and-cows",
+                              "--workers", "2", "--quiet"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        workers: set[int] = set()
+        while time.time() < deadline and len(workers) < 3:  # fork server and two workers
+            time.sleep(0.5)
+            workers = _descendants(solve.pid)
+        assert len(workers) >= 3, workers
+        solve.send_signal(getattr(signal, how))
+        solve.wait(timeout=30)
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in workers)
+    finally:
+        solve.kill()
+
+
 @pytest.fixture(scope="module")
 def permutation_trees(tmp_path_factory):
     """The optimal tree of permutation n=4 (total 86) and Knuth's minimax tree (total 93)."""

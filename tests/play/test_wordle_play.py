@@ -30,23 +30,24 @@ def test_colours_typed_in_any_notation_and_hard_mode_refusals(tmp_path):
     res = perfectplay("play", "wordle", *lists(tmp_path), "mode=hard", input=script)
     out = res.stdout
     assert "turn 2: 1 secret still possible\n  cot" in out
-    assert "tag is not a guess the rules allow here" in out
+    assert "tag is not allowed here: position 1 must keep c" in out
     assert "solved in 2 guesses" not in out  # g.g is G, grey, G: not solved
     assert "no secret is consistent with cot -> GBG" in out
 
 
 def test_the_real_lists_accept_refuse_and_undo():
     # --budget 0: the heuristic answers at once (the optimal first guess takes the full solve)
-    script = "zzzzz\nsal\nsalet\nBBYBB\ncrony\nbggbb\nsalet\nGGGGG\nundo\nquit\n"
+    script = "zzzzz\nsal\nsalet\nBBYBB\ncrony\nbggbb\nsalet\nGGGGG\nundo\nundo\nquit\n"
     res = perfectplay("play", "wordle", "--budget", "0", input=script)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "2,315 possible secrets" in out and "(most-parts)" in out
-    assert "zzzzz is not a guess the rules allow here" in out
+    assert "zzzzz is not one of the guesses of wordle(mode=normal)" in out
     assert "cannot read word 'sal' (expected 5 letters a-z)" in out
     assert "turn 2: 99 secrets still possible" in out
     assert "turn 3: 5 secrets still possible\n  broil droll drool growl prowl" in out
     assert "no secret is consistent with salet -> GGGGG; nothing changed" in out
+    assert "took back that guess" in out  # refused feedback: the guess stands until undone
     assert "took back the last turn" in out and out.count("turn 2: 99 secrets") == 2
     assert "Traceback" not in res.stderr
 

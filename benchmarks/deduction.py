@@ -1,61 +1,162 @@
-"""Benchmarks of the deduction engine: value, nodes, seconds and peak memory per case.
+"""Benchmarks of the deduction engine: the whole ``perfectplay solve`` process, side by side
+with the anchors (the best C++ solvers), in one run.
 
-Usage: ``python benchmarks/deduction.py [CASE ...] [--workers N]`` (default: the 4x6
-cases). Cases: mm46 (Mastermind 4x6, expected), mm46-worst, mm46-cap5, mm47
-(Mastermind 4x7, expected; Ville 2013: 11228/2401), bulls (Bulls and Cows, expected;
-26274/5040), perm3 .. perm7 (the permutation game, both objectives).
-Targets (issue 3): mm46 under 5 s, mm47 under 30 min, bulls under 1 hour.
+Usage: ``python benchmarks/deduction.py [CASE ...] [--vs MMSTRAT] [--vs-wordle WORDLE]
+[--wordle-lists DIR] [--repeat N] [--timeout S]`` (default cases: mm46, mm46-worst).
+
+Each case runs ``python -m perfectplay solve ... --json`` as a user runs it (start-up,
+compilation from the disk cache, table, search, tie-breaks, output) and, when its anchor
+is given, the anchor on the same problem, alternately, `--repeat` times; it prints the
+median wall seconds of both, their ratio (ours / anchor: below 1.0 we are faster), our
+value and nodes, and the machine's load. Anchors (built outside the repository, never
+part of it): fancidev's ``mmstrat -s optimal`` (one thread) for Mastermind and Bulls and
+Cows, Selby's ``wordle`` for Wordle (run in the directory of its word lists).
+
+Cases: mm46, mm46-worst, mm46-cap5 (Mastermind 4x6), mm47 (4x7; 11228/2401), bulls
+(Bulls and Cows; 26274/5040), mm48 (4x8), perm3 .. perm7 and perm3-worst ..
+perm7-worst (the permutation game), wordle-salet and wordle-salet-hard (Wordle after
+SALET: 7920 and 8122 over 2315 answers).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
+import signal
+import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
+ROOT = Path(__file__).resolve().parents[1]
+WORDLE_LISTS = Path("/work/shared/wordle")
 
-from perfectplay import load_game, solve
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark: our solve's arguments and the anchor's (None: no anchor)."""
+
+    ours: tuple[str, ...]
+    mmstrat: tuple[str, ...] | None = None
+    wordle: tuple[str, ...] | None = None
+
+
+def _wordle(mode: str) -> tuple[str, ...]:
+    lists = ("answers={lists}/answers.txt", "guesses={lists}/allowed.txt")
+    return ("wordle", f"mode={mode}", *lists, "--first", "salet")
+
 
 CASES = {
-    "mm46": ("mastermind(pegs=4,colors=6)", "expected", None),
-    "mm46-worst": ("mastermind(pegs=4,colors=6)", "worst", None),
-    "mm46-cap5": ("mastermind(pegs=4,colors=6)", "expected", 5),
-    "mm47": ("mastermind(pegs=4,colors=7)", "expected", None),
-    "bulls": ("bulls-and-cows(digits=4,symbols=10)", "expected", None),
-    **{f"perm{n}": (f"permutation(n={n})", "expected", None) for n in range(3, 8)},
-    **{f"perm{n}-worst": (f"permutation(n={n})", "worst", None) for n in range(3, 8)},
+    "mm46": Case(("mastermind", "pegs=4", "colors=6"), ("-r", "p4c6r")),
+    "mm46-worst": Case(("mastermind", "pegs=4", "colors=6", "--objective", "worst")),
+    "mm46-cap5": Case(("mastermind", "pegs=4", "colors=6", "--max-guesses", "5")),
+    "mm47": Case(("mastermind", "pegs=4", "colors=7"), ("-r", "p4c7r")),
+    "bulls": Case(("bulls-and-cows", "digits=4", "symbols=10"), ("-r", "bc")),
+    "mm48": Case(("mastermind", "pegs=4", "colors=8"), ("-r", "p4c8r")),
+    **{f"perm{n}": Case(("permutation", f"n={n}")) for n in range(3, 8)},
+    **{f"perm{n}-worst": Case(("permutation", f"n={n}", "--objective", "worst"))
+       for n in range(3, 8)},
+    "wordle-salet": Case(_wordle("normal"), wordle=("-w", "salet")),
+    "wordle-salet-hard": Case(_wordle("hard"), wordle=("-H", "-w", "salet")),
 }
 
 
-def peak_mb() -> float:
-    """Peak resident memory of this process and its finished workers (MB, Linux units)."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(own, kids) / 1024
+@dataclass
+class Run:
+    """One timed process: wall seconds, its output, and whether it finished in time."""
+
+    seconds: float
+    out: str
+    ok: bool
+
+
+def timed(argv: list[str], timeout: float, cwd: Path | None = None) -> Run:
+    """Run `argv` to its end (or `timeout`), timing the whole process. It runs in a
+    session of its own, killed whole at the timeout (workers included)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        ok = proc.returncode == 0
+        out = out if ok else out + err
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        ok, out = False, "timeout"
+    return Run(time.perf_counter() - t0, out, ok)
+
+
+def ours_argv(case: Case, lists: Path) -> list[str]:
+    return [sys.executable, "-m", "perfectplay", "solve",
+            *(a.format(lists=lists) for a in case.ours), "--json", "--quiet"]
+
+
+def anchor_argv(case: Case, args) -> tuple[list[str], Path | None] | None:
+    """The anchor's command line and directory for `case`, if that anchor was given."""
+    if case.mmstrat is not None and args.vs:
+        return [args.vs, "-s", "optimal", "-S", *case.mmstrat], None
+    if case.wordle is not None and args.vs_wordle:
+        return [args.vs_wordle, "-a", "allowed.txt", "-h", "answers.txt", *case.wordle], args.wordle_lists
+    return None
+
+
+def summary(out: str) -> str:
+    """Value, total, worst case and nodes from our JSON output (or why there are none)."""
+    try:
+        sol = json.loads(out)
+    except json.JSONDecodeError:
+        return out.strip().splitlines()[-1][:80] if out.strip() else "no output"
+    return (f"value {sol.get('value')} total {sol.get('total')} worst {sol.get('worst')} "
+            f"nodes {sol.get('nodes', 0):,}")
+
+
+def median(runs: list[Run]) -> float:
+    return statistics.median(r.seconds for r in runs)
+
+
+def bench(name: str, args) -> None:
+    """Time one case (and its anchor) `args.repeat` times, alternately; print a line."""
+    case = CASES[name]
+    anchor = anchor_argv(case, args)
+    ours, theirs = [], []
+    for _ in range(args.repeat):
+        ours.append(timed(ours_argv(case, args.wordle_lists), args.timeout))
+        if anchor is not None:
+            theirs.append(timed(anchor[0], args.timeout, anchor[1]))
+    a = median(ours)
+    mark = "" if all(r.ok for r in ours) else " (FAILED)"
+    line = f"{name:<18} {a:>9.2f}{mark}"
+    if anchor is not None:
+        b = median(theirs)
+        line += f" {b:>9.2f} {a / b:>7.2f}" + ("" if all(r.ok for r in theirs) else " (anchor FAILED)")
+    else:
+        line += f" {'-':>9} {'-':>7}"
+    print(f"{line}  {summary(ours[-1].out)}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="*", default=["mm46", "mm46-worst", "mm46-cap5"])
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--progress", action="store_true", help="progress messages on stderr")
+    parser.add_argument("cases", nargs="*", default=["mm46", "mm46-worst"])
+    parser.add_argument("--vs", metavar="MMSTRAT", help="fancidev's mmstrat binary")
+    parser.add_argument("--vs-wordle", metavar="WORDLE", help="Selby's wordle binary")
+    parser.add_argument("--wordle-lists", type=Path, default=WORDLE_LISTS,
+                        help="directory of allowed.txt and answers.txt")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each (median)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     args = parser.parse_args()
-    print(f"{'case':<12} {'value':>14} {'total':>7} {'worst':>5} {'nodes':>10} {'seconds':>9} "
-          f"{'peak MB':>8}  workers={args.workers}", flush=True)
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        parser.error(f"unknown case {unknown[0]!r} (known: {', '.join(CASES)})")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+          f"{os.cpu_count()} cores; whole processes, median of {args.repeat}", flush=True)
+    print(f"{'case':<18} {'ours s':>9} {'anchor s':>9} {'ratio':>7}  result", flush=True)
     for name in args.cases:
-        spec, objective, cap = CASES[name]
-        t0 = time.perf_counter()
-        note = (lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)) if args.progress else None
-        sol = solve(load_game(spec), objective, max_guesses=cap, workers=args.workers, progress=note)
-        seconds = time.perf_counter() - t0
-        print(f"{name:<12} {str(sol.value):>14} {sol.extra['total']:>7} {sol.extra['worst']:>5} "
-              f"{sol.stats.get('nodes', 0):>10,} {seconds:>9.2f} {peak_mb():>8.0f}", flush=True)
-        print("  histogram " + " ".join(f"{k}:{v}" for k, v in sol.extra["histogram"].items()),
-              flush=True)
+        bench(name, args)
 
 
 if __name__ == "__main__":

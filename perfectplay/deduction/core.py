@@ -46,7 +46,7 @@ import numpy as np
 from numba import cfunc, njit, types
 
 from .kernels import canonical, from_canonical, hash_step, history_key, split, to_canonical
-from .restriction_kernels import allows, update
+from .restriction_kernels import allowed_mask, allows, update
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
 INF = 1 << 40
@@ -54,6 +54,9 @@ INF = 1 << 40
 NO_GUESS = -1
 #: Added to the cap in memo keys made from a history (never equal to a set's key).
 HISTORY_TAG = 1 << 32
+#: Histories of at most this many guesses get a canonical memo key: deeper, the key costs
+#: more (k! orders of the guesses under every symmetry) than the rare hit it finds saves.
+HISTORY_KEY_DEPTH = 2
 
 #: Signature of a game's row function: feedback of one guess against rows of secret codes.
 ROW_SIGNATURE = types.void(types.int8[::1], types.int8[:, ::1], types.uint16[::1])
@@ -61,7 +64,8 @@ ROW_SIGNATURE = types.void(types.int8[::1], types.int8[:, ::1], types.uint16[::1
 # switches (SpeedUps fields, in this order)
 SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
 # counters
-NODES = 0
+NODES, SCORED, LOOKS, CANDS = range(4)
+N_COUNTERS = 4
 
 
 @cfunc(ROW_SIGNATURE, cache=True)
@@ -164,12 +168,6 @@ def set_key(core, subset, depth, cap):
 
 
 @njit(cache=True)
-def guess_allowed(core, depth, guess):
-    """True if the restriction state after `depth` guesses allows `guess` (possible-only aside)."""
-    return not core.restricted or allows(core.allowed[depth], core.least[depth], core.codes[guess])
-
-
-@njit(cache=True)
 def push(core, depth, guess, feedback):
     """Record (guess, feedback) as history entry `depth` and the restriction state it leaves."""
     core.hist_g[depth] = guess
@@ -185,10 +183,12 @@ def push(core, depth, guess, feedback):
 def possible_guesses(core, subset, depth):
     """Guess indices of the secrets of `subset` that the restriction allows."""
     out = np.empty(subset.shape[0], dtype=np.int64)
+    gos, codes, restricted = core.gos, core.codes, core.restricted
+    allowed, least = core.allowed[depth], core.least[depth]
     k = 0
     for j in range(subset.shape[0]):
-        g = core.gos[subset[j]]
-        if guess_allowed(core, depth, g):
+        g = gos[subset[j]]
+        if not restricted or allows(allowed, least, codes[g]):
             out[k] = g
             k += 1
     return out[:k]
@@ -200,10 +200,7 @@ def candidates(core, depth, subset):
     if core.possible_only:
         cand = possible_guesses(core, subset, depth)
     elif core.restricted:
-        keep = np.empty(core.codes.shape[0], dtype=np.bool_)
-        for g in range(core.codes.shape[0]):
-            keep[g] = guess_allowed(core, depth, g)
-        cand = np.flatnonzero(keep)
+        cand = np.flatnonzero(allowed_mask(core.allowed[depth], core.least[depth], core.codes))
     else:
         cand = np.arange(core.codes.shape[0])
     if not core.switches[SYMMETRY] or (core.perms.shape[0] == 1 and not core.relabel):
@@ -249,36 +246,51 @@ def score(core, cand, subset, lower):
     """Bound and largest non-solved cell of each candidate on `subset`.
 
     bound[i] = node_cost * |subset| + the sum of lower[cell size] over the non-solved
-    cells of cand[i]. Small sets visit only the feedbacks they touch.
+    cells of cand[i]. The table is read in place, one guess's row at a time (no call
+    per candidate: a call touching ``core`` costs reference counts that outweigh a small
+    set's work); without a table the game's row function fills a buffer.
     """
     n, m = subset.shape[0], cand.shape[0]
+    core.counters[SCORED] += n * m
     bound = np.empty(m, dtype=np.int64)
     largest = np.empty(m, dtype=np.int64)
-    cnt = np.zeros(core.n_feedbacks, dtype=np.int64)
-    touched = np.empty(n, dtype=np.int64)
+    F = core.n_feedbacks
+    cnt = np.zeros(F, dtype=np.int32)
+    fbs = np.empty(n, dtype=np.int64)
     buf = np.empty(n, dtype=np.uint16)
+    tabulated = core.fb.shape[0] > 0
+    fb = core.fb
     rows = rows_of(core, subset)
     base = core.node_cost * n
     solved = core.solved
     for i in range(m):
-        feedback_row(core, cand[i], subset, rows, buf)
-        k = 0
+        g = cand[i]
+        if tabulated:
+            for j in range(n):
+                fbs[j] = fb[g, subset[j]]
+        else:
+            core.row(core.codes[g], rows, buf)
+            for j in range(n):
+                fbs[j] = buf[j]
         for j in range(n):
-            f = buf[j]
-            if cnt[f] == 0:
-                touched[k] = f
-                k += 1
-            cnt[f] += 1
+            cnt[fbs[j]] += 1
         b = base
         big = 0
-        for q in range(k):
-            f = touched[q]
-            c = cnt[f]
-            cnt[f] = 0
-            if f != solved:
-                b += lower[c]
-                if c > big:
-                    big = c
+        if n < F:  # visit the feedbacks met, each once
+            for j in range(n):
+                c = cnt[fbs[j]]
+                if c > 0:
+                    cnt[fbs[j]] = 0
+                    if fbs[j] != solved:
+                        b += lower[c]
+                        big = max(big, c)
+        else:
+            for f in range(F):
+                c = cnt[f]
+                cnt[f] = 0
+                if f != solved:
+                    b += lower[c]
+                    big = max(big, c)
         bound[i] = b
         largest[i] = big
     return bound, largest
@@ -324,6 +336,7 @@ def prepare(core, subset, depth, cap, child):
     if guess >= 0:
         return guess, value, empty, empty, none, empty
     cand = candidates(core, depth, subset)
+    core.counters[CANDS] += 1
     possible = possible_mask(core, cand, subset)
     bound, largest = score(core, cand, subset, child)
     useful = possible | (largest < n)
@@ -372,7 +385,7 @@ def try_order(core, cand, bound, possible, largest):
 def history_slot(core, depth, cap):
     """(usable, memo key, e, rename) of the history's canonical form (``history_key``)."""
     sw = core.switches
-    if not (sw[MEMO] and sw[SYMMETRY]) or core.index_of_code.shape[0] == 0:
+    if not (sw[MEMO] and sw[SYMMETRY]) or core.index_of_code.shape[0] == 0 or depth > HISTORY_KEY_DEPTH:
         return False, (np.int64(0), np.int64(0), np.int64(0)), np.int64(0), np.arange(1)
     h1, h2, e, rename = history_key(core.codes, core.hist_g, core.hist_f, depth, core.perms,
                                     core.act, core.relabel, core.n_symbols)
@@ -471,6 +484,7 @@ def cell_bound(core, part, depth, cap):
         if obvious < 0:
             return max(low, np.int64(2 * m * core.node_cost))
     else:
+        core.counters[LOOKS] += 1
         obvious, value, _, bound, _, _ = prepare(core, part, depth, cap, lower_row(core, cap - 1))
         if obvious < 0:
             low = max(low, bound.min() if bound.shape[0] > 0 else np.int64(INF))

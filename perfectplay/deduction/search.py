@@ -124,7 +124,7 @@ class Search:
             exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
             bound_memo=typed.Dict.empty(key, types.int64),
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
-            counters=np.zeros(1, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
+            counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
 
     @property
     def nodes(self) -> int:

@@ -40,12 +40,15 @@ def image(table, history, rng):
     return tuple(mapped[i] for i in rng.permutation(len(mapped)))
 
 
-def history_slot(search, history, cap=3):
-    """(memo key or None, e, rename): the core's key of `history`'s canonical form."""
-    from perfectplay.deduction import core
+def history_slot(search, history):
+    """(key or None, e, rename): the kernel's key of `history`'s canonical form (the core
+    uses it for the shallowest histories only, ``core.HISTORY_KEY_DEPTH``)."""
+    from perfectplay.deduction.kernels import history_key
 
-    usable, key, e, rename = core.history_slot(search.core, search._enter(history), cap)
-    return (tuple(int(x) for x in key) if usable else None), int(e), rename
+    c = search.core
+    h1, h2, e, rename = history_key(c.codes, c.hist_g, c.hist_f, search._enter(history), c.perms,
+                                    c.act, c.relabel, c.n_symbols)
+    return ((int(h1), int(h2)) if h1 != 0 or h2 != 0 else None), int(e), rename
 
 
 def canonical_guess(search, g, e, rename):

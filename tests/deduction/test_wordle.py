@@ -347,3 +347,15 @@ def test_solve_export_and_verify_by_the_command_line(tmp_path):
     res = perfectplay("verify", str(out), "--json", cwd=str(tmp_path.parent))
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["total"] == total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode,total", [("normal", 7920), ("hard", 8122)])
+def test_salet_opening_values(mode, total):
+    """Selby's values with SALET first: 7920/2315 (normal), 8122/2315 (hard mode)."""
+    from perfectplay import solve
+    from perfectplay.deduction.position import guess_index
+
+    game = load_game("wordle", [f"mode={mode}"])
+    sol = solve(game, "expected", first=guess_index(game, "salet"), workers=2)
+    assert (sol.extra["total"], sol.extra["secrets"]) == (total, 2315)

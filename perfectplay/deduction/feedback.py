@@ -21,6 +21,9 @@ from .model import DeductionGame, Symmetry
 #: Tables of at least this many entries are filled on every core.
 PARALLEL_ENTRIES = 1 << 22
 
+#: Largest game searched without a table (guesses x secrets pairs).
+MAX_SEARCHED = 100_000_000_000
+
 #: Largest table built (guesses x secrets entries, one byte each).
 MAX_TABLE = 120_000_000
 
@@ -80,6 +83,9 @@ def build_table(game: DeductionGame) -> Table:
     fb = None
     if len(guesses) * len(secrets) <= MAX_TABLE:
         fb = compute_feedback(game, guesses, secrets)
+    elif len(guesses) * len(secrets) > MAX_SEARCHED:
+        raise Unsupported(f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too "
+                          f"large to search (limit {MAX_SEARCHED:,} pairs)")
     solved = game.solved_feedback()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     guess_of_secret = np.array([index[tuple(s)] for s in secrets.tolist()], dtype=np.int64)

@@ -399,7 +399,8 @@ def recall(core, key, shared, hkey, e, rename, n):
 
     An exact value comes with its guess (mapped back from canonical coordinates when
     found under the history's key); otherwise the best lower bound known, under either
-    key or with one guess more (more guesses never cost more).
+    key or with more guesses (one more, or as many as the set has secrets: more guesses
+    never cost more).
     """
     exact, bounds = core.exact, core.bound_memo
     if key in exact:
@@ -415,12 +416,13 @@ def recall(core, key, shared, hkey, e, rename, n):
     known = bounds[key] if key in bounds else np.int64(0)
     if shared and hkey in bounds:
         known = max(known, bounds[hkey])
-    if key[2] < n:
-        wider = (key[0], key[1], key[2] + 1)
-        if wider in exact:
-            known = max(known, exact[wider][0])
-        elif wider in bounds:
-            known = max(known, bounds[wider])
+    if key[2] < n:  # more guesses never cost more: one more, and as many as there are secrets
+        for cap in (key[2] + 1, n):
+            wider = (key[0], key[1], np.int64(cap))
+            if wider in exact:
+                known = max(known, exact[wider][0])
+            elif wider in bounds:
+                known = max(known, bounds[wider])
     return False, known, np.int64(NO_GUESS)
 
 
@@ -568,3 +570,45 @@ def best(core, subset, depth, cap, budget):
     if sw[MEMO]:
         remember(core, key, shared, hkey, e, rename, best_value, best_guess)
     return best_value, best_guess
+
+
+@njit(cache=True)
+def enter(core, guesses, feedbacks):
+    """Write a history (guess indices and their feedbacks) and the restriction state it
+    leaves into the core, in one call; its depth."""
+    core.allowed[0] = True
+    core.least[0] = 0
+    for depth in range(guesses.shape[0]):
+        push(core, depth, guesses[depth], feedbacks[depth])
+    return guesses.shape[0]
+
+
+@njit(cache=True)
+def grow(core, subset, depth, cap, parent, feedback, out):
+    """Append the optimal tree of `subset` within `cap` guesses to `out`, three entries
+    per node (guess, index of the parent node or NO_GUESS at the root, the feedback
+    leading to it), children largest cell first; the number of nodes appended.
+
+    Values come from ``best`` (memo hits once the value is known). For the losses
+    objective a cell that cannot win a secret any more gets no subtree. One compiled
+    walk: a call from Python per node costs more than the node's own work.
+    """
+    _, guess = best(core, subset, depth, cap, np.int64(INF))
+    if guess < 0:
+        return np.int64(0)
+    me = len(out) // 3
+    out.append(guess)
+    out.append(parent)
+    out.append(feedback)
+    members, feedbacks, starts, order = ordered_cells(core, guess, subset)
+    count = np.int64(1)
+    for k in range(order.shape[0]):
+        c = order[k]
+        part = members[starts[c]:starts[c + 1]]
+        push(core, depth, guess, feedbacks[c])
+        if not core.exhaust_inf:
+            v, _ = best(core, part, depth + 1, cap - 1, np.int64(INF))
+            if v >= part.shape[0]:
+                continue
+        count += grow(core, part, depth + 1, cap - 1, np.int64(me), np.int64(feedbacks[c]), out)
+    return count

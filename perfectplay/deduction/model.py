@@ -129,6 +129,13 @@ class DeductionGame(Game):
         """
         return None
 
+    def guess_limit(self) -> int | None:
+        """The most guesses the game's own rules allow (Wordle's six), or None for no limit.
+
+        Every solve keeps within it (``--max-guesses`` may lower it further).
+        """
+        return None
+
     def restricts_guesses(self) -> bool:
         """True if some history can forbid a guess (a hard mode)."""
         return self.restriction() is not None

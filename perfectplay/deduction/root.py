@@ -79,18 +79,13 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
     """The optimal tree of `subset` within `cap` guesses (memo hits once its value is
     known); None when no guess can help. For the losses objective, cells that cannot
     win a secret any more get no subtree."""
-    guess = search.best(subset, history, cap).guess
-    if guess is None:
+    rows = search.tree(subset, history, cap)
+    if len(rows) == 0:
         return None
-    node = Node(guess)
-    for f, part in search.cells(guess, subset):
-        child = history + ((guess, f),)
-        if not search.objective.exhaust_inf and search.best(part, child, cap - 1).value >= len(part):
-            continue
-        sub = grow(search, part, child, cap - 1)
-        if sub is not None:
-            node.children[f] = sub
-    return node
+    nodes = [Node(int(g)) for g in rows[:, 0]]
+    for node, (_, parent, f) in zip(nodes[1:], rows[1:].tolist()):
+        nodes[parent].children[f] = node
+    return nodes[0]
 
 
 def solve_subproblem(sub: Subproblem, searches: dict | None = None) -> Answer:
@@ -208,6 +203,12 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
                         known, searches)
 
 
+def _known_bound(known: dict[bytes, dict[int, int]], key: bytes, cap: int) -> int:
+    """The best lower bound `known` holds for the cell `key` within `cap` guesses: a value
+    or bound found with at least as many guesses (more guesses never cost more)."""
+    return max((v for c, v in known.get(key, {}).items() if c >= cap), default=0)
+
+
 def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Executor],
                  search: Search, progress: Callable[[str], None] | None, known: dict | None,
                  searches: dict | None) -> Position:
@@ -225,8 +226,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
         if b >= min(best, INF):
             break
         parts = search.cells(g, sub.subset)
-        keys = [(part.tobytes(), cap - 1) for _, part in parts]
-        lower = [max(search.lower(len(part), cap - 1), known.get(k, 0))
+        keys = [part.tobytes() for _, part in parts]
+        lower = [max(search.lower(len(part), cap - 1), _known_bound(known, k, cap - 1))
                  for (_, part), k in zip(parts, keys)]
         total = objective.node_cost * n + sum(lower)
         if total >= min(best, INF):
@@ -249,7 +250,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
             future = futures[k] or lanes[0].submit(solve_subproblem, cell(k), searches)
             answer = _wait(future, None if concurrent else search, progress)
             nodes += answer.nodes
-            known[key] = max(known.get(key, 0), answer.value)
+            by_cap = known.setdefault(key, {})
+            by_cap[cap - 1] = max(by_cap.get(cap - 1, 0), answer.value)
             total += answer.value - lower[k]
             if progress:
                 progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "

@@ -133,14 +133,11 @@ class Search:
 
     def _enter(self, history: History) -> int:
         """Write `history` and the restriction state it leaves into the core; its depth."""
-        from .core import push
+        from .core import enter
 
-        c = self.core
-        c.allowed[0] = True
-        c.least[0] = 0
-        for depth, (g, f) in enumerate(history):
-            push(c, depth, int(g), int(f))
-        return len(history)
+        moves = np.array(history, dtype=np.int64).reshape(-1, 2)
+        return int(enter(self.core, np.ascontiguousarray(moves[:, 0]),
+                         np.ascontiguousarray(moves[:, 1])))
 
     @staticmethod
     def _subset(subset: np.ndarray) -> np.ndarray:
@@ -161,6 +158,19 @@ class Search:
 
         depth = self._enter(history)
         return int(cell_bound(self.core, self._subset(subset), depth, cap))
+
+    def tree(self, subset: np.ndarray, history: History, cap: int) -> np.ndarray:
+        """The optimal tree of `subset` after `history` within `cap` guesses, as rows
+        (guess, parent row or -1 at the root, feedback from the parent), parents first;
+        no rows when no guess can help (see ``core.grow``)."""
+        from numba import typed, types
+
+        from .core import grow
+
+        depth = self._enter(history)
+        out = typed.List.empty_list(types.int64)
+        grow(self.core, self._subset(subset), depth, cap, -1, 0, out)
+        return np.array(out, dtype=np.int64).reshape(-1, 3)
 
     def lower(self, n: int, cap: int) -> int:
         """The objective's lower bound for n secrets within `cap` guesses."""

@@ -154,6 +154,15 @@ def solve_deduction(
                               f"got {objective.horizon}")
     if strategy != "optimal" and first is not None:
         raise Unsupported("--first goes with the optimal strategy")
+    rules_limit = game.guess_limit()
+    if probability and rules_limit is not None and objective.horizon > rules_limit:
+        raise Unsupported(f"{game.name} allows {rules_limit} guesses: a horizon of "
+                          f"{objective.horizon} needs turns={objective.horizon}")
+    limit_text = f"--max-guesses {max_guesses}"
+    if not probability and rules_limit is not None:
+        if max_guesses is None or max_guesses > rules_limit:
+            max_guesses = rules_limit  # the game's own limit: a solve never plays past it
+            limit_text = f"the {rules_limit} guesses {game.name} allows"
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
     table = build_table(game)
@@ -174,7 +183,7 @@ def solve_deduction(
 
         root = build_tree(table, subset, position, choose)
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
-                              stats, t0, position, subset)
+                              stats, t0, position, subset, limit_text)
     parallel = workers > 1 and len(subset) >= PARALLEL_MIN_SECRETS
     lanes = process_lanes(workers) if parallel else [ThreadLane()]
     try:
@@ -185,8 +194,8 @@ def solve_deduction(
             limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
             if max_guesses is not None:
                 if max_guesses <= played:
-                    raise Unsupported(f"--max-guesses {max_guesses} leaves no guess after the "
-                                      f"{played} played")
+                    raise Unsupported(f"no guess is left after the {played} played "
+                                      f"({limit_text})")
                 limit = min(limit, max_guesses - played)
             root = optimal_tree(passes, table, objective.name, limit)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
@@ -202,11 +211,11 @@ def solve_deduction(
 
 
 def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,
-                   position, subset) -> Solution:
+                   position, subset, limit_text: str = "") -> Solution:
     st = tree_stats(table, root, subset, len(position))
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
-                          f"more than --max-guesses {max_guesses}")
+                          f"more than {limit_text}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
     extra = {"method": method, **({"max_guesses": max_guesses} if max_guesses else {}),
              **_where(game, position), **st.to_dict()}

@@ -41,7 +41,7 @@ import numpy as np
 from ..deduction.model import BadCode, DeductionGame
 from ..deduction.restriction import Restriction
 from ..errors import BadParameter
-from ..params import choice, path
+from ..params import choice, param, path
 
 #: Longest words handled: 3**letters feedbacks must fit the engine's two-byte feedbacks.
 MAX_LETTERS = 10
@@ -75,6 +75,8 @@ class Wordle(DeductionGame):
                                             "(default: the original 12,972); answers are added")
     mode: str = choice("normal", choices=("normal", "hard"),
                        help="hard: greens stay in place, revealed letters are used again")
+    turns: int = param(6, low=1, high=50, help="guesses allowed (the real game's 6): no strategy "
+                                               "uses more; the probability horizon")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -131,7 +133,11 @@ class Wordle(DeductionGame):
         return True
 
     def default_horizon(self) -> int:
-        return 6
+        return self.turns
+
+    def guess_limit(self) -> int:
+        """The game is lost after `turns` guesses (six in the real game)."""
+        return self.turns
 
     def restriction(self) -> Restriction | None:
         """Hard mode: a green (digit 2) locks its position; greens and yellows (1, 2) count."""

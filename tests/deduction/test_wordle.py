@@ -143,8 +143,8 @@ def test_the_original_lists_ship_with_the_package():
     answers = [game.format_code(c) for c in secrets]
     assert set(answers) <= known and {"salet", "crane", "aahed"} <= known
     assert answers[0] == "aback" and answers[-1] == "zonal"
-    assert str(game) == "wordle(mode=normal)" and game.params == {"answers": "", "guesses": "",
-                                                                  "mode": "normal"}
+    assert str(game) == "wordle(mode=normal,turns=6)" and game.params == {"answers": "", "guesses": "",
+                                                                  "mode": "normal", "turns": 6}
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
@@ -350,12 +350,25 @@ def test_solve_export_and_verify_by_the_command_line(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode,total", [("normal", 7920), ("hard", 8122)])
-def test_salet_opening_values(mode, total):
-    """Selby's values with SALET first: 7920/2315 (normal), 8122/2315 (hard mode)."""
+@pytest.mark.parametrize("mode,total,worst", [("normal", 7920, 5), ("hard", 8122, 6)])
+def test_salet_opening_values(mode, total, worst):
+    """Selby's values with SALET first, within the six guesses Wordle allows: 7920/2315
+    (normal), 8122/2315 (hard mode)."""
     from perfectplay import solve
     from perfectplay.deduction.position import guess_index
 
     game = load_game("wordle", [f"mode={mode}"])
     sol = solve(game, "expected", first=guess_index(game, "salet"), workers=2)
-    assert (sol.extra["total"], sol.extra["secrets"]) == (total, 2315)
+    assert (sol.extra["total"], sol.extra["secrets"], sol.extra["worst"]) == (total, 2315, worst)
+
+
+@pytest.mark.slow
+def test_hard_mode_salet_without_the_six_guess_limit():
+    """With no limit in practice (turns=50) hard mode does better on average, 8116, by
+    needing a seventh guess for two answers: the limit of six is what costs the 6."""
+    from perfectplay import solve
+    from perfectplay.deduction.position import guess_index
+
+    game = load_game("wordle", ["mode=hard", "turns=50"])
+    sol = solve(game, "expected", first=guess_index(game, "salet"), workers=2)
+    assert (sol.extra["total"], sol.extra["worst"], sol.extra["histogram"]["7"]) == (8116, 7, 2)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, InvalidStateError
 
 from .errors import PerfectplayError, Unsupported
 
@@ -41,18 +41,42 @@ class _Cluster:
 
 
 class DaskLane(Executor):
-    """The tasks of one Dask worker (by address), as an Executor."""
+    """The tasks of one Dask worker (by address), as an Executor: each task pinned to the
+    worker, its result handed to a ``concurrent.futures.Future`` (cancelling that future
+    cancels the task)."""
 
     def __init__(self, cluster: _Cluster, worker: str) -> None:
-        from distributed.cfexecutor import ClientExecutor
-
         self.cluster, self.worker = cluster, worker
-        self._executor = ClientExecutor(cluster.client, workers=[worker],
-                                        allow_other_workers=False, pure=False)
+        self._tasks: dict = {}  # our future -> the Dask task, while pending
         self._closed = False
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
-        return self._executor.submit(fn, *args, **kwargs)
+        if self._closed:
+            raise RuntimeError("cannot submit to a closed lane")
+        task = self.cluster.client.submit(fn, *args, workers=[self.worker],
+                                          allow_other_workers=False, pure=False, **kwargs)
+        future: Future = Future()
+        self._tasks[future] = task
+
+        def settle(done) -> None:  # on a Dask thread, once the task ended
+            self._tasks.pop(future, None)
+            if future.cancelled():
+                return
+            try:
+                if done.status == "finished":
+                    future.set_result(done.result())
+                elif done.status != "cancelled":
+                    future.set_exception(done.exception())
+            except InvalidStateError:  # cancelled meanwhile
+                pass
+
+        def cancel(ours) -> None:
+            if ours.cancelled():
+                task.cancel()
+
+        future.add_done_callback(cancel)
+        task.add_done_callback(settle)
+        return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel what is left (with `cancel_futures`) and let the cluster go with the last
@@ -61,9 +85,8 @@ class DaskLane(Executor):
             return
         self._closed = True
         if cancel_futures:
-            for future in list(self._executor._futures):
+            for future in list(self._tasks):
                 future.cancel()
-        self._executor.shutdown(wait=wait and not cancel_futures)
         self.cluster.release()
 
 

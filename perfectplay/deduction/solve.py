@@ -144,7 +144,8 @@ def solve_deduction(
     solves from there; `first` imposes the next guess (an index into ``game.guesses()``).
     Guesses are counted from the start of the game (`max_guesses` and the horizon too).
     `store` (a ``Store``) answers what earlier solves proved and keeps what this one
-    proves (``stored.py``); `cluster` ("local:N" or a Dask scheduler's address) hands
+    proves (``stored.py``), unless speed-ups are switched off (such runs measure the
+    search); `cluster` ("local:N" or a Dask scheduler's address) hands
     the cells to a Dask cluster instead of `workers` processes (``cluster.py``).
     """
     _check(strategy, max_guesses)
@@ -164,6 +165,8 @@ def solve_deduction(
         raise Unsupported("--first goes with the optimal strategy")
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
+    if speedups != SpeedUps():  # a run measuring the search: nothing answered, nothing kept
+        store = None
     whole = None
     if store is not None and store.usable and strategy == "optimal":
         whole = solution_key(game, objective, max_guesses, position, first)

@@ -156,7 +156,10 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
         solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
         progress.close()
-        _fail(f"interrupted while {progress.stage_name or 'starting'}; no result, nothing written", 130)
+        store = options.get("store")
+        kept = ("; what it proved is kept in the store: run it again to resume"
+                if store is not None and store.usable else ", nothing written")
+        _fail(f"interrupted while {progress.stage_name or 'starting'}; no result{kept}", 130)
     progress.close()
     if out:
         write_json_atomically(out, solution.export())

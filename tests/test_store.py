@@ -204,7 +204,7 @@ def test_a_solve_killed_part_way_resumes(tmp_path):
 
 @pytest.mark.slow
 def test_a_mid_size_solve_killed_half_way_on_two_workers_resumes(tmp_path):
-    kill_and_resume(tmp_path, ("mastermind", "pegs=4", "colors=7"), "11228/2401", 10, "2")
+    kill_and_resume(tmp_path, ("mastermind", "pegs=4", "colors=7"), "1604/343", 10, "2")  # 11228/2401
 
 
 def test_store_errors_are_perfectplay_errors(tmp_path):

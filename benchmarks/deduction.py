@@ -93,7 +93,8 @@ def timed(argv: list[str], timeout: float, cwd: Path | None = None) -> Run:
 
 def ours_argv(case: Case, lists: Path) -> list[str]:
     return [sys.executable, "-m", "perfectplay", "solve",
-            *(a.format(lists=lists) for a in case.ours), "--json", "--quiet"]
+            *(a.format(lists=lists) for a in case.ours), "--json", "--quiet",
+            "--no-store"]  # the search timed, not the result store
 
 
 def anchor_argv(case: Case, args) -> tuple[list[str], Path | None] | None:

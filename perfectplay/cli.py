@@ -94,6 +94,16 @@ def list_games() -> None:
 @click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
               help="deduction games: solve from the position these guesses and their "
                    "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+              help="deduction games: the result store to answer from and add to (default: "
+                   "$PERFECTPLAY_STORE, else $XDG_CACHE_HOME/perfectplay/store.sqlite, "
+                   "i.e. ~/.cache/perfectplay/store.sqlite)")
+@click.option("--no-store", is_flag=True,
+              help="deduction games: neither read nor write a result store")
+@click.option("--cluster", default=None, metavar="local:N|ADDRESS",
+              help="deduction games: hand the first guesses' cells to a Dask cluster: N "
+                   "local worker processes, or a running scheduler (tcp://host:8786); "
+                   "needs pip install 'perfectplay[cluster]'")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -102,7 +112,8 @@ def list_games() -> None:
                    "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, first, after, as_json, out, plot, quiet) -> None:
+          without, first, after, store_path, no_store, cluster, as_json, out, plot,
+          quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -131,18 +142,24 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
                    "workers": workers or os.cpu_count() or 1,
                    "without": tuple(n.strip() for n in without.split(",") if n.strip()),
                    "position": parse_position(g, after),
-                   "first": None if first is None else guess_index(g, first)}
+                   "first": None if first is None else guess_index(g, first),
+                   "cluster": cluster}
+        if strategy == "optimal":
+            options["store"] = _open_store(store_path, no_store)
     elif (strategy != "optimal" or max_guesses is not None or workers is not None or without
-          or first is not None or after):
+          or first is not None or after or store_path or cluster):
         raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers, --without, "
-                          "--first or --after (deduction games only)")
+                          "--first, --after, --store or --cluster (deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}
     try:
         solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
         progress.close()
-        _fail(f"interrupted while {progress.stage_name or 'starting'}; no result, nothing written", 130)
+        store = options.get("store")
+        kept = ("; what it proved is kept in the store: run it again to resume"
+                if store is not None and store.usable else ", nothing written")
+        _fail(f"interrupted while {progress.stage_name or 'starting'}; no result{kept}", 130)
     progress.close()
     if out:
         write_json_atomically(out, solution.export())
@@ -212,6 +229,11 @@ def _print_summary(game, solution, out, plot) -> None:
         table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in solution.extra["histogram"].items()))
     elif "histogram" in solution.extra:
         _add_deduction_rows(table, solution.extra)
+    if "store" in solution.stats:
+        store = solution.stats["store"]
+        table.add_row("store", ("answered whole from " if solution.stats["from_store"] else
+                                f"{store['read']} answers read, {store['written']} kept in ")
+                      + store["path"])
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
             table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)
@@ -278,6 +300,59 @@ def show(file, depth) -> None:
     table = learned_table(doc)
     if table is not None:
         Console().print(table)
+
+
+def _open_store(path, off: bool):
+    """The result store a solve uses (None with --no-store); a note on stderr when the
+    file was written by another engine version (it is then not used)."""
+    if off:
+        if path:
+            raise Unsupported("--store and --no-store exclude each other")
+        return None
+    from .store import Store, default_path
+
+    return Store(path or default_path(),
+                 note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
+
+
+@cli.group("store")
+def store_group() -> None:
+    """The result store: what long solves proved, kept for the next run (default file:
+    $PERFECTPLAY_STORE, else $XDG_CACHE_HOME/perfectplay/store.sqlite)."""
+
+
+_STORE_OPTION = click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                             default=None, help="the store file (default: the user's cache)")
+
+
+@store_group.command("info")
+@_STORE_OPTION
+def store_info(store_path) -> None:
+    """The store's file, size, engine version and answers by game and objective."""
+    from .store import Store, default_path
+
+    path = store_path or default_path()
+    if not os.path.exists(path):
+        click.echo(f"{path}: no store yet")
+        return
+    store = Store(path)
+    summary = store.summary()
+    store.close()
+    click.echo(f"{summary.path}: {summary.bytes / 1e6:.2f} MB, engine {summary.engine}"
+               + ("" if summary.usable else " (another engine version: not used)"))
+    for game, objective, exact, bounds, largest in summary.rows:
+        click.echo(f"  {game} {objective}: {exact:,} values, {bounds:,} bounds, "
+                   f"largest set {largest:,} secrets")
+
+
+@store_group.command("clear")
+@_STORE_OPTION
+def store_clear(store_path) -> None:
+    """Delete the store file (readable or damaged) and its companion files."""
+    from .store import clear, default_path
+
+    path = store_path or default_path()
+    click.echo(f"{path}: {'deleted' if clear(path) else 'no store to delete'}")
 
 
 def main() -> None:

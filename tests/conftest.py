@@ -12,3 +12,12 @@ def compiled_kernels():
     solve(load_game("mastermind(pegs=2,colors=3)"), "expected")
     solve(load_game("item-matching(slots=2,items=3,turns=2)"), "probability")
     solve(load_game("dice-cards(n=2)"))
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path_factory, monkeypatch):
+    """Every test's default result store is its own file (never the user's cache: CI runs
+    as root), so that no test answers from another's results; outside the test's
+    tmp_path, which some tests expect to stay empty."""
+    path = tmp_path_factory.mktemp("store") / "store.sqlite"
+    monkeypatch.setenv("PERFECTPLAY_STORE", str(path))

@@ -11,6 +11,11 @@ the core would try them and the cells of each are handed out, largest first to t
 least loaded lane, each with the budget it alone may spend. A cell keeps its lane
 across passes, so a later pass (the worst-case tie-break, with one guess less) finds
 that worker's memo. Any Executor fits here, a cluster's included.
+
+With a result store (``stored.AnswerStore``) the position and the cells of its first
+guesses are looked up before any work and kept as soon as they are answered; the
+position is then split into its cells even on one lane, so that an interrupted solve
+resumes with at most the cells in flight to redo.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from .feedback import build_table
 from .model import DeductionGame, History
 from .objective import INF, OBJECTIVES
 from .search import Search, SpeedUps
+from .stored import MIN_SECRETS, AnswerStore
 from .tree import Node
 
 #: Below this many secrets a position is searched on one lane (workers cost more to start).
@@ -182,17 +188,35 @@ def _wait(future: Future, search: Search | None = None,
 
 def solve_position(sub: Subproblem, lanes: list[Executor],
                    progress: Callable[[str], None] | None = None,
-                   known: dict | None = None, searches: dict | None = None) -> Position:
+                   known: dict | None = None, searches: dict | None = None,
+                   store: AnswerStore | None = None) -> Position:
     """Value `sub` on `lanes` (see the module's docstring); `known` carries cell bounds
     from one call to the next (the tie-break passes); `searches` holds this process's
-    searches (see ``search_for``)."""
+    searches (see ``search_for``); `store` keeps answers across solves."""
+    if store is not None:
+        recalled = store.recall(sub)
+        if recalled.answer is not None:
+            if progress:
+                progress("answered from the store")
+            return Position(recalled.answer.value, recalled.answer.tree, 0)
+    position = _solve_position(sub, lanes, progress, known, searches, store)
+    if store is not None:
+        store.record(sub, Answer(position.value, position.tree, position.nodes))
+    return position
+
+
+def _solve_position(sub: Subproblem, lanes: list[Executor],
+                    progress: Callable[[str], None] | None, known: dict | None,
+                    searches: dict | None, store: AnswerStore | None) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches)
     one_lane = len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS
     if one_lane:
         lanes = [lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()]
     if sub.first is not None:
-        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches)
-    if one_lane:
+        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches,
+                            store)
+    split = not one_lane or (store is not None and len(sub.subset) >= 2 * MIN_SECRETS)
+    if not split:
         answer = _wait(lanes[0].submit(solve_subproblem, sub, searches), search, progress)
         return Position(answer.value, answer.tree, answer.nodes)
     obvious, _, cand, bound, _, _ = search.prepare(sub.subset, sub.history, sub.cap)
@@ -200,7 +224,14 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
         answer = solve_subproblem(sub, searches)
         return Position(answer.value, answer.tree, answer.nodes)
     return _try_guesses(sub, list(zip(cand.tolist(), bound.tolist())), lanes, search, progress,
-                        known, searches)
+                        known, searches, store)
+
+
+def _answered(answer: Answer) -> Future:
+    """A future already holding `answer` (a cell answered from the store)."""
+    future: Future = Future()
+    future.set_result(answer)
+    return future
 
 
 def _known_bound(known: dict[bytes, dict[int, int]], key: bytes, cap: int) -> int:
@@ -211,10 +242,11 @@ def _known_bound(known: dict[bytes, dict[int, int]], key: bytes, cap: int) -> in
 
 def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Executor],
                  search: Search, progress: Callable[[str], None] | None, known: dict | None,
-                 searches: dict | None) -> Position:
+                 searches: dict | None, store: AnswerStore | None = None) -> Position:
     """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position,
     their cells solved on `lanes`: all at once on several, one after the other (each
-    with the budget the others leave) on one."""
+    with the budget the others leave) on one. Cells of at least ``MIN_SECRETS`` secrets
+    are looked up in `store` first and kept there once answered."""
     known = {} if known is None else known
     table, objective = search.table, search.objective
     n, cap = len(sub.subset), sub.cap
@@ -227,27 +259,45 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
             break
         parts = search.cells(g, sub.subset)
         keys = [part.tobytes() for _, part in parts]
-        lower = [max(search.lower(len(part), cap - 1), _known_bound(known, k, cap - 1))
-                 for (_, part), k in zip(parts, keys)]
+        lower = [max(_cell_lower(search, part, sub.history + ((g, f),), cap - 1),
+                     _known_bound(known, k, cap - 1))
+                 for (f, part), k in zip(parts, keys)]
+        kept = [store is not None and len(part) >= MIN_SECRETS for _, part in parts]
+
+        def cell(k: int, budget: int = INF) -> Subproblem:
+            f, part = parts[k]
+            return Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
+                              part, cap - 1, budget)
+
+        for k in range(len(parts)):  # what the store knows raises the bounds
+            if kept[k]:
+                lower[k] = max(lower[k], store.bound(cell(k)))
         total = objective.node_cost * n + sum(lower)
         if total >= min(best, INF):
             continue
-
-        def cell(k: int) -> Subproblem:
-            f, part = parts[k]
-            return Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
-                              part, cap - 1, best - (total - lower[k]))
-
+        cells = [cell(k, best - (total - lower[k])) for k in range(len(parts))]
         futures: list[Future | None] = [None] * len(parts)
+        for k in range(len(parts)):
+            recalled = store.recall(cells[k]) if kept[k] else None
+            if recalled is not None and recalled.answer is not None:
+                futures[k] = _answered(recalled.answer)
         if concurrent:
             load = [0] * len(lanes)
             for k, (_, part) in enumerate(parts):  # largest first, to the least loaded lane
                 w = load.index(min(load))
                 load[w] += len(part)
-                futures[k] = lanes[w].submit(solve_subproblem, cell(k))
+                if futures[k] is None:
+                    futures[k] = lanes[w].submit(solve_subproblem, cells[k])
+                    if kept[k]:
+                        store.record_when_done(cells[k], futures[k])
         node, complete = Node(g), True
         for k, ((f, part), key) in enumerate(zip(parts, keys)):
-            future = futures[k] or lanes[0].submit(solve_subproblem, cell(k), searches)
+            future = futures[k]
+            if future is None:  # one lane: the budget the cells answered so far leave
+                later = cell(k, best - (total - lower[k]))
+                future = lanes[0].submit(solve_subproblem, later, searches)
+                if kept[k]:
+                    store.record_when_done(later, future)
             answer = _wait(future, None if concurrent else search, progress)
             nodes += answer.nodes
             by_cap = known.setdefault(key, {})
@@ -256,7 +306,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
             if progress:
                 progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
                          f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
-                         f"{answer.value if answer.tree is not None else 'over budget'}")
+                         f"{answer.value if answer.tree is not None else 'over budget'}"
+                         f"{_stored_note(store)}")
             if answer.tree is None or total >= best:
                 complete = False
                 for other in futures:
@@ -268,3 +319,18 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
         if complete and total < best:
             best, best_tree = total, node
     return Position(best, best_tree, nodes)
+
+
+def _cell_lower(search: Search, part: np.ndarray, history: History, cap: int) -> int:
+    """A cell's lower bound as the core bounds it: one look at its own candidates
+    (``lookahead``) or the bound by size."""
+    if search.speed.bounds and search.speed.lookahead:
+        return search.cell_bound(part, history, cap)
+    return search.lower(len(part), cap)
+
+
+def _stored_note(store: AnswerStore | None) -> str:
+    """How many answers came from the store so far, for the progress line."""
+    if store is None:
+        return ""
+    return f" ({store.tally.read} from the store, {store.tally.written} kept)"

@@ -86,6 +86,7 @@ class Search:
         from . import core
 
         self.table, self.objective, self.speed = table, objective, speedups
+        self._entries: dict = {}  # kernel -> its compiled entry point (see ``_call``)
         game, N = table.game, table.n_secrets
         rule = game.restriction()
         perms = np.ascontiguousarray(table.symmetry.positions, dtype=np.int8)
@@ -126,6 +127,20 @@ class Search:
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
             counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
 
+    def _call(self, kernel, *args):
+        """``kernel(*args)`` (a compiled function taking the core first), numba's typing of
+        the arguments done once per kernel and search: typing the core costs about 1.5 ms
+        a call, more than the small searches that growing a tree asks for at every node."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            result = kernel(*args)  # typed (and compiled or loaded) as usual, once
+            signature = tuple(kernel.typeof_pyval(a) for a in args)
+            overload = kernel.overloads.get(signature)
+            if overload is not None:
+                self._entries[kernel] = overload.entry_point
+            return result
+        return entry(*args)
+
     @property
     def nodes(self) -> int:
         """Nodes searched so far (read while a search runs in another thread, for progress)."""
@@ -136,7 +151,7 @@ class Search:
         from .core import enter
 
         moves = np.array(history, dtype=np.int64).reshape(-1, 2)
-        return int(enter(self.core, np.ascontiguousarray(moves[:, 0]),
+        return int(self._call(enter, self.core, np.ascontiguousarray(moves[:, 0]),
                          np.ascontiguousarray(moves[:, 1])))
 
     @staticmethod
@@ -149,7 +164,8 @@ class Search:
         from .core import best
 
         depth = self._enter(history)
-        value, guess = best(self.core, self._subset(subset), depth, cap, budget)
+        value, guess = self._call(best, self.core, self._subset(subset), depth, int(cap),
+                                  int(budget))
         return Valued(int(value), int(guess) if guess >= 0 else None)
 
     def cell_bound(self, subset: np.ndarray, history: History, cap: int) -> int:

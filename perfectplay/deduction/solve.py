@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
+from ..store import Store
 from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
@@ -29,6 +30,7 @@ from .probability import WinStrategy
 from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, process_lanes,
                    search_for, solve_position)
 from .search import SpeedUps
+from .stored import AnswerStore, keep_solution, solution_key, stored_solution
 from .tree import DeductionStrategy, Node, build_tree, tree_stats
 
 #: Strategy names: the exact search, then seed 004's heuristics.
@@ -56,9 +58,10 @@ class _Passes:
 
     def __init__(self, game: DeductionGame, speedups: SpeedUps, lanes: list,
                  progress: Callable[[str], None] | None, history: History,
-                 subset: np.ndarray, first: int | None) -> None:
+                 subset: np.ndarray, first: int | None,
+                 store: AnswerStore | None = None) -> None:
         self.game, self.speedups, self.lanes, self.progress = game, speedups, lanes, progress
-        self.history, self.subset, self.first = history, subset, first
+        self.history, self.subset, self.first, self.store = history, subset, first, store
         self.known: dict[str, dict] = {}
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
         self.nodes = 0
@@ -68,7 +71,7 @@ class _Passes:
         sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
                          budget, self.first)
         position = solve_position(sub, self.lanes, self.progress,
-                                  self.known.setdefault(objective, {}), self.searches)
+                                  self.known.setdefault(objective, {}), self.searches, self.store)
         self.nodes += position.nodes
         return position
 
@@ -130,6 +133,8 @@ def solve_deduction(
     position: History = (),
     first: int | None = None,
     progress: Callable[[str], None] | None = None,
+    store: Store | None = None,
+    cluster: str | None = None,
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
@@ -138,6 +143,10 @@ def solve_deduction(
     searched on that many processes. `position` (guesses played with their feedbacks)
     solves from there; `first` imposes the next guess (an index into ``game.guesses()``).
     Guesses are counted from the start of the game (`max_guesses` and the horizon too).
+    `store` (a ``Store``) answers what earlier solves proved and keeps what this one
+    proves (``stored.py``), unless speed-ups are switched off (such runs measure the
+    search); `cluster` ("local:N" or a Dask scheduler's address) hands
+    the cells to a Dask cluster instead of `workers` processes (``cluster.py``).
     """
     _check(strategy, max_guesses)
     speedups = switched_off(speedups, without)
@@ -165,6 +174,16 @@ def solve_deduction(
             limit_text = f"the {rules_limit} guesses {game.name} allows"
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
+    if speedups != SpeedUps():  # a run measuring the search: nothing answered, nothing kept
+        store = None
+    whole = None
+    if store is not None and store.usable and strategy == "optimal":
+        whole = solution_key(game, objective, max_guesses, position, first)
+        found = stored_solution(store, whole, game, objective)
+        if found is not None:
+            note("answered whole from the store")
+            found.stats["seconds"] = round(time.perf_counter() - t0, 4)
+            return found
     table = build_table(game)
     stats: dict = {"table_seconds": round(time.perf_counter() - t0, 4)}
     note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
@@ -184,10 +203,18 @@ def solve_deduction(
         root = build_tree(table, subset, position, choose)
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
                               stats, t0, position, subset, limit_text)
-    parallel = workers > 1 and len(subset) >= PARALLEL_MIN_SECRETS
-    lanes = process_lanes(workers) if parallel else [ThreadLane()]
+    answers = AnswerStore(store, game, table) if store is not None and store.usable else None
+    parallel = (workers > 1 or cluster is not None) and len(subset) >= PARALLEL_MIN_SECRETS
+    if not parallel:
+        lanes = [ThreadLane()]
+    elif cluster is not None:
+        from ..cluster import cluster_lanes
+
+        lanes = cluster_lanes(cluster)
+    else:
+        lanes = process_lanes(workers)
     try:
-        passes = _Passes(game, speedups, lanes, progress, position, subset, first)
+        passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers)
         if probability:
             result = passes.within("losses", objective.horizon - played)
         else:
@@ -203,11 +230,19 @@ def solve_deduction(
         raise
     close_lanes(lanes)
     stats["nodes"] = passes.nodes
+    if answers is not None:
+        tally = answers.tally
+        stats["from_store"] = tally.read > 0 and tally.written == 0 and passes.nodes == 0
+        stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written}
     if probability:
-        return _win_solution(game, objective, table, result, stats, t0, position, subset)
-    label = PROVEN if first is None else PROVEN_GIVEN_FIRST
-    return _tree_solution(game, objective, table, root, label, strategy, max_guesses, stats, t0,
-                          position, subset)
+        solution = _win_solution(game, objective, table, result, stats, t0, position, subset)
+    else:
+        label = PROVEN if first is None else PROVEN_GIVEN_FIRST
+        solution = _tree_solution(game, objective, table, root, label, strategy, max_guesses,
+                                  stats, t0, position, subset)
+    if whole is not None:
+        keep_solution(store, whole, solution, game)
+    return solution
 
 
 def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,

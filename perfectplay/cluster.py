@@ -1,0 +1,121 @@
+"""Dask distributed as a back end: one lane (an Executor) per worker of a Dask cluster.
+
+The deduction engine hands its cells to lanes, each a ``concurrent.futures.Executor``
+of one worker (``deduction.root``). Here each worker of a Dask cluster is such a lane:
+its tasks are pinned to it, so that, as with the process pool, a cell of a later pass
+finds the memo its worker built in an earlier one (each Dask worker process keeps its
+searches between tasks). ``--cluster local:N`` starts N single-threaded worker
+processes on this machine; ``--cluster ADDRESS`` uses a running scheduler
+(``dask scheduler`` plus ``dask worker ADDRESS`` on each machine; docs/cluster.md).
+
+Dask is an optional extra: ``pip install 'perfectplay[cluster]'``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Executor, Future, InvalidStateError
+
+from .errors import PerfectplayError, Unsupported
+
+#: Seconds to wait for a scheduler and its first worker.
+CONNECT_TIMEOUT = 30
+
+
+class _Cluster:
+    """The client (and the local cluster it started, if any), closed with its last lane."""
+
+    def __init__(self, client, local, lanes: int) -> None:
+        self.client, self.local, self.open = client, local, lanes
+        self._lock = threading.Lock()
+
+    def release(self) -> None:
+        with self._lock:
+            self.open -= 1
+            if self.open:
+                return
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+
+class DaskLane(Executor):
+    """The tasks of one Dask worker (by address), as an Executor: each task pinned to the
+    worker, its result handed to a ``concurrent.futures.Future`` (cancelling that future
+    cancels the task)."""
+
+    def __init__(self, cluster: _Cluster, worker: str) -> None:
+        self.cluster, self.worker = cluster, worker
+        self._tasks: dict = {}  # our future -> the Dask task, while pending
+        self._closed = False
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        if self._closed:
+            raise RuntimeError("cannot submit to a closed lane")
+        task = self.cluster.client.submit(fn, *args, workers=[self.worker],
+                                          allow_other_workers=False, pure=False, **kwargs)
+        future: Future = Future()
+        self._tasks[future] = task
+
+        def settle(done) -> None:  # on a Dask thread, once the task ended
+            self._tasks.pop(future, None)
+            if future.cancelled():
+                return
+            try:
+                if done.status == "finished":
+                    future.set_result(done.result())
+                elif done.status != "cancelled":
+                    future.set_exception(done.exception())
+            except InvalidStateError:  # cancelled meanwhile
+                pass
+
+        def cancel(ours) -> None:
+            if ours.cancelled():
+                task.cancel()
+
+        future.add_done_callback(cancel)
+        task.add_done_callback(settle)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Cancel what is left (with `cancel_futures`) and let the cluster go with the last
+        lane (a local cluster's workers stop then; a remote cluster's finish their task)."""
+        if self._closed:
+            return
+        self._closed = True
+        if cancel_futures:
+            for future in list(self._tasks):
+                future.cancel()
+        self.cluster.release()
+
+
+def cluster_lanes(spec: str) -> list[Executor]:
+    """One lane per worker of the cluster `spec` names: ``local:N`` (N worker processes
+    started here) or a scheduler's address (``tcp://host:8786``)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise Unsupported("--cluster needs Dask: pip install 'perfectplay[cluster]'") from None
+    local = None
+    try:
+        if spec.startswith("local:"):
+            count = spec.partition(":")[2]
+            if not count.isdigit() or int(count) < 1:
+                raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
+            local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                                 dashboard_address=None, silence_logs=logging.ERROR)
+            client = Client(local)
+        else:
+            client = Client(spec, timeout=CONNECT_TIMEOUT)
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+    except PerfectplayError:
+        raise
+    except (OSError, TimeoutError, ValueError) as err:
+        if local is not None:
+            local.close()
+        raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
+                               f"({err.__class__.__name__}: {err})") from None
+    workers = sorted(client.scheduler_info()["workers"])
+    shared = _Cluster(client, local, len(workers))
+    return [DaskLane(shared, worker) for worker in workers]

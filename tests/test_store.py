@@ -1,0 +1,216 @@
+"""The result store: answers kept and answered, resume after SIGKILL, concurrent writers,
+other engine versions and damaged files refused in one line."""
+
+import json
+import multiprocessing
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from perfectplay.store import Store, Stored, StoreError, clear, default_path
+
+from .cli_runner import assert_one_line_error
+from .cli_runner import perfectplay as run
+
+#: Mastermind 4x4 (256 secrets): solved in about a second, split into cells by the store.
+SMALL = ("mastermind", "pegs=4", "colors=4")
+#: Optimal expected guesses of Mastermind 4x4 (Koyama and Lai's method; 905 over 256 secrets).
+SMALL_VALUE = "905/256"
+
+
+def solve_json(*args: str) -> dict:
+    res = run("solve", *args, "--json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def answer_rows(path) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+
+
+def test_default_store_is_the_tests_own():
+    assert default_path().name == "store.sqlite" and ".cache" not in str(default_path())
+
+
+def test_second_run_is_answered_whole_from_the_store(tmp_path):
+    first = solve_json(*SMALL, "--out", str(tmp_path / "first.json"))
+    assert first["value"] == SMALL_VALUE and first["from_store"] is False
+    assert first["store"]["written"] > 0 and first["store"]["path"] == str(default_path())
+    second = solve_json(*SMALL, "--out", str(tmp_path / "second.json"))
+    assert second["from_store"] is True and second["value"] == SMALL_VALUE
+    assert second["store"] == {"path": str(default_path()), "read": 1, "written": 0}
+    docs = [json.loads((tmp_path / f"{n}.json").read_text()) for n in ("first", "second")]
+    assert docs[0]["strategy"] == docs[1]["strategy"]
+    verdict = run("verify", str(tmp_path / "second.json"))
+    assert verdict.returncode == 0 and "proven optimal" in verdict.stdout, verdict.stdout
+    off = solve_json(*SMALL, "--no-store")
+    assert "from_store" not in off and off["value"] == SMALL_VALUE
+
+
+def test_cells_answer_other_solves_of_the_same_game(tmp_path):
+    """The worst case solve has no whole solution stored, but its last pass (least total
+    within its worst case, 4) is the expected solve's pass within 4: keys are the
+    subproblem, not the command."""
+    solve_json(*SMALL)
+    worst = solve_json(*SMALL, "--objective", "worst")
+    assert worst["value"] == "4" and worst["total"] == 905 and worst["from_store"] is False
+    assert worst["store"]["read"] >= 1
+
+
+def test_store_info_and_clear(tmp_path):
+    path = tmp_path / "other.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    info = run("store", "info", "--store", str(path))
+    assert info.returncode == 0
+    assert "mastermind(pegs=4,colors=4) expected:" in info.stdout and "MB" in info.stdout
+    cleared = run("store", "clear", "--store", str(path))
+    assert cleared.returncode == 0 and "deleted" in cleared.stdout and not path.exists()
+    assert "no store yet" in run("store", "info", "--store", str(path)).stdout
+
+
+def test_bounds_never_overwrite_values(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    key = b"k" * 32
+    store.put(key, Stored(5, False, None), "g", "expected", 100)
+    store.put(key, Stored(3, False, None), "g", "expected", 100)
+    assert store.get(key) == Stored(5, False, None)  # a smaller bound is not kept
+    store.put(key, Stored(7, True, b"tree"), "g", "expected", 100)
+    store.put(key, Stored(9, False, None), "g", "expected", 100)
+    assert store.get(key) == Stored(7, True, b"tree")  # an exact value stays
+    assert store.get(b"x" * 32) is None
+
+
+def _write_many(path: str, worker: int, rounds: int) -> None:
+    store = Store(path)
+    for i in range(rounds):
+        store.put(f"key{i % 50}".encode(), Stored(i, False, None), "g", "expected", worker)
+    store.close()
+
+
+def test_two_writers_at_once_are_safe(tmp_path):
+    path = str(tmp_path / "shared.sqlite")
+    Store(path).close()
+    ctx = multiprocessing.get_context("spawn")
+    writers = [ctx.Process(target=_write_many, args=(path, w, 400)) for w in range(2)]
+    for p in writers:
+        p.start()
+    for p in writers:
+        p.join(120)
+        assert p.exitcode == 0
+    store = Store(path)
+    for j in range(50):  # the largest bound written under each key survives
+        assert store.get(f"key{j}".encode()) == Stored(350 + j, False, None)
+
+
+def test_two_solves_writing_one_store_at_once(tmp_path):
+    path = str(tmp_path / "shared.sqlite")
+    cmd = [sys.executable, "-m", "perfectplay", "solve", *SMALL, "--json", "--quiet",
+           "--store", path, "--workers", "1"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+        assert json.loads(out)["value"] == SMALL_VALUE
+    assert solve_json(*SMALL, "--store", path)["from_store"] is True
+
+
+def test_another_engine_version_is_not_used(tmp_path):
+    path = tmp_path / "old.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '0.0.1+old' WHERE name = 'engine'")
+    rows = answer_rows(path)
+    res = run("solve", *SMALL, "--json", "--quiet", "--store", str(path))
+    assert res.returncode == 0
+    notes = res.stderr.strip().splitlines()
+    assert len(notes) == 1 and "another engine version" in notes[0] and str(path) in notes[0]
+    out = json.loads(res.stdout)
+    assert out["value"] == SMALL_VALUE and "from_store" not in out
+    assert answer_rows(path) == rows  # nothing read, nothing added
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "tampered"])
+def test_a_damaged_store_is_one_line_naming_it_and_the_way_out(tmp_path, damage):
+    path = tmp_path / "bad.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database at all" * 200)
+    elif damage == "truncated":
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+    else:  # a value changed behind the store's back: its checksum no longer matches
+        with sqlite3.connect(path) as conn:
+            conn.execute("UPDATE answers SET value = value - 1 WHERE exact = 1")
+    res = run("solve", *SMALL, "--store", str(path))
+    assert_one_line_error(res, str(path))
+    assert "--no-store" in res.stderr and "perfectplay store clear --store" in res.stderr
+    assert run("store", "clear", "--store", str(path)).returncode == 0
+    assert solve_json(*SMALL, "--store", str(path))["value"] == SMALL_VALUE
+
+
+def test_store_options_are_for_deduction_games(tmp_path):
+    res = run("solve", "dice-cards", "n=2", "--store", str(tmp_path / "s.sqlite"))
+    assert_one_line_error(res, "--store")
+    res = run("solve", *SMALL, "--store", str(tmp_path / "s.sqlite"), "--no-store")
+    assert_one_line_error(res, "exclude each other")
+
+
+def _cell_rows(path) -> int:
+    """Answers of cells kept so far (not the whole solution, whose set size is 0)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute("SELECT COUNT(*) FROM answers WHERE secrets > 0").fetchone()[0]
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def kill_and_resume(tmp_path, game: tuple[str, ...], value: str, cells: int, workers: str):
+    """Start a solve, SIGKILL it once `cells` answers are kept, solve again with the same
+    store: the same value, a tree that verifies, part of the work answered from the store."""
+    path = tmp_path / "resume.sqlite"
+    cmd = [sys.executable, "-m", "perfectplay", "solve", *game, "--quiet", "--json",
+           "--store", str(path), "--workers", workers]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 600
+    while _cell_rows(path) < cells and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the solve ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    kept = _cell_rows(path)
+    assert kept >= cells
+    out = tmp_path / "resumed.json"
+    resumed = json.loads(subprocess.run(cmd + ["--out", str(out)], capture_output=True,
+                                        text=True, timeout=900, check=True).stdout)
+    assert resumed["value"] == value and resumed["from_store"] is False
+    assert resumed["store"]["read"] >= 1  # what the killed solve proved was not redone
+    verdict = run("verify", str(out), "--no-solve")
+    assert verdict.returncode == 0 and "every secret solved" in verdict.stdout, verdict.stdout
+    fresh = solve_json(*game, "--store", str(tmp_path / "fresh.sqlite"), "--workers", workers)
+    assert fresh["value"] == value and resumed["nodes"] < fresh["nodes"]
+
+
+def test_a_solve_killed_part_way_resumes(tmp_path):
+    kill_and_resume(tmp_path, ("mastermind", "pegs=4", "colors=5"), "2463/625", 2, "1")
+
+
+@pytest.mark.slow
+def test_a_mid_size_solve_killed_half_way_on_two_workers_resumes(tmp_path):
+    kill_and_resume(tmp_path, ("mastermind", "pegs=4", "colors=7"), "1604/343", 10, "2")  # 11228/2401
+
+
+def test_store_errors_are_perfectplay_errors(tmp_path):
+    path = tmp_path / "x.sqlite"
+    path.write_bytes(b"\0" * 10 + b"garbage" * 100)
+    with pytest.raises(StoreError, match="run with --no-store"):
+        Store(path)
+    assert clear(path) and not path.exists()
+    assert not clear(path)

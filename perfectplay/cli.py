@@ -94,6 +94,11 @@ def list_games() -> None:
 @click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
               help="deduction games: solve from the position these guesses and their "
                    "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)")
+@click.option("--possible-only", is_flag=True,
+              help="deduction games: guess only secrets still possible (possible_only=1)")
+@click.option("--determine", is_flag=True,
+              help="deduction games: a secret is found once the feedback leaves it alone "
+                   "(the last guess is not played), not once it is guessed")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -102,7 +107,7 @@ def list_games() -> None:
                    "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, first, after, as_json, out, plot, quiet) -> None:
+          without, first, after, possible_only, determine, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -110,7 +115,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
 
-    g = load_game(game, list(assignments))
+    g = load_game(game, _with_flags(assignments, possible_only))
     if out:  # before the work, which can take minutes
         check_writable(out, "--out")
     if plot:
@@ -120,7 +125,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     objective = objective or g.default_objective
     if objective == "probability" and horizon is None:
         horizon = g.default_horizon()
-    obj = Objective(objective, horizon)
+    obj = Objective(objective, horizon, determine)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
         if workers is not None and workers < 1:
@@ -189,6 +194,11 @@ def play(game, assignments, seed, secret, budget) -> None:
     except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
         console.say("\nbye")
         sys.exit(130)
+
+
+def _with_flags(assignments, possible_only: bool) -> list[str]:
+    """The KEY=VALUE words with those the flags stand for (``--possible-only``)."""
+    return [*assignments, *(["possible_only=1"] if possible_only else [])]
 
 
 def _print_summary(game, solution, out, plot) -> None:

@@ -15,10 +15,16 @@ OBJECTIVES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Objective:
-    """An objective name with its parameters (the horizon for ``probability``)."""
+    """An objective name with its parameters (the horizon for ``probability``).
+
+    ``determine`` (deduction games, seed 004): a secret counts as found once the feedback
+    leaves it alone, so the last guess is not played, rather than once it is guessed
+    ("reveal", the default).
+    """
 
     name: str = "expected"
     horizon: int | None = None
+    determine: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in OBJECTIVES:
@@ -32,11 +38,15 @@ class Objective:
                 raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
 
     def __str__(self) -> str:
-        return f"{self.name}(horizon={self.horizon})" if self.name == "probability" else self.name
+        text = f"{self.name}(horizon={self.horizon})" if self.name == "probability" else self.name
+        return f"{text}, determine" if self.determine else text
 
 
 def require_supported(game, objective: Objective) -> None:
     """Raise Unsupported unless `game` declares support for `objective`."""
+    if objective.determine and game.kind != "deduction":
+        raise Unsupported(f"{game.name} has no secret to determine (--determine is for "
+                          "deduction games)")
     if objective.name not in game.objectives:
         raise Unsupported(
             f"{game.name} does not support objective {objective.name!r} "

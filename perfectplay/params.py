@@ -15,7 +15,8 @@ class ParamSpec:
 
     An integer parameter has a range ``low..high``; a choice parameter (``choices`` set)
     takes one of a few words instead; a path parameter (``path``) names a file, its
-    default (``""``) meaning data the game ships. ``field`` is the attribute holding the
+    default (``""``) meaning data the game ships; a ``common`` one (every deduction
+    game's ``possible_only``) is named in ``Game.params`` only when set. ``field`` is the attribute holding the
     value when it differs from the command-line `name` (a name the class already uses).
     """
 
@@ -27,6 +28,7 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
     path: bool = False
     field: str = ""
+    common: bool = False  # shared by every game of a kind; named only when not the default
 
     @property
     def attribute(self) -> str:
@@ -92,13 +94,14 @@ def path(*, help: str, key: str = "") -> Any:
 
 def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:
     """The parameters a game class declares, in declaration order."""
+    declared = [f for f in dataclasses.fields(game_cls) if "help" in f.metadata]
+    declared.sort(key=lambda f: bool(f.metadata.get("common")))  # a kind's common ones last
     return tuple(
         ParamSpec(f.metadata.get("key") or f.name, f.default, f.metadata.get("low", 0),
                   f.metadata.get("high", 0), f.metadata["help"], f.metadata.get("choices", ()),
                   f.metadata.get("path", False),
-                  f.name if f.metadata.get("key") else "")
-        for f in dataclasses.fields(game_cls)
-        if "help" in f.metadata
+                  f.name if f.metadata.get("key") else "", bool(f.metadata.get("common")))
+        for f in declared
     )
 
 

@@ -93,7 +93,8 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
         value = average if objective == "expected" else Fraction(stats.worst)
         facts = {"objective": objective, "value": value, "total": stats.total,
                  "secrets": stats.secrets, "worst": stats.worst, "histogram": histogram}
-        verdict.lines += [f"{game}: every secret solved",
+        found = "determined" if strategy.get("determine") else "solved"
+        verdict.lines += [f"{game}: every secret {found}",
                           f"total {stats.total} over {stats.secrets} secrets, average "
                           f"{float(average):.6f} ({average}), worst case {stats.worst}"]
         verdict.data["average"] = str(average)
@@ -224,7 +225,8 @@ def _solve_again(game: Game, doc: dict[str, Any]) -> Fraction | float:
 
     from .engines import solve
 
-    objective = Objective(doc.get("objective", "expected"), doc.get("horizon"))
+    objective = Objective(doc.get("objective", "expected"), doc.get("horizon"),
+                          bool(doc.get("determine")))
     options: dict[str, Any] = {}
     if game.kind == "deduction":
         from .deduction.position import guess_index, parse_position

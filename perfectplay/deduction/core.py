@@ -104,6 +104,7 @@ class Core(NamedTuple):
     # the objective
     node_cost: int
     exhaust_inf: bool
+    determine: bool             # a set of one secret is found already (costs 0, never lost)
     order_by_largest: bool
     lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
     # switches, memo, scratch
@@ -118,8 +119,8 @@ class Core(NamedTuple):
 
 @njit(cache=True)
 def exhausted(core, n):
-    """The value of n secrets with no guess left."""
-    if n == 0:
+    """The value of n secrets with no guess left (one is found already when determining)."""
+    if n == 0 or (core.determine and n == 1):
         return np.int64(0)
     return np.int64(INF) if core.exhaust_inf else np.int64(n)
 
@@ -442,12 +443,18 @@ def remember(core, key, shared, hkey, e, rename, value, guess):
 @njit(cache=True)
 def trivial(core, subset, depth, cap):
     """(known, value, guess) of the sets valued without a search: empty, no guess left,
-    one guess left, or two secrets (when secrets are allowed guesses)."""
+    one guess left, or two secrets (when secrets are allowed guesses). When determining,
+    one secret is found already and two take one guess (of either); one guess left is
+    searched (its singleton cells are found too)."""
     n = subset.shape[0]
-    if n == 0:
+    if n == 0 or (core.determine and n == 1):
         return True, np.int64(0), np.int64(NO_GUESS)
     if cap <= 0:
         return True, exhausted(core, n), np.int64(NO_GUESS)
+    if core.determine:
+        if n == 2 and core.secrets_allowed:
+            return True, core.node_cost * n, core.gos[subset[0]]
+        return False, np.int64(0), np.int64(NO_GUESS)
     if cap == 1:  # the last guess: reveal one possible secret at most
         inside = possible_guesses(core, subset, depth)
         if inside.shape[0] > 0:

@@ -15,6 +15,7 @@ themselves, where ``act`` is the identity unless the feedback is itself per posi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
@@ -59,12 +60,23 @@ class Symmetry:
         return Symmetry(np.arange(length, dtype=np.int8)[None, :], False)
 
 
+@dataclass(frozen=True)
 class DeductionGame(Game):
-    """Base class of deduction games (seeds 000, 002, 004)."""
+    """Base class of deduction games (seeds 000, 002, 004).
+
+    Every deduction game has the parameter ``possible_only`` (command line
+    ``--possible-only`` or ``possible_only=1``): each guess must be a secret still
+    consistent with every feedback so far (Mastermind's usual hard rule, mmstrat's
+    ``-po``), on top of the game's own restriction (``rules_restriction``).
+    """
 
     kind: ClassVar[str] = "deduction"
     objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability")
     cost_unit: ClassVar[str] = "guesses"
+
+    possible_only: int = dataclasses.field(default=0, metadata={
+        "low": 0, "high": 1, "common": True,
+        "help": "1: guess only secrets still possible (composed with the game's own rules)"})
 
     # --- what every game must say ------------------------------------------------------
     def length(self) -> int:
@@ -121,13 +133,20 @@ class DeductionGame(Game):
         """
         return None
 
-    def restriction(self) -> Restriction | None:
-        """The game's hard mode as data (``deduction/restriction.py``), or None (the default).
-
-        The search evaluates it compiled and keys its memo on the state it leaves; it must
-        be preserved by the symmetries.
+    def rules_restriction(self) -> Restriction | None:
+        """The game's own hard mode as data (``deduction/restriction.py``), or None (the
+        default). The search evaluates it compiled and keys its memo on the state it
+        leaves; it must be preserved by the symmetries.
         """
         return None
+
+    def restriction(self) -> Restriction | None:
+        """The restriction in force: the game's own (``rules_restriction``), with only
+        possible guesses allowed on top when ``possible_only`` is set."""
+        rule = self.rules_restriction()
+        if self.possible_only:
+            return dataclasses.replace(rule or Restriction(), possible_only=True)
+        return rule
 
     def restricts_guesses(self) -> bool:
         """True if some history can forbid a guess (a hard mode)."""

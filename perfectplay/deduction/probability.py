@@ -27,9 +27,11 @@ class WinStrategy:
     secrets: int
     histogram: dict[int, int]
     position: tuple = ()  # the guesses played before the root, with their feedbacks
+    determine: bool = False  # a secret is won once determined (a singleton cell)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "deduction-tree", "label": PROVEN, "method": "optimal",
+                **({"determine": True} if self.determine else {}),
                 **position_json(self.game, self.position),
                 "objective": "probability", "horizon": self.horizon, "wins": self.wins,
                 "secrets": self.secrets,

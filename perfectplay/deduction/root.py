@@ -224,7 +224,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
     for g, b in guesses:
         if b >= min(best, INF):
             break
-        parts = search.cells(g, sub.subset)
+        parts = [(f, part) for f, part in search.cells(g, sub.subset)
+                 if not (objective.determine and len(part) == 1)]  # found, costing nothing
         keys = [(part.tobytes(), cap - 1) for _, part in parts]
         lower = [max(search.lower(len(part), cap - 1), known.get(k, 0))
                  for (_, part), k in zip(parts, keys)]

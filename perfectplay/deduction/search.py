@@ -118,13 +118,24 @@ class Search:
             allowed=np.ones((depth, length, symbols), dtype=np.bool_),
             least=np.zeros((depth, symbols), dtype=np.int64),
             node_cost=objective.node_cost, exhaust_inf=objective.exhaust_inf,
-            order_by_largest=objective.order_by_largest,
+            determine=objective.determine, order_by_largest=objective.order_by_largest,
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
-            switches=speedups.switches(),
+            switches=self._switches(speedups, objective),
             exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
             bound_memo=typed.Dict.empty(key, types.int64),
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
             counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
+
+    @staticmethod
+    def _switches(speedups: SpeedUps, objective: SearchObjective) -> np.ndarray:
+        """The core's switches: the obvious guesses are those of revealing, so they are off
+        when determining."""
+        from .core import OBVIOUS
+
+        switches = speedups.switches()
+        if objective.determine:
+            switches[OBVIOUS] = False
+        return switches
 
     @property
     def nodes(self) -> int:

@@ -29,7 +29,7 @@ from .probability import WinStrategy
 from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, process_lanes,
                    search_for, solve_position)
 from .search import SpeedUps
-from .tree import DeductionStrategy, Node, build_tree, tree_stats
+from .tree import DeductionStrategy, Node, build_tree, prune_determined, tree_stats
 
 #: Strategy names: the exact search, then seed 004's heuristics.
 STRATEGIES = ("optimal", *SCORES)
@@ -73,45 +73,54 @@ class _Passes:
         return position
 
 
-def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int) -> Node:
+def core_objective(name: str, determine: bool) -> str:
+    """The search core's objective (``objective.OBJECTIVES``) for `name` (expected, worst or
+    losses), in its determine form if asked."""
+    return f"{name}-determine" if determine else name
+
+
+def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
+                 determine: bool = False) -> Node:
     """The optimal tree for `objective` within `limit` more guesses, ties broken by the
-    other objective.
+    other objective (secrets found once revealed, or once determined).
 
     ``expected``: least total, then least worst case.
     ``worst``: least worst case (the least cap whose ``WORST`` value is 0), then least total.
     """
     n = len(passes.subset)
+    expected, worst_case = core_objective("expected", determine), core_objective("worst", determine)
     if objective == "worst":
         cap = 1
-        while passes.speedups.bounds and capacity(cap, table.branching) < n:
+        while passes.speedups.bounds and capacity(cap, table.branching, determine) < n:
             cap += 1
-        while passes.within("worst", cap, budget=1).value != 0:
+        while passes.within(worst_case, cap, budget=1).value != 0:
             cap += 1
             if cap > limit:
                 raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
-        return passes.within("expected", cap).tree
-    position = passes.within("expected", limit)
+        return passes.within(expected, cap).tree
+    position = passes.within(expected, limit)
     if position.tree is None:
         raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
     root, value = position.tree, position.value
-    worst = tree_stats(table, root, passes.subset).worst
+    worst = tree_stats(table, root, passes.subset, determine=determine).worst
     while worst > 1:
-        tied = passes.within("expected", worst - 1, value + 1)
+        tied = passes.within(expected, worst - 1, value + 1)
         if tied.tree is None or tied.value != value:
             break
-        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset).worst
+        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset, determine=determine).worst
     return root
 
 
-def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0) -> Counter[int]:
-    """How many secrets of `subset` the tree reveals with its 1st, 2nd, ... guess (counting
-    the `played` guesses before it)."""
+def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
+                  determine: bool = False) -> Counter[int]:
+    """How many secrets of `subset` the tree reveals (or determines) with its 1st, 2nd, ...
+    guess (counting the `played` guesses before it)."""
     wins: Counter[int] = Counter()
     stack = [(root, subset, played + 1)]
     while stack:
         node, part_set, depth = stack.pop()
         for f, part in cells(table, node.guess, part_set):
-            if f == table.solved:
+            if f == table.solved or (determine and len(part) == 1):
                 wins[depth] += len(part)
             elif f in node.children:
                 stack.append((node.children[f], part, depth + 1))
@@ -161,6 +170,8 @@ def solve_deduction(
     note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
          f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
     subset = position_secrets(table, position)
+    if objective.determine and len(subset) == 1:
+        raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
     if first is not None:
         allowed = game.restrict_guesses(position, table.guesses[first][None, :])
         if allowed is not None and not allowed[0]:
@@ -173,6 +184,8 @@ def solve_deduction(
                                    speedups.symmetry, speedups.table)
 
         root = build_tree(table, subset, position, choose)
+        if objective.determine:
+            root = prune_determined(table, root, subset)
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
                               stats, t0, position, subset)
     parallel = workers > 1 and len(subset) >= PARALLEL_MIN_SECRETS
@@ -180,7 +193,8 @@ def solve_deduction(
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first)
         if probability:
-            result = passes.within("losses", objective.horizon - played)
+            result = passes.within(core_objective("losses", objective.determine),
+                                   objective.horizon - played)
         else:
             limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
             if max_guesses is not None:
@@ -188,7 +202,7 @@ def solve_deduction(
                     raise Unsupported(f"--max-guesses {max_guesses} leaves no guess after the "
                                       f"{played} played")
                 limit = min(limit, max_guesses - played)
-            root = optimal_tree(passes, table, objective.name, limit)
+            root = optimal_tree(passes, table, objective.name, limit, objective.determine)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
         close_lanes(lanes, abort=True)
         raise
@@ -203,7 +217,7 @@ def solve_deduction(
 
 def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,
                    position, subset) -> Solution:
-    st = tree_stats(table, root, subset, len(position))
+    st = tree_stats(table, root, subset, len(position), objective.determine)
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than --max-guesses {max_guesses}")
@@ -213,7 +227,8 @@ def _tree_solution(game, objective, table, root, label, method, max_guesses, sta
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
                     exact=True, proven=label != HEURISTIC, status=label,
-                    strategy=DeductionStrategy(game, root, st, label, method, position),
+                    strategy=DeductionStrategy(game, root, st, label, method, position,
+                                               objective.determine),
                     stats=stats, extra=extra)
 
 
@@ -226,7 +241,8 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset) -
     n = len(subset)
     wins = n - result.value
     root = result.tree
-    by_depth = wins_by_guess(table, root, subset, len(position)) if root is not None else Counter()
+    by_depth = (wins_by_guess(table, root, subset, len(position), objective.determine)
+                if root is not None else Counter())
     if root is None or sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
@@ -237,7 +253,7 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset) -
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
-                                         position),
+                                         position, objective.determine),
                     stats=stats, extra=extra)
 
 

@@ -3,8 +3,9 @@
 Every secret is replayed down the tree with the game's scalar ``feedback``; each guess
 must be allowed by ``restrict_guesses`` after the history that led to it, the tree may
 not be deeper than the horizon, and every branch must be taken by some secret. A secret
-is won when a guess equals it; one whose feedback has no branch (or that runs out of
-guesses) is lost. The count of won secrets is the strategy's value.
+is won when a guess equals it (or, with ``determine``, when a feedback leaves it alone);
+one whose feedback has no branch (or that runs out of guesses) is lost otherwise. The
+count of won secrets is the strategy's value.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .model import DeductionGame
 
 
 def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
-                  after: str | None = None) -> tuple[int, int, dict[int, int]]:
+                  after: str | None = None, determine: bool = False) -> tuple[int, int, dict[int, int]]:
     """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`
     guesses from the start, played from the position `after` (``GUESS:FEEDBACK,...``)."""
     from .verify import BadStrategy, checked_guess, position_path, start
@@ -38,6 +39,11 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
         for secret in group:
             cells.setdefault(game.feedback(code, secret), []).append(secret)
         won = len(cells.pop(solved, []))
+        if determine:
+            found = [f for f, group in cells.items() if len(group) == 1]
+            won += len(found)
+            for f in found:
+                del cells[f]
         if won:
             wins[len(path) + 1] += won
         branches = node.get("next") or {}

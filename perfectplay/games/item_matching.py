@@ -93,7 +93,7 @@ class ItemMatching(DeductionGame):
     def default_horizon(self) -> int:
         return self.turns
 
-    def restriction(self) -> Restriction | None:
+    def rules_restriction(self) -> Restriction | None:
         """Correct (digit 2) locks a slot; Incorrect (digit 0) bars an item, except from the
         slots where the same guess had it Correct (with both rules on)."""
         if self.restrict == "none":
@@ -108,7 +108,7 @@ class ItemMatching(DeductionGame):
                 "that item was guessed right (or it is absent); W = Wrong slot, otherwise")
 
     def refusal(self, history: History, code: np.ndarray) -> str:
-        allowed = self.allowed_symbols(history)
+        allowed = self.restriction_state(history)[0]
         for slot, item in enumerate(int(x) for x in code):
             if allowed[slot, item]:
                 continue
@@ -118,7 +118,7 @@ class ItemMatching(DeductionGame):
                 return (f"slot {slot + 1} was answered Correct with item {kept}, "
                         "so it keeps that item")
             return f"item {shown} was answered Incorrect, so it may not be used again"
-        return "the rules do not allow it here"
+        return super().refusal(history, code)
 
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""

@@ -133,7 +133,7 @@ class Wordle(DeductionGame):
     def default_horizon(self) -> int:
         return 6
 
-    def restriction(self) -> Restriction | None:
+    def rules_restriction(self) -> Restriction | None:
         """Hard mode: a green (digit 2) locks its position; greens and yellows (1, 2) count."""
         return Restriction(radix=3, lock=(2,), count=(1, 2)) if self.mode == "hard" else None
 

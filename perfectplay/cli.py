@@ -196,6 +196,80 @@ def play(game, assignments, seed, secret, budget) -> None:
         sys.exit(130)
 
 
+@cli.command()
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--objective", default=None, help="expected | worst | probability "
+              "(default: the game's, usually expected)")
+@click.option("--horizon", type=int, default=None,
+              help="guesses allowed for --objective probability (default: the game's own)")
+@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
+              help="rank the guesses at the position these guesses and feedbacks leave")
+@click.option("--top", type=click.IntRange(1, None), default=10, show_default=True,
+              help="how many of the best guesses to list")
+@click.option("--possible-only", is_flag=True, help="guess only secrets still possible")
+@click.option("--determine", is_flag=True,
+              help="a secret is found once the feedback leaves it alone")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def rank(game, assignments, objective, horizon, after, top, possible_only, determine, as_json,
+         quiet) -> None:
+    """The exact value of the best guesses of a deduction GAME at a position, and how many
+    guesses are optimal there (in all, and up to symmetry)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .catalogue import load_game
+    from .deduction.position import format_position, parse_position
+    from .deduction.rank import rank_guesses
+    from .objectives import Objective, require_supported
+    from .progress import Bar, Silent
+    from .solution import format_value
+
+    g = load_game(game, _with_flags(assignments, possible_only))
+    if g.kind != "deduction":
+        raise Unsupported(f"{g.name} has no guesses to rank (deduction games only)")
+    objective = objective or g.default_objective
+    if objective == "probability" and horizon is None:
+        horizon = g.default_horizon()
+    obj = Objective(objective, horizon, determine)
+    require_supported(g, obj)
+    position = parse_position(g, after)
+    progress = Silent() if quiet else Bar()
+    try:
+        ranking = rank_guesses(g, obj, position, progress=progress)
+    finally:
+        progress.close()
+    codes = g.guesses()
+    shown = ranking.guesses[:top]
+    if as_json:
+        click.echo(json.dumps({
+            "game": g.name, "params": g.params, "objective": obj.name,
+            **({"horizon": obj.horizon} if obj.horizon is not None else {}),
+            **({"determine": True} if obj.determine else {}),
+            **({"after": format_position(g, position)} if position else {}),
+            "secrets": ranking.secrets, "allowed": len(ranking.guesses),
+            "classes": ranking.classes, "optimal": len(ranking.optimal()),
+            "optimal_classes": ranking.optimal_classes,
+            "top": [{"guess": g.format_code(codes[p.guess]), "value": format_value(p.value),
+                     "value_float": float(p.value)} for p in shown]}))
+        return
+    what = {"expected": "expected guesses", "worst": "worst-case guesses",
+            "probability": f"P(win within {obj.horizon})"}[obj.name]
+    table = Table(title=f"{g}: {what}{', determine' if obj.determine else ''}"
+                        f"{' after ' + format_position(g, position) if position else ''}")
+    for col in ("rank", "guess", "value", "exact", "vs best"):
+        table.add_column(col)
+    for i, p in enumerate(shown, 1):
+        gap = p.value - ranking.best
+        table.add_row(str(i), g.format_code(codes[p.guess]), f"{float(p.value):.6f}",
+                      format_value(p.value), "optimal" if gap == 0 else f"{float(gap):+.6f}")
+    Console().print(table)
+    click.echo(f"{len(ranking.optimal())} of {len(ranking.guesses)} useful guesses are optimal "
+               f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
+               f"{ranking.secrets} secrets possible")
+
+
 def _with_flags(assignments, possible_only: bool) -> list[str]:
     """The KEY=VALUE words with those the flags stand for (``--possible-only``)."""
     return [*assignments, *(["possible_only=1"] if possible_only else [])]

@@ -192,6 +192,13 @@ class Search:
         order = try_order(c, cand, bound, possible, largest)
         return None, 0, cand[order], bound[order], possible[order], largest[order]
 
+    def candidates(self, subset: np.ndarray, history: History) -> np.ndarray:
+        """The guesses the core tries at this node: allowed, one per symmetry class."""
+        from .core import candidates
+
+        depth = self._enter(history)
+        return candidates(self.core, depth, self._subset(subset))
+
     def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-solved cells of `subset` under `guess`, largest first."""
         parts = [(f, p) for f, p in cells(self.table, guess, subset) if f != self.table.solved]

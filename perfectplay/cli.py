@@ -111,7 +111,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
-    from .objectives import Objective
+    from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
 
@@ -123,7 +123,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
 
         check_plot_path(plot)
     objective = objective or g.default_objective
-    if objective == "probability" and horizon is None:
+    if objective in WITHIN and horizon is None:
         horizon = g.default_horizon()
     obj = Objective(objective, horizon, determine)
     progress = Silent() if quiet else Bar()

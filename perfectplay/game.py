@@ -38,7 +38,7 @@ class Game:
         names this game on the command line and in exported files."""
         values = {s.name: getattr(self, s.attribute) for s in self.param_specs()}
         return {k: v for (k, v), s in zip(values.items(), self.param_specs())
-                if not (s.common and v == s.default)}
+                if not (s.omit_default and v == s.default)}
 
     def __str__(self) -> str:
         """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""

@@ -10,7 +10,13 @@ OBJECTIVES: dict[str, str] = {
     "expected": "minimum expected cost (moves, rounds or guesses) to finish",
     "worst": "minimum worst-case number of guesses",
     "probability": "maximum probability of finishing within a horizon (--horizon)",
+    "probability-then-cost": "deduction games: maximum probability of winning within the "
+                             "horizon, then least expected total cost of the guesses "
+                             "(item costs, seed 000's Note 2)",
 }
+
+#: The objectives that take a horizon.
+WITHIN = ("probability", "probability-then-cost")
 
 
 @dataclass(frozen=True)
@@ -29,16 +35,16 @@ class Objective:
     def __post_init__(self) -> None:
         if self.name not in OBJECTIVES:
             raise Unsupported(f"unknown objective {self.name!r} (known: {', '.join(OBJECTIVES)})")
-        if self.name != "probability" and self.horizon is not None:
+        if self.name not in WITHIN and self.horizon is not None:
             raise Unsupported(f"--horizon goes with --objective probability, not {self.name!r}")
-        if self.name == "probability":
+        if self.name in WITHIN:
             if self.horizon is None:
-                raise Unsupported("objective 'probability' needs a horizon (--horizon H)")
+                raise Unsupported(f"objective {self.name!r} needs a horizon (--horizon H)")
             if self.horizon < 0:
                 raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
 
     def __str__(self) -> str:
-        text = f"{self.name}(horizon={self.horizon})" if self.name == "probability" else self.name
+        text = f"{self.name}(horizon={self.horizon})" if self.name in WITHIN else self.name
         return f"{text}, determine" if self.determine else text
 
 

@@ -71,11 +71,12 @@ class DeductionGame(Game):
     """
 
     kind: ClassVar[str] = "deduction"
-    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability")
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability",
+                                             "probability-then-cost")
     cost_unit: ClassVar[str] = "guesses"
 
     possible_only: int = dataclasses.field(default=0, metadata={
-        "low": 0, "high": 1, "common": True,
+        "low": 0, "high": 1, "omit_default": True,
         "help": "1: guess only secrets still possible (composed with the game's own rules)"})
 
     # --- what every game must say ------------------------------------------------------
@@ -139,6 +140,27 @@ class DeductionGame(Game):
         leaves; it must be preserved by the symmetries.
         """
         return None
+
+    def symbol_costs(self) -> np.ndarray:
+        """The cost of each symbol placed in a guess (seed 000's item costs): an int64 array
+        of ``n_symbols()`` entries, 1 each unless a game says otherwise. Objectives that
+        count costs add a guess's cost for every secret still possible when it is played."""
+        return np.ones(self.n_symbols(), dtype=np.int64)
+
+    def forced_free(self) -> bool:
+        """True if a position whose symbol the restriction forces is left empty and costs
+        nothing (seed 000's Note 2 variant); False (the default) if it costs like any."""
+        return False
+
+    def guess_cost(self, code: Sequence[int], history: History) -> int:
+        """The cost of playing `code` after `history`: its symbols' costs, less those of the
+        positions the restriction forces when they are left empty (``forced_free``)."""
+        costs = self.symbol_costs()
+        free = np.zeros(self.length(), dtype=bool)
+        rule = self.restriction()
+        if self.forced_free() and rule is not None and rule.per_position:
+            free = self.restriction_state(history)[0].sum(axis=1) == 1
+        return int(sum(costs[int(s)] for s, f in zip(code, free) if not f))
 
     def restriction(self) -> Restriction | None:
         """The restriction in force: the game's own (``rules_restriction``), with only

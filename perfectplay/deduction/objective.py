@@ -17,6 +17,11 @@ Each comes in a ``determine`` form too (seed 004's "determine" rather than "reve
 secret is found once the feedback leaves it alone, so a set of one secret costs no more
 guesses and is never lost. Then the d-th guess finds at most (b + 1) b^(d-1) secrets
 (itself and b singleton cells), which is what the bounds count.
+
+``costed``: guesses also cost their symbols (a game's ``symbol_costs``, seed 000's Note
+2), added per secret still possible like the node cost; with ``loss_value`` M above any
+total cost, ``LOSSES`` then ranks strategies by secrets lost, then by total cost (one
+integer: losses * M + cost, ``probability_then_cost``).
 """
 
 from __future__ import annotations
@@ -52,11 +57,13 @@ class SearchObjective:
     exhaust_inf: bool       # no guess left with secrets unknown: INF (else one per secret)
     order_by_largest: bool  # try guesses with the smallest largest cell first (feasibility)
     determine: bool = False  # a set of one secret is found already: costs 0, never lost
+    costed: bool = False     # guesses cost their symbols too (the game's symbol_costs)
+    loss_value: int = 1      # the value of one secret lost (when not exhaust_inf)
 
     def exhausted(self, n: int) -> int:
         if n == 0 or (self.determine and n == 1):
             return 0
-        return INF if self.exhaust_inf else n
+        return INF if self.exhaust_inf else n * self.loss_value
 
     def determined(self) -> "SearchObjective":
         """This objective with secrets found once determined (named ``NAME-determine``)."""
@@ -67,14 +74,15 @@ class SearchObjective:
         row = np.zeros(n_max + 1, dtype=np.int64)
         first = 2 if self.determine else 1  # the smallest set that costs something
         if cap <= 0:
-            row[first:] = INF if self.exhaust_inf else np.arange(first, n_max + 1)
+            row[first:] = INF if self.exhaust_inf else np.arange(first, n_max + 1) * self.loss_value
             return row
         if not bounds:
             return row
         if self.node_cost == 0:
             n = np.arange(n_max + 1)
             room = capacity(cap, branching, self.determine)
-            return np.where(n <= room, 0, INF if self.exhaust_inf else n - room).astype(np.int64)
+            lost = (n - room) * self.loss_value
+            return np.where(n <= room, 0, INF if self.exhaust_inf else lost).astype(np.int64)
         # the cheapest conceivable tree: 1 secret at depth 1, b at depth 2, b^2 at depth 3...
         # (determining: b + 1 at depth 1, (b + 1) b at depth 2...); one secret costs nothing
         row[first:] = INF
@@ -103,4 +111,18 @@ class SearchObjective:
 EXPECTED = SearchObjective("expected", node_cost=1, exhaust_inf=True, order_by_largest=False)
 WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest=True)
 LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False)
+def probability_then_cost(secrets: int, horizon: int, costliest_guess: int,
+                          determine: bool = False) -> SearchObjective:
+    """``LOSSES`` with guess costs, a lost secret worth more than any strategy's total cost
+    (`secrets` * `horizon` * `costliest_guess` + 1): fewest losses first, then least cost."""
+    base = LOSSES.determined() if determine else LOSSES
+    m = secrets * horizon * costliest_guess + 1
+    if m * (secrets + 1) >= INF:
+        from ..errors import Unsupported
+
+        raise Unsupported("the costs are too large for exact search at this size "
+                          f"({secrets} secrets, {horizon} guesses)")
+    return dataclasses.replace(base, name=f"{base.name}-cost-{m}", costed=True, loss_value=m)
+
+
 OBJECTIVES = {o.name: o for base in (EXPECTED, WORST, LOSSES) for o in (base, base.determined())}

@@ -27,7 +27,7 @@ import numpy as np
 
 from .feedback import build_table
 from .model import DeductionGame, History
-from .objective import INF, OBJECTIVES
+from .objective import INF, OBJECTIVES, SearchObjective
 from .search import Search, SpeedUps
 from .tree import Node
 
@@ -43,7 +43,7 @@ class Subproblem:
     """A consistent set to value: after `history`, within `cap` guesses, below `budget`."""
 
     game: DeductionGame
-    objective: str
+    objective: str | SearchObjective
     speedups: SpeedUps
     history: History
     subset: np.ndarray
@@ -64,14 +64,16 @@ class Answer:
 _SEARCHES: dict[tuple, Search] = {}
 
 
-def search_for(game: DeductionGame, objective: str, speedups: SpeedUps,
+def search_for(game: DeductionGame, objective: str | SearchObjective, speedups: SpeedUps,
                searches: dict | None = None) -> Search:
     """The search for (game, objective, speed-ups) in `searches` (by default this
-    process's own: one memo shared by every task a worker runs)."""
+    process's own: one memo shared by every task a worker runs); `objective` by name
+    (``objective.OBJECTIVES``) or, when it carries data of its own (costs), as a value."""
     searches = _SEARCHES if searches is None else searches
     key = (game, objective, speedups)
     if key not in searches:
-        searches[key] = Search(build_table(game), OBJECTIVES[objective], speedups)
+        data = OBJECTIVES[objective] if isinstance(objective, str) else objective
+        searches[key] = Search(build_table(game), data, speedups)
     return searches[key]
 
 
@@ -85,7 +87,8 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
     node = Node(guess)
     for f, part in search.cells(guess, subset):
         child = history + ((guess, f),)
-        if not search.objective.exhaust_inf and search.best(part, child, cap - 1).value >= len(part):
+        if (not search.objective.exhaust_inf
+                and search.best(part, child, cap - 1).value >= search.objective.exhausted(len(part))):
             continue
         sub = grow(search, part, child, cap - 1)
         if sub is not None:
@@ -229,7 +232,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
         keys = [(part.tobytes(), cap - 1) for _, part in parts]
         lower = [max(search.lower(len(part), cap - 1), known.get(k, 0))
                  for (_, part), k in zip(parts, keys)]
-        total = objective.node_cost * n + sum(lower)
+        price = table.game.guess_cost(table.guesses[g], sub.history) if objective.costed else 0
+        total = (objective.node_cost + price) * n + sum(lower)
         if total >= min(best, INF):
             continue
 
@@ -262,7 +266,7 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                     if other is not None:
                         other.cancel()
                 break
-            if objective.exhaust_inf or answer.value < len(part):  # a cell that can still win
+            if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):  # can still win
                 node.children[f] = answer.tree
         if complete and total < best:
             best, best_tree = total, node

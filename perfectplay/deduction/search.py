@@ -119,6 +119,9 @@ class Search:
             least=np.zeros((depth, symbols), dtype=np.int64),
             node_cost=objective.node_cost, exhaust_inf=objective.exhaust_inf,
             determine=objective.determine, order_by_largest=objective.order_by_largest,
+            loss_value=objective.loss_value, costed=objective.costed,
+            symbol_cost=game.symbol_costs() if objective.costed else np.zeros(symbols, np.int64),
+            forced_free=bool(objective.costed and game.forced_free()),
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
             switches=self._switches(speedups, objective),
             exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
@@ -128,12 +131,12 @@ class Search:
 
     @staticmethod
     def _switches(speedups: SpeedUps, objective: SearchObjective) -> np.ndarray:
-        """The core's switches: the obvious guesses are those of revealing, so they are off
-        when determining."""
+        """The core's switches: the obvious guesses are those of revealing at a cost of one
+        per guess, so they are off when determining or counting costs."""
         from .core import OBVIOUS
 
         switches = speedups.switches()
-        if objective.determine:
+        if objective.determine or objective.costed:
             switches[OBVIOUS] = False
         return switches
 

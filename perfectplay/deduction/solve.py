@@ -22,7 +22,7 @@ from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
-from .objective import INF, capacity
+from .objective import INF, OBJECTIVES, capacity, probability_then_cost
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
@@ -150,9 +150,13 @@ def solve_deduction(
     """
     _check(strategy, max_guesses)
     speedups = switched_off(speedups, without)
-    if objective.name not in ("expected", "worst", "probability"):
+    if objective.name not in ("expected", "worst", "probability", "probability-then-cost"):
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
-    probability = objective.name == "probability"
+    probability = objective.name in ("probability", "probability-then-cost")
+    costed = objective.name == "probability-then-cost"
+    if costed and not game.consistent_secrets_allowed():
+        raise Unsupported(f"{game.name}: probability-then-cost needs every secret still "
+                          "possible to be an allowed guess (here the restriction can bar it)")
     if probability:
         if strategy != "optimal" or max_guesses is not None:
             raise Unsupported("the probability objective takes no --strategy or --max-guesses "
@@ -193,8 +197,13 @@ def solve_deduction(
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first)
         if probability:
-            result = passes.within(core_objective("losses", objective.determine),
-                                   objective.horizon - played)
+            within = core_objective("losses", objective.determine)
+            if costed:
+                costliest = int(game.symbol_costs().max()) * game.length()
+                within = probability_then_cost(len(subset), objective.horizon - played,
+                                               costliest, objective.determine)
+            result = passes.within(within, objective.horizon - played)
+            loss_value = OBJECTIVES[within].loss_value if isinstance(within, str) else within.loss_value
         else:
             limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
             if max_guesses is not None:
@@ -209,7 +218,8 @@ def solve_deduction(
     close_lanes(lanes)
     stats["nodes"] = passes.nodes
     if probability:
-        return _win_solution(game, objective, table, result, stats, t0, position, subset)
+        return _win_solution(game, objective, table, result, stats, t0, position, subset,
+                             loss_value)
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     return _tree_solution(game, objective, table, root, label, strategy, max_guesses, stats, t0,
                           position, subset)
@@ -237,9 +247,11 @@ def _where(game: DeductionGame, position: History) -> dict:
     return {"after": format_position(game, position)} if position else {}
 
 
-def _win_solution(game, objective, table, result, stats, t0, position, subset) -> Solution:
+def _win_solution(game, objective, table, result, stats, t0, position, subset,
+                  loss_value: int = 1) -> Solution:
     n = len(subset)
-    wins = n - result.value
+    losses, cost = divmod(result.value, loss_value)
+    wins = n - losses
     root = result.tree
     by_depth = (wins_by_guess(table, root, subset, len(position), objective.determine)
                 if root is not None else Counter())
@@ -249,12 +261,39 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset) -
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
              **_where(game, position),
+             **(_costs(game, table, root, subset, position, cost, n)
+                if objective.name == "probability-then-cost" else {}),
              "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
-                                         position, objective.determine),
+                                         position, objective.determine, objective.name),
                     stats=stats, extra=extra)
+
+
+def _costs(game, table, root, subset, position, cost: int, n: int) -> dict:
+    """The expected total cost of the guesses (checked against the tree's own cost)."""
+    from ..solution import format_value
+
+    replayed = tree_cost(game, table, root, subset, position)
+    if replayed != cost:
+        raise AssertionError(f"the strategy tree costs {replayed}, the search says {cost}")
+    return {"total_cost": cost, "expected_cost": format_value(Fraction(cost, n))}
+
+
+def tree_cost(game: DeductionGame, table: Table, root: Node | None, subset: np.ndarray,
+              position: History = ()) -> int:
+    """The total cost of the tree's guesses over `subset`: each guess's cost (the game's
+    ``guess_cost`` after its history) times the secrets still possible when it is played."""
+    total = 0
+    stack = [(root, subset, position)] if root is not None else []
+    while stack:
+        node, part_set, history = stack.pop()
+        total += game.guess_cost(table.guesses[node.guess], history) * len(part_set)
+        for f, part in cells(table, node.guess, part_set):
+            if f in node.children:
+                stack.append((node.children[f], part, history + ((node.guess, f),)))
+    return total
 
 
 def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,

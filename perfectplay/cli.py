@@ -99,6 +99,12 @@ def list_games() -> None:
 @click.option("--determine", is_flag=True,
               help="deduction games: a secret is found once the feedback leaves it alone "
                    "(the last guess is not played), not once it is guessed")
+@click.option("--frontier", "pareto", is_flag=True,
+              help="deduction games, small: every Pareto-optimal (P(win within the horizon), "
+                   "expected cost) pair with a strategy (a table; a picture with --plot)")
+@click.option("--cost-weight", default=None, metavar="W",
+              help="deduction games, small: maximise P(win) - W * expected cost (W exact, "
+                   "like 1/100)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -107,7 +113,8 @@ def list_games() -> None:
                    "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, first, after, possible_only, determine, as_json, out, plot, quiet) -> None:
+          without, first, after, possible_only, determine, pareto, cost_weight, as_json, out, plot,
+          quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
@@ -126,6 +133,8 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if objective in WITHIN and horizon is None:
         horizon = g.default_horizon()
     obj = Objective(objective, horizon, determine)
+    if pareto or cost_weight is not None:
+        return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
         if workers is not None and workers < 1:
@@ -268,6 +277,68 @@ def rank(game, assignments, objective, horizon, after, top, possible_only, deter
     click.echo(f"{len(ranking.optimal())} of {len(ranking.guesses)} useful guesses are optimal "
                f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
                f"{ranking.secrets} secrets possible")
+
+
+def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool,
+               plot: str | None) -> None:
+    """``solve --frontier`` / ``--cost-weight``: win probability against item cost."""
+    from fractions import Fraction
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .deduction.frontier import frontier
+    from .deduction.position import parse_position
+    from .solution import format_value
+
+    if g.kind != "deduction" or obj.horizon is None:
+        raise Unsupported("--frontier and --cost-weight need a deduction game and a horizon "
+                          "(--objective probability or probability-then-cost)")
+    weight = None
+    if cost_weight is not None:
+        try:
+            weight = Fraction(cost_weight)
+        except (ValueError, ZeroDivisionError):
+            raise Unsupported(f"--cost-weight must be a number like 1/100, got {cost_weight!r}") from None
+    front = frontier(g, obj.horizon, parse_position(g, after), obj.determine)
+    codes = g.guesses()
+
+    def first(p) -> str:
+        return g.format_code(codes[p.tree.guess]) if p.tree is not None else "(stop)"
+
+    rows = [{"probability": format_value(front.probability(p)),
+             "expected_cost": format_value(front.expected_cost(p)), "wins": p.wins,
+             "total_cost": p.cost, "first": first(p)} for p in front.points]
+    doc = {"game": g.name, "params": g.params, "horizon": obj.horizon, "secrets": front.secrets,
+           **({"determine": True} if obj.determine else {}),
+           **({"frontier": rows} if pareto else {})}
+    if weight is not None:
+        value, point = front.weighted(weight)
+        doc.update({"cost_weight": format_value(weight), "value": format_value(value),
+                    "probability": format_value(front.probability(point)),
+                    "expected_cost": format_value(front.expected_cost(point)),
+                    "first": first(point)})
+    if plot:
+        from .plot import plot_frontier
+
+        plot_frontier(g, front, plot)
+    if as_json:
+        click.echo(json.dumps(doc))
+        return
+    if pareto:
+        table = Table(title=f"{g}: Pareto frontier within {obj.horizon} guesses")
+        for col in ("P(win)", "exact", "expected cost", "exact", "first guess"):
+            table.add_column(col)
+        for p, row in zip(front.points, rows):
+            table.add_row(f"{float(front.probability(p)):.6f}", row["probability"],
+                          f"{float(front.expected_cost(p)):.6f}", row["expected_cost"], row["first"])
+        Console().print(table)
+    if weight is not None:
+        click.echo(f"max P(win) - {doc['cost_weight']} * E[cost] = {doc['value']} "
+                   f"(P(win) {doc['probability']}, E[cost] {doc['expected_cost']}, "
+                   f"first guess {doc['first']})")
+    if plot:
+        click.echo(f"picture written to {plot}")
 
 
 def _with_flags(assignments, possible_only: bool) -> list[str]:

@@ -81,6 +81,14 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
         facts = {"objective": "probability", "horizon": horizon, "value": value,
                  "wins": stats.secrets, "secrets": n, "unreduced": f"{stats.secrets}/{n}",
                  "histogram": histogram}
+        if doc.get("objective") == "probability-then-cost":
+            from .deduction.verify_win import replay_within
+
+            cost = replay_within(game, strategy["root"], int(horizon), strategy.get("after"),
+                                 bool(strategy.get("determine")))[3]
+            facts.update({"objective": "probability-then-cost", "total_cost": cost,
+                          "expected_cost": format_value(Fraction(cost, n))})
+            verdict.lines.append(f"expected cost {Fraction(cost, n)} (total {cost})")
         verdict.lines += [f"{game}: replayed all {n} secrets within {horizon} guesses",
                           f"won {stats.secrets} of {n}: {value} ({stats.secrets}/{n} = "
                           f"{stats.secrets / n:.9f})"]

@@ -151,7 +151,7 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
     if strategy.get("horizon") is not None:
         from .verify_win import replay_within
 
-        wins, _, histogram = replay_within(game, strategy["root"], int(strategy["horizon"]),
+        wins, _, histogram, _ = replay_within(game, strategy["root"], int(strategy["horizon"]),
                                            strategy.get("after"), bool(strategy.get("determine")))
         if strategy.get("wins", wins) != wins:
             raise BadStrategy(f"the file says {strategy['wins']} secrets won but the replay "

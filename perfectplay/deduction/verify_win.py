@@ -17,9 +17,11 @@ from .model import DeductionGame
 
 
 def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
-                  after: str | None = None, determine: bool = False) -> tuple[int, int, dict[int, int]]:
-    """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`
-    guesses from the start, played from the position `after` (``GUESS:FEEDBACK,...``)."""
+                  after: str | None = None, determine: bool = False) -> tuple[int, int, dict[int, int], int]:
+    """(won secrets, all secrets, wins by guess number, total cost) of the tree `root`
+    within `horizon` guesses from the start, played from the position `after`
+    (``GUESS:FEEDBACK,...``); the total cost sums each guess's ``guess_cost`` over the
+    secrets that reach it."""
     from .verify import BadStrategy, checked_guess, position_path, start
 
     guesses = game.guesses()
@@ -28,6 +30,7 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
     played, left = start(game, after)
     secrets = [tuple(int(x) for x in s) for s in left]
     wins: Counter[int] = Counter()
+    cost = 0
     stack: list[tuple[dict, list, tuple, list[str]]] = [(root, secrets, played, position_path(game, played))]
     while stack:
         node, group, history, path = stack.pop()
@@ -35,6 +38,7 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
         if len(path) >= horizon and isinstance(node, dict) and isinstance(node.get("guess"), str):
             raise BadStrategy(f"the tree guesses {where}, beyond the horizon of {horizon} guesses")
         code, g = checked_guess(game, node, where, history, index)
+        cost += game.guess_cost(code, history) * len(group)
         cells: dict[int, list] = {}
         for secret in group:
             cells.setdefault(game.feedback(code, secret), []).append(secret)
@@ -57,4 +61,4 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
             f = labels[label]
             stack.append((child, cells[f], history + ((g, f),),
                           path + [f"{node['guess']}={label}"]))
-    return sum(wins.values()), len(secrets), dict(wins)
+    return sum(wins.values()), len(secrets), dict(wins), cost

@@ -72,7 +72,8 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
                  progress: Callable[[str], None] | None = None,
                  searches: dict | None = None) -> Ranking:
     """The exact value of every allowed guess after `position` under `objective` (guesses
-    that learn nothing are left out: they are never better than waiting)."""
+    that learn nothing are left out: they are never better than waiting). `searches`
+    holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
     table = build_table(game)
     subset = position_secrets(table, position)
     n, played = len(subset), len(position)
@@ -80,7 +81,6 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
         raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
     if objective.name == "probability" and (objective.horizon or 0) <= played:
         raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
-    searches = {} if searches is None else searches
     name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
     search = search_for(game, core_objective(name, objective.determine), SpeedUps(), searches)
     canonical = search.candidates(subset, position)

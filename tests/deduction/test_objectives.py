@@ -91,3 +91,59 @@ def test_cli_determine_export_verify_show(tmp_path):
     assert res.exit_code != 0 and "never solved" in res.output
     res = runner.invoke(cli, ["solve", "dice-cards", "--determine"])
     assert res.exit_code != 0 and "determine" in res.output
+
+
+def test_rank_prices_every_guess_like_the_brute_force():
+    from fractions import Fraction
+
+    from perfectplay.deduction.position import parse_position
+    from perfectplay.deduction.rank import rank_guesses
+
+    game = load_game("mastermind(pegs=2,colors=4)")
+    for determine in (False, True):
+        brute = BruteForce(game, determine=determine)
+        for after in ("", "12:0B1W"):
+            history = parse_position(game, after)
+            secrets = frozenset(s for s in brute.secrets
+                                if all(brute.fb[brute.guesses[g], s] == f for g, f in history))
+            n, played = len(secrets), len(history)
+            ranking = rank_guesses(game, Objective("expected", determine=determine), history)
+            expected = {}
+            for i, g in enumerate(brute.guesses):
+                cells = brute.split(g, secrets)
+                if len(cells) == 1 and brute.solved not in cells:
+                    continue
+                total = n + sum(brute.total(frozenset(c), n) for f, c in cells.items()
+                                if f != brute.solved)
+                expected[i] = Fraction(played * n + total, n)
+            assert {p.guess: p.value for p in ranking.guesses} == expected
+            best = min(expected.values())
+            assert len(ranking.optimal()) == sum(v == best for v in expected.values())
+            assert 1 <= ranking.optimal_classes <= ranking.classes
+
+
+def test_rank_cli():
+    res = CliRunner().invoke(cli, ["rank", "mastermind", "pegs=3", "colors=3", "--json",
+                                   "--quiet", "--top", "2"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["top"][0]["guess"] == "112" and len(data["top"]) == 2
+    assert data["optimal_classes"] >= 1 and data["classes"] <= data["allowed"]
+    res = CliRunner().invoke(cli, ["rank", "dice-cards"])
+    assert res.exit_code != 0 and "deduction games only" in res.output
+
+
+@pytest.mark.slow
+def test_mastermind_4x6_first_guesses():
+    # seed 004's "an optimal strategy is not unique": every guess of the form AABC (720)
+    # reaches 5625/1296; Mastermind with only possible guesses: 5660/1296, worst case 6
+    from fractions import Fraction
+
+    from perfectplay.deduction.rank import rank_guesses
+
+    ranking = rank_guesses(load_game("mastermind"))
+    assert ranking.best == Fraction(5625, 1296)
+    assert (len(ranking.optimal()), ranking.optimal_classes, ranking.classes) == (720, 1, 5)
+    hard = load_game("mastermind", ["possible_only=1"])
+    assert solve(hard, "expected").extra["total"] == 5660
+    assert solve(hard, "worst").value == 6

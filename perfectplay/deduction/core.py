@@ -12,6 +12,11 @@ cost 0, exhausted = INF: 0 when S can be solved within cap, else INF), and the s
 lost within T guesses (node cost 0, exhausted = |S|: a secret not revealed within the
 horizon is lost, so |S| - V is the most secrets won). The lower bound of a set of n
 secrets within cap guesses (``Objective.lower_row``) prunes every objective alike.
+More data of the same kind (``docs/objectives.md``): ``determine`` (a set of one secret
+is worth 0: found without its last guess), ``loss_value`` (what one lost secret is
+worth) and guess costs (``costed``: each guess adds the cost of its symbols, the forced
+positions free with ``forced_free``, per secret, like the node cost; then more guesses
+than secrets can pay, so the cap is not cut to |S|).
 
 ``best(core, subset, depth, cap, budget)`` returns (value, guess) if the value is below
 `budget`, else (a lower bound >= budget, NO_GUESS). The history of `depth` guesses sits

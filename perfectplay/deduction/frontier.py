@@ -61,8 +61,11 @@ class Frontier:
         (the most probable of the ties)."""
         if weight < 0:
             raise Unsupported(f"--cost-weight must be at least 0, got {weight}")
-        return max(((self.probability(p) - weight * self.expected_cost(p), p.wins, p)
-                    for p in self.points), key=lambda t: (t[0], t[1]))[::2]
+        def worth(p: Point) -> Fraction:
+            return self.probability(p) - weight * self.expected_cost(p)
+
+        point = max(self.points, key=lambda p: (worth(p), p.wins))
+        return worth(point), point
 
 
 def _pareto(points: list[tuple[int, int, dict]]) -> list[tuple[int, int, dict]]:

@@ -74,6 +74,9 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
     """The exact value of every allowed guess after `position` under `objective` (guesses
     that learn nothing are left out: they are never better than waiting). `searches`
     holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
+    if objective.name not in ("expected", "worst", "probability"):
+        raise Unsupported(f"rank prices guesses for expected, worst or probability, "
+                          f"not {objective.name!r}")
     table = build_table(game)
     subset = position_secrets(table, position)
     n, played = len(subset), len(position)

@@ -22,7 +22,7 @@ from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
-from .objective import INF, OBJECTIVES, capacity, probability_then_cost
+from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_then_cost
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
@@ -63,7 +63,7 @@ class _Passes:
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
         self.nodes = 0
 
-    def within(self, objective: str, cap: int, budget: int = INF):
+    def within(self, objective: str | SearchObjective, cap: int, budget: int = INF):
         """The position's value under `objective` within `cap` more guesses (below `budget`)."""
         sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
                          budget, self.first)
@@ -197,13 +197,12 @@ def solve_deduction(
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first)
         if probability:
-            within = core_objective("losses", objective.determine)
+            within = OBJECTIVES[core_objective("losses", objective.determine)]
             if costed:
                 costliest = int(game.symbol_costs().max()) * game.length()
                 within = probability_then_cost(len(subset), objective.horizon - played,
                                                costliest, objective.determine)
             result = passes.within(within, objective.horizon - played)
-            loss_value = OBJECTIVES[within].loss_value if isinstance(within, str) else within.loss_value
         else:
             limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
             if max_guesses is not None:
@@ -219,7 +218,7 @@ def solve_deduction(
     stats["nodes"] = passes.nodes
     if probability:
         return _win_solution(game, objective, table, result, stats, t0, position, subset,
-                             loss_value)
+                             within.loss_value)
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     return _tree_solution(game, objective, table, root, label, strategy, max_guesses, stats, t0,
                           position, subset)

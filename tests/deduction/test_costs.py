@@ -82,3 +82,11 @@ def test_costs_parameter_and_cli(tmp_path):
     assert data["value"] == "79/180" and len(data["frontier"]) == 8
     res = runner.invoke(cli, ["solve", "item-matching", "--cost-weight", "x", "--frontier"])
     assert res.exit_code != 0 and "frontier is for at most" in res.output or "cost-weight" in res.output
+
+
+def test_first_guess_path_with_costs():
+    game = load_game("item-matching(slots=2,items=4,turns=3,costs=3,1,2,5,locked=empty)")
+    objective = Objective("probability-then-cost", 3)
+    best = solve(game, objective)
+    given = solve(game, objective, first=best.strategy.root.guess)
+    assert (given.value, given.extra["total_cost"]) == (best.value, best.extra["total_cost"])

@@ -147,3 +147,12 @@ def test_mastermind_4x6_first_guesses():
     hard = load_game("mastermind", ["possible_only=1"])
     assert solve(hard, "expected").extra["total"] == 5660
     assert solve(hard, "worst").value == 6
+
+
+def test_first_guess_path_under_determine():
+    # --first goes through the root's cell-by-cell path (the one several workers use)
+    game = load_game("permutation(n=4)")
+    best = solve(game, Objective("expected", determine=True))
+    first = best.strategy.root.guess
+    given = solve(game, Objective("expected", determine=True), first=first)
+    assert given.extra["total"] == best.extra["total"] == 75

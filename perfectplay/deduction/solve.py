@@ -154,6 +154,9 @@ def solve_deduction(
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     probability = objective.name in ("probability", "probability-then-cost")
     costed = objective.name == "probability-then-cost"
+    if costed and objective.determine:
+        raise Unsupported("probability-then-cost counts the guesses played: --determine does "
+                          "not go with it (the frontier takes both)")
     if costed and not game.consistent_secrets_allowed():
         raise Unsupported(f"{game.name}: probability-then-cost needs every secret still "
                           "possible to be an allowed guess (here the restriction can bar it)")

@@ -102,8 +102,11 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
             continue  # learns nothing
         history = [position + ((int(g), f),) for f, _ in parts]
         if worst is not None:
-            value = Fraction(played + 1 + max((_least_cap(worst, part, h, n) for (_, part), h
-                                               in zip(parts, history)), default=0))
+            deepest = max((_least_cap(worst, part, h, n) for (_, part), h in zip(parts, history)),
+                          default=0)
+            if deepest >= INF:
+                continue  # no strategy after it solves every secret
+            value = Fraction(played + 1 + deepest)
         else:
             total = search.objective.node_cost * n + sum(
                 search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history))

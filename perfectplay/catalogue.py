@@ -118,7 +118,13 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
         raise UnknownGame(f"cannot read game {spec!r} (expected name or name(key=value,...))")
     name, inner = match.groups()
     if inner:
-        words = [w for w in inner.split(",") if w.strip()] + words
+        pieces: list[str] = []
+        for piece in (w for w in inner.split(",") if w.strip()):
+            if "=" not in piece and pieces:  # a list value's next item (costs=1,2,3)
+                pieces[-1] += "," + piece.strip()
+            else:
+                pieces.append(piece)
+        words = pieces + words
     cls = game_class(name)
     return cls(**parse_assignments(name, cls.param_specs(), words))
 

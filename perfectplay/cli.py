@@ -104,6 +104,17 @@ def list_games() -> None:
               help="deduction games: hand the first guesses' cells to a Dask cluster: N "
                    "local worker processes, or a running scheduler (tcp://host:8786); "
                    "needs pip install 'perfectplay[cluster]'")
+@click.option("--possible-only", is_flag=True,
+              help="deduction games: guess only secrets still possible (possible_only=1)")
+@click.option("--determine", is_flag=True,
+              help="deduction games: a secret is found once the feedback leaves it alone "
+                   "(the last guess is not played), not once it is guessed")
+@click.option("--frontier", "pareto", is_flag=True,
+              help="deduction games, small: every Pareto-optimal (P(win within the horizon), "
+                   "expected cost) pair with a strategy (a table; a picture with --plot)")
+@click.option("--cost-weight", default=None, metavar="W",
+              help="deduction games, small: maximise P(win) - W * expected cost (W exact, "
+                   "like 1/100)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True),
               help="write the solution with its strategy as JSON")
@@ -112,16 +123,16 @@ def list_games() -> None:
                    "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
-          without, first, after, store_path, no_store, cluster, as_json, out, plot,
-          quiet) -> None:
+          without, first, after, store_path, no_store, cluster, possible_only, determine, pareto,
+          cost_weight, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import solve as run
-    from .objectives import Objective
+    from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
 
-    g = load_game(game, list(assignments))
+    g = load_game(game, _with_flags(assignments, possible_only))
     if out:  # before the work, which can take minutes
         check_writable(out, "--out")
     if plot:
@@ -129,9 +140,11 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
 
         check_plot_path(plot)
     objective = objective or g.default_objective
-    if objective == "probability" and horizon is None:
+    if objective in WITHIN and horizon is None:
         horizon = g.default_horizon()
-    obj = Objective(objective, horizon)
+    obj = Objective(objective, horizon, determine)
+    if pareto or cost_weight is not None:
+        return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
     progress = Silent() if quiet else Bar()
     if g.kind == "deduction":
         if workers is not None and workers < 1:
@@ -206,6 +219,147 @@ def play(game, assignments, seed, secret, budget) -> None:
     except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
         console.say("\nbye")
         sys.exit(130)
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--objective", default=None, help="expected | worst | probability "
+              "(default: the game's, usually expected)")
+@click.option("--horizon", type=int, default=None,
+              help="guesses allowed for --objective probability (default: the game's own)")
+@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
+              help="rank the guesses at the position these guesses and feedbacks leave")
+@click.option("--top", type=click.IntRange(1, None), default=10, show_default=True,
+              help="how many of the best guesses to list")
+@click.option("--possible-only", is_flag=True, help="guess only secrets still possible")
+@click.option("--determine", is_flag=True,
+              help="a secret is found once the feedback leaves it alone")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def rank(game, assignments, objective, horizon, after, top, possible_only, determine, as_json,
+         quiet) -> None:
+    """The exact value of the best guesses of a deduction GAME at a position, and how many
+    guesses are optimal there (in all, and up to symmetry)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .catalogue import load_game
+    from .deduction.position import format_position, parse_position
+    from .deduction.rank import rank_guesses
+    from .objectives import Objective, require_supported
+    from .progress import Bar, Silent
+    from .solution import format_value
+
+    g = load_game(game, _with_flags(assignments, possible_only))
+    if g.kind != "deduction":
+        raise Unsupported(f"{g.name} has no guesses to rank (deduction games only)")
+    objective = objective or g.default_objective
+    if objective == "probability" and horizon is None:
+        horizon = g.default_horizon()
+    obj = Objective(objective, horizon, determine)
+    require_supported(g, obj)
+    position = parse_position(g, after)
+    progress = Silent() if quiet else Bar()
+    try:
+        ranking = rank_guesses(g, obj, position, progress=progress)
+    finally:
+        progress.close()
+    codes = g.guesses()
+    shown = ranking.guesses[:top]
+    if as_json:
+        click.echo(json.dumps({
+            "game": g.name, "params": g.params, "objective": obj.name,
+            **({"horizon": obj.horizon} if obj.horizon is not None else {}),
+            **({"determine": True} if obj.determine else {}),
+            **({"after": format_position(g, position)} if position else {}),
+            "secrets": ranking.secrets, "allowed": len(ranking.guesses),
+            "classes": ranking.classes, "optimal": len(ranking.optimal()),
+            "optimal_classes": ranking.optimal_classes,
+            "top": [{"guess": g.format_code(codes[p.guess]), "value": format_value(p.value),
+                     "value_float": float(p.value)} for p in shown]}))
+        return
+    what = {"expected": "expected guesses", "worst": "worst-case guesses",
+            "probability": f"P(win within {obj.horizon})"}[obj.name]
+    table = Table(title=f"{g}: {what}{', determine' if obj.determine else ''}"
+                        f"{' after ' + format_position(g, position) if position else ''}")
+    for col in ("rank", "guess", "value", "exact", "vs best"):
+        table.add_column(col)
+    for i, p in enumerate(shown, 1):
+        gap = p.value - ranking.best
+        table.add_row(str(i), g.format_code(codes[p.guess]), f"{float(p.value):.6f}",
+                      format_value(p.value), "optimal" if gap == 0 else f"{float(gap):+.6f}")
+    Console().print(table)
+    click.echo(f"{len(ranking.optimal())} of {len(ranking.guesses)} useful guesses are optimal "
+               f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
+               f"{ranking.secrets} secrets possible")
+
+
+def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool,
+               plot: str | None) -> None:
+    """``solve --frontier`` / ``--cost-weight``: win probability against item cost."""
+    from fractions import Fraction
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .deduction.frontier import frontier
+    from .deduction.position import parse_position
+    from .solution import format_value
+
+    if g.kind != "deduction" or obj.horizon is None:
+        raise Unsupported("--frontier and --cost-weight need a deduction game and a horizon "
+                          "(--objective probability or probability-then-cost)")
+    weight = None
+    if cost_weight is not None:
+        try:
+            weight = Fraction(cost_weight)
+        except (ValueError, ZeroDivisionError):
+            raise Unsupported(f"--cost-weight must be a number like 1/100, got {cost_weight!r}") from None
+    front = frontier(g, obj.horizon, parse_position(g, after), obj.determine)
+    codes = g.guesses()
+
+    def first(p) -> str:
+        return g.format_code(codes[p.tree.guess]) if p.tree is not None else "(stop)"
+
+    rows = [{"probability": format_value(front.probability(p)),
+             "expected_cost": format_value(front.expected_cost(p)), "wins": p.wins,
+             "total_cost": p.cost, "first": first(p)} for p in front.points]
+    doc = {"game": g.name, "params": g.params, "horizon": obj.horizon, "secrets": front.secrets,
+           **({"determine": True} if obj.determine else {}),
+           **({"frontier": rows} if pareto else {})}
+    if weight is not None:
+        value, point = front.weighted(weight)
+        doc.update({"cost_weight": format_value(weight), "value": format_value(value),
+                    "probability": format_value(front.probability(point)),
+                    "expected_cost": format_value(front.expected_cost(point)),
+                    "first": first(point)})
+    if plot:
+        from .plot import plot_frontier
+
+        plot_frontier(g, front, plot)
+    if as_json:
+        click.echo(json.dumps(doc))
+        return
+    if pareto:
+        table = Table(title=f"{g}: Pareto frontier within {obj.horizon} guesses")
+        for col in ("P(win)", "exact", "expected cost", "exact", "first guess"):
+            table.add_column(col)
+        for p, row in zip(front.points, rows):
+            table.add_row(f"{float(front.probability(p)):.6f}", row["probability"],
+                          f"{float(front.expected_cost(p)):.6f}", row["expected_cost"], row["first"])
+        Console().print(table)
+    if weight is not None:
+        click.echo(f"max P(win) - {doc['cost_weight']} * E[cost] = {doc['value']} "
+                   f"(P(win) {doc['probability']}, E[cost] {doc['expected_cost']}, "
+                   f"first guess {doc['first']})")
+    if plot:
+        click.echo(f"picture written to {plot}")
+
+
+def _with_flags(assignments, possible_only: bool) -> list[str]:
+    """The KEY=VALUE words with those the flags stand for (``--possible-only``)."""
+    return [*assignments, *(["possible_only=1"] if possible_only else [])]
 
 
 def _print_summary(game, solution, out, plot) -> None:

@@ -36,7 +36,9 @@ class Game:
     def params(self) -> dict[str, Any]:
         """The declared parameters (``param``/``choice`` fields) and their values: what
         names this game on the command line and in exported files."""
-        return {s.name: getattr(self, s.attribute) for s in self.param_specs()}
+        values = {s.name: getattr(self, s.attribute) for s in self.param_specs()}
+        return {k: v for (k, v), s in zip(values.items(), self.param_specs())
+                if not (s.omit_default and v == s.default)}
 
     def __str__(self) -> str:
         """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""

@@ -10,33 +10,49 @@ OBJECTIVES: dict[str, str] = {
     "expected": "minimum expected cost (moves, rounds or guesses) to finish",
     "worst": "minimum worst-case number of guesses",
     "probability": "maximum probability of finishing within a horizon (--horizon)",
+    "probability-then-cost": "deduction games: maximum probability of winning within the "
+                             "horizon, then least expected total cost of the guesses "
+                             "(item costs, seed 000's Note 2)",
 }
+
+#: The objectives that take a horizon.
+WITHIN = ("probability", "probability-then-cost")
 
 
 @dataclass(frozen=True)
 class Objective:
-    """An objective name with its parameters (the horizon for ``probability``)."""
+    """An objective name with its parameters (the horizon for ``probability``).
+
+    ``determine`` (deduction games, seed 004): a secret counts as found once the feedback
+    leaves it alone, so the last guess is not played, rather than once it is guessed
+    ("reveal", the default).
+    """
 
     name: str = "expected"
     horizon: int | None = None
+    determine: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in OBJECTIVES:
             raise Unsupported(f"unknown objective {self.name!r} (known: {', '.join(OBJECTIVES)})")
-        if self.name != "probability" and self.horizon is not None:
+        if self.name not in WITHIN and self.horizon is not None:
             raise Unsupported(f"--horizon goes with --objective probability, not {self.name!r}")
-        if self.name == "probability":
+        if self.name in WITHIN:
             if self.horizon is None:
-                raise Unsupported("objective 'probability' needs a horizon (--horizon H)")
+                raise Unsupported(f"objective {self.name!r} needs a horizon (--horizon H)")
             if self.horizon < 0:
                 raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
 
     def __str__(self) -> str:
-        return f"{self.name}(horizon={self.horizon})" if self.name == "probability" else self.name
+        text = f"{self.name}(horizon={self.horizon})" if self.name in WITHIN else self.name
+        return f"{text}, determine" if self.determine else text
 
 
 def require_supported(game, objective: Objective) -> None:
     """Raise Unsupported unless `game` declares support for `objective`."""
+    if objective.determine and game.kind != "deduction":
+        raise Unsupported(f"{game.name} has no secret to determine (--determine is for "
+                          "deduction games)")
     if objective.name not in game.objectives:
         raise Unsupported(
             f"{game.name} does not support objective {objective.name!r} "

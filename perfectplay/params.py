@@ -15,7 +15,9 @@ class ParamSpec:
 
     An integer parameter has a range ``low..high``; a choice parameter (``choices`` set)
     takes one of a few words instead; a path parameter (``path``) names a file, its
-    default (``""``) meaning data the game ships. ``field`` is the attribute holding the
+    default (``""``) meaning data the game ships; an ``omit_default`` one (every deduction
+    game's ``possible_only``, a variant added later) is named in ``Game.params`` only when
+    set, and listed last. ``field`` is the attribute holding the
     value when it differs from the command-line `name` (a name the class already uses).
     """
 
@@ -27,6 +29,8 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
     path: bool = False
     field: str = ""
+    text: bool = False  # free text the game itself checks (a list of numbers)
+    omit_default: bool = False  # named (in params, in files) only when not the default
 
     @property
     def attribute(self) -> str:
@@ -36,13 +40,15 @@ class ParamSpec:
     def describe(self) -> str:
         if self.path:
             return f"{self.name}=PATH"
+        if self.text:
+            return f"{self.name}=TEXT"
         if self.choices:
             return f"{self.name}={self.default} ({'|'.join(self.choices)})"
         return f"{self.name}={self.default} ({self.low}..{self.high})"
 
     def parse(self, raw: str) -> int | str:
         """The value of the command-line text `raw` (checked against the range in check_params)."""
-        if self.choices or self.path:
+        if self.choices or self.path or self.text:
             return raw
         try:
             return int(raw)
@@ -51,9 +57,9 @@ class ParamSpec:
 
     def check(self, game_name: str, value: Any) -> None:
         """Raise BadParameter unless `value` is of the right kind and in range."""
-        if self.path:
+        if self.path or self.text:
             if not isinstance(value, str):
-                raise BadParameter(f"{self.name} must be a file path, got {value!r}")
+                raise BadParameter(f"{self.name} must be text, got {value!r}")
             return
         if self.choices:
             if not isinstance(value, str) or value not in self.choices:
@@ -74,12 +80,20 @@ def param(default: int, *, low: int, high: int, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"low": low, "high": high, "help": help})
 
 
-def choice(default: str, *, choices: tuple[str, ...], help: str) -> Any:
-    """Declare a game parameter taking one of the words `choices` (e.g. a rule variant)."""
+def choice(default: str, *, choices: tuple[str, ...], help: str, omit_default: bool = False) -> Any:
+    """Declare a game parameter taking one of the words `choices` (e.g. a rule variant);
+    with `omit_default`, named in ``Game.params`` only when not the default."""
     if default not in choices:
         raise ValueError(f"default {default!r} is not one of {choices}")
     return dataclasses.field(default=default, metadata={"low": 0, "high": len(choices) - 1,
-                                                        "help": help, "choices": tuple(choices)})
+                                                        "help": help, "choices": tuple(choices),
+                                                        "omit_default": omit_default})
+
+
+def text(*, help: str) -> Any:
+    """Declare a game parameter holding text the game checks itself (``""`` by default,
+    then not named in ``Game.params``)."""
+    return dataclasses.field(default="", metadata={"help": help, "text": True, "omit_default": True})
 
 
 def path(*, help: str, key: str = "") -> Any:
@@ -92,13 +106,15 @@ def path(*, help: str, key: str = "") -> Any:
 
 def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:
     """The parameters a game class declares, in declaration order."""
+    declared = [f for f in dataclasses.fields(game_cls) if "help" in f.metadata]
+    declared.sort(key=lambda f: bool(f.metadata.get("omit_default")))  # the omit_default ones last
     return tuple(
         ParamSpec(f.metadata.get("key") or f.name, f.default, f.metadata.get("low", 0),
                   f.metadata.get("high", 0), f.metadata["help"], f.metadata.get("choices", ()),
                   f.metadata.get("path", False),
-                  f.name if f.metadata.get("key") else "")
-        for f in dataclasses.fields(game_cls)
-        if "help" in f.metadata
+                  f.name if f.metadata.get("key") else "", bool(f.metadata.get("text")),
+                  bool(f.metadata.get("omit_default")))
+        for f in declared
     )
 
 

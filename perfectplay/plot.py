@@ -85,6 +85,26 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         plt.close(fig)
 
 
+def plot_frontier(game, front, path: str | os.PathLike) -> None:
+    """Draw a Pareto frontier (``deduction.frontier``): P(win) against expected cost."""
+    fmt = check_plot_path(path)
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    xs = [float(front.expected_cost(p)) for p in front.points]
+    ys = [float(front.probability(p)) for p in front.points]
+    ax.step(xs, ys, where="post", color="#4c72b0", alpha=0.5)
+    ax.plot(xs, ys, "o", color="#4c72b0", markersize=4)
+    ax.set_xlabel("expected total item cost")
+    ax.set_ylabel(f"P(win within {front.horizon} guesses)")
+    ax.set_title(f"{game}\n{len(front.points)} Pareto-optimal strategies", fontsize=10)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    try:
+        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
+    finally:
+        plt.close(fig)
+
+
 def _wins(ax, game, solution: Solution) -> None:
     """A win-probability strategy: secrets won by guess number, and the secrets lost."""
     extra = solution.extra

@@ -26,7 +26,8 @@ def strategy_tree(doc: dict[str, Any], depth: int, verdict=None):
     data = verdict.data
     claim = {"exact check": "proven optimal (exact check)",
              "not checked": "claimed proven optimal: perfectplay verify checks that"}.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
-    title = f"[bold]{game}[/bold]: {doc.get('objective')} = {_value_text(data.get('value'))} ({claim})"
+    objective = f"{doc.get('objective')}{', determine' if doc.get('determine') else ''}"
+    title = f"[bold]{game}[/bold]: {objective} = {_value_text(data.get('value'))} ({claim})"
     if "total" in data and "worst" in data:
         title += f"; total {data['total']} over {data['secrets']} secrets, worst case {data['worst']}"
     root = Tree(title)

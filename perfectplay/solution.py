@@ -109,6 +109,7 @@ class Solution:
             "params": self.params,
             "objective": self.objective.name,
             **({"horizon": self.objective.horizon} if self.objective.horizon is not None else {}),
+            **({"determine": True} if self.objective.determine else {}),
             "value": format_value(self.value),
             "value_float": self.value_float,
             "exact": self.exact,

@@ -81,6 +81,14 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
         facts = {"objective": "probability", "horizon": horizon, "value": value,
                  "wins": stats.secrets, "secrets": n, "unreduced": f"{stats.secrets}/{n}",
                  "histogram": histogram}
+        if doc.get("objective") == "probability-then-cost":
+            from .deduction.verify_win import replay_within
+
+            cost = replay_within(game, strategy["root"], int(horizon), strategy.get("after"),
+                                 bool(strategy.get("determine")))[3]
+            facts.update({"objective": "probability-then-cost", "total_cost": cost,
+                          "expected_cost": format_value(Fraction(cost, n))})
+            verdict.lines.append(f"expected cost {Fraction(cost, n)} (total {cost})")
         verdict.lines += [f"{game}: replayed all {n} secrets within {horizon} guesses",
                           f"won {stats.secrets} of {n}: {value} ({stats.secrets}/{n} = "
                           f"{stats.secrets / n:.9f})"]
@@ -93,7 +101,8 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
         value = average if objective == "expected" else Fraction(stats.worst)
         facts = {"objective": objective, "value": value, "total": stats.total,
                  "secrets": stats.secrets, "worst": stats.worst, "histogram": histogram}
-        verdict.lines += [f"{game}: every secret solved",
+        found = "determined" if strategy.get("determine") else "solved"
+        verdict.lines += [f"{game}: every secret {found}",
                           f"total {stats.total} over {stats.secrets} secrets, average "
                           f"{float(average):.6f} ({average}), worst case {stats.worst}"]
         verdict.data["average"] = str(average)
@@ -224,7 +233,8 @@ def _solve_again(game: Game, doc: dict[str, Any]) -> Fraction | float:
 
     from .engines import solve
 
-    objective = Objective(doc.get("objective", "expected"), doc.get("horizon"))
+    objective = Objective(doc.get("objective", "expected"), doc.get("horizon"),
+                          bool(doc.get("determine")))
     options: dict[str, Any] = {}
     if game.kind == "deduction":
         from .deduction.position import guess_index, parse_position

@@ -24,7 +24,7 @@ from perfectplay.catalogue import game_class, game_names
 
 def corners(cls) -> list[dict]:
     """The corner points of a game class's declared parameter ranges (no repeats)."""
-    specs = cls.param_specs()
+    specs = [s for s in cls.param_specs() if not s.omit_default]
 
     def at(pick) -> dict:
         return {s.name: (s.default if s.choices else pick(s)) for s in specs}
@@ -36,6 +36,9 @@ def corners(cls) -> list[dict]:
             points += [{**low, s.name: c} for c in s.choices]
         else:
             points += [{**low, s.name: s.high}, {**default, s.name: s.high}]
+    for s in cls.param_specs():  # a variant named only when set: set, the others smallest
+        if s.omit_default and not s.text:
+            points += [{**low, s.name: v} for v in (s.choices or (s.high,)) if v != s.default]
     unique = {tuple(p.items()): p for p in points}
     return list(unique.values())
 

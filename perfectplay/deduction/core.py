@@ -12,6 +12,11 @@ cost 0, exhausted = INF: 0 when S can be solved within cap, else INF), and the s
 lost within T guesses (node cost 0, exhausted = |S|: a secret not revealed within the
 horizon is lost, so |S| - V is the most secrets won). The lower bound of a set of n
 secrets within cap guesses (``Objective.lower_row``) prunes every objective alike.
+More data of the same kind (``docs/objectives.md``): ``determine`` (a set of one secret
+is worth 0: found without its last guess), ``loss_value`` (what one lost secret is
+worth) and guess costs (``costed``: each guess adds the cost of its symbols, the forced
+positions free with ``forced_free``, per secret, like the node cost; then more guesses
+than secrets can pay, so the cap is not cut to |S|).
 
 ``best(core, subset, depth, cap, budget)`` returns (value, guess) if the value is below
 `budget`, else (a lower bound >= budget, NO_GUESS). The history of `depth` guesses sits
@@ -104,6 +109,11 @@ class Core(NamedTuple):
     # the objective
     node_cost: int
     exhaust_inf: bool
+    determine: bool             # a set of one secret is found already (costs 0, never lost)
+    loss_value: int             # the value of one secret lost (exhausted = n * loss_value)
+    costed: bool                # guesses cost their symbols too (node cost += guess_cost * n)
+    symbol_cost: np.ndarray     # (n_symbols,) cost of each symbol in a guess
+    forced_free: bool           # a position whose symbol is forced costs nothing
     order_by_largest: bool
     lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
     # switches, memo, scratch
@@ -118,10 +128,35 @@ class Core(NamedTuple):
 
 @njit(cache=True)
 def exhausted(core, n):
-    """The value of n secrets with no guess left."""
-    if n == 0:
+    """The value of n secrets with no guess left (one is found already when determining)."""
+    if n == 0 or (core.determine and n == 1):
         return np.int64(0)
-    return np.int64(INF) if core.exhaust_inf else np.int64(n)
+    return np.int64(INF) if core.exhaust_inf else np.int64(n) * core.loss_value
+
+
+@njit(cache=True)
+def free_positions(core, depth):
+    """Positions that cost nothing after `depth` guesses: those whose symbol is forced (one
+    allowed symbol), when the objective leaves them empty (``forced_free``)."""
+    free = np.zeros(core.codes.shape[1], dtype=np.bool_)
+    if core.forced_free and core.restricted:
+        allowed = core.allowed[depth]
+        for p in range(free.shape[0]):
+            free[p] = allowed[p].sum() == 1
+    return free
+
+
+@njit(cache=True)
+def guess_cost(core, guess, free):
+    """The cost of playing `guess` (per secret still possible): its symbols' costs, the
+    free positions' excepted; 0 unless the objective counts costs."""
+    if not core.costed:
+        return np.int64(0)
+    total = np.int64(0)
+    for p in range(free.shape[0]):
+        if not free[p]:
+            total += core.symbol_cost[core.codes[guess, p]]
+    return total
 
 
 @njit(cache=True)
@@ -242,7 +277,7 @@ def possible_mask(core, cand, subset):
 
 
 @njit(cache=True)
-def score(core, cand, subset, lower):
+def score(core, cand, subset, lower, depth):
     """Bound and largest non-solved cell of each candidate on `subset`.
 
     bound[i] = node_cost * |subset| + the sum of lower[cell size] over the non-solved
@@ -263,6 +298,7 @@ def score(core, cand, subset, lower):
     rows = rows_of(core, subset)
     base = core.node_cost * n
     solved = core.solved
+    free = free_positions(core, depth)
     for i in range(m):
         g = cand[i]
         if tabulated:
@@ -274,7 +310,7 @@ def score(core, cand, subset, lower):
                 fbs[j] = buf[j]
         for j in range(n):
             cnt[fbs[j]] += 1
-        b = base
+        b = base + guess_cost(core, g, free) * n
         big = 0
         if n < F:  # visit the feedbacks met, each once
             for j in range(n):
@@ -312,7 +348,7 @@ def obvious_possible(core, subset, depth, cap):
     small = np.zeros(n + 1, dtype=np.int64)  # 1 for a pair: spots the "one pair" guess
     if n >= 2:
         small[2] = 1
-    exact, largest = score(core, inside, subset, small)
+    exact, largest = score(core, inside, subset, small, depth)
     for i in range(inside.shape[0]):
         if largest[i] <= 1:
             return np.int64(inside[i]), np.int64((2 * n - 1) * core.node_cost)
@@ -338,7 +374,7 @@ def prepare(core, subset, depth, cap, child):
     cand = candidates(core, depth, subset)
     core.counters[CANDS] += 1
     possible = possible_mask(core, cand, subset)
-    bound, largest = score(core, cand, subset, child)
+    bound, largest = score(core, cand, subset, child, depth)
     useful = possible | (largest < n)
     if core.switches[OBVIOUS] and core.secrets_allowed and cap >= 2:
         for i in range(cand.shape[0]):
@@ -444,20 +480,33 @@ def remember(core, key, shared, hkey, e, rename, value, guess):
 @njit(cache=True)
 def trivial(core, subset, depth, cap):
     """(known, value, guess) of the sets valued without a search: empty, no guess left,
-    one guess left, or two secrets (when secrets are allowed guesses)."""
+    one guess left, or two secrets (when secrets are allowed guesses). When determining,
+    one secret is found already and two take one guess (of either); one guess left is
+    searched (its singleton cells are found too)."""
     n = subset.shape[0]
-    if n == 0:
+    if n == 0 or (core.determine and n == 1):
         return True, np.int64(0), np.int64(NO_GUESS)
     if cap <= 0:
         return True, exhausted(core, n), np.int64(NO_GUESS)
-    if cap == 1:  # the last guess: reveal one possible secret at most
+    if core.determine:
+        if n == 2 and core.secrets_allowed:
+            return True, core.node_cost * n, core.gos[subset[0]]
+        return False, np.int64(0), np.int64(NO_GUESS)
+    if cap == 1:  # the last guess: reveal one possible secret at most (the cheapest)
         inside = possible_guesses(core, subset, depth)
         if inside.shape[0] > 0:
-            return True, core.node_cost * n + exhausted(core, n - 1), inside[0]
+            pick, cost = inside[0], np.int64(0)
+            if core.costed:
+                free = free_positions(core, depth)
+                cost = guess_cost(core, pick, free)
+                for g in inside:
+                    if guess_cost(core, g, free) < cost:
+                        pick, cost = g, guess_cost(core, g, free)
+            return True, (core.node_cost + cost) * n + exhausted(core, n - 1), pick
         if not core.exhaust_inf:  # a loss of every secret, whatever is guessed
             return True, core.node_cost * n + exhausted(core, n), np.int64(NO_GUESS)
         return True, np.int64(INF), np.int64(NO_GUESS)
-    if n <= 2 and core.secrets_allowed:
+    if n <= 2 and core.secrets_allowed and not core.costed:
         return True, core.node_cost * (2 * n - 1), core.gos[subset[0]]
     return False, np.int64(0), np.int64(NO_GUESS)
 
@@ -470,7 +519,7 @@ def cell_bound(core, part, depth, cap):
     known, value, _ = trivial(core, part, depth, cap)
     if known:
         return value
-    cap = min(cap, m) if core.secrets_allowed else cap
+    cap = min(cap, m) if core.secrets_allowed and not core.costed else cap
     low = lower_row(core, cap)[m]
     key = set_key(core, part, depth, cap)
     shared, hkey, e, rename = history_slot(core, depth, cap)
@@ -505,7 +554,7 @@ def best(core, subset, depth, cap, budget):
     known, value, guess = trivial(core, subset, depth, cap)
     if known:
         return (value, guess) if value < budget else (value, np.int64(NO_GUESS))
-    if core.secrets_allowed:
+    if core.secrets_allowed and not core.costed:  # (cheap guesses may be worth more turns)
         cap = min(cap, n)
     sw = core.switches
     bounds = sw[BOUNDS]
@@ -530,6 +579,7 @@ def best(core, subset, depth, cap, budget):
     else:
         best_value = budget if bounds else np.int64(INF)
         best_guess = np.int64(NO_GUESS)
+        free = free_positions(core, depth)
         if bound.shape[0] == 0:
             best_value = max(best_value, exhausted(core, n) + core.node_cost * n)
         elif bounds and bound.min() >= budget:
@@ -540,7 +590,7 @@ def best(core, subset, depth, cap, budget):
             g = cand[i]
             members, feedbacks, starts, order = ordered_cells(core, g, subset)
             lower = np.empty(order.shape[0], dtype=np.int64)
-            total = core.node_cost * n
+            total = (core.node_cost + guess_cost(core, g, free)) * n
             for k in range(order.shape[0]):
                 c = order[k]
                 part = members[starts[c]:starts[c + 1]]
@@ -608,7 +658,7 @@ def grow(core, subset, depth, cap, parent, feedback, out):
         push(core, depth, guess, feedbacks[c])
         if not core.exhaust_inf:
             v, _ = best(core, part, depth + 1, cap - 1, np.int64(INF))
-            if v >= part.shape[0]:
+            if v >= exhausted(core, part.shape[0]):
                 continue
         count += grow(core, part, depth + 1, cap - 1, np.int64(me), np.int64(feedbacks[c]), out)
     return count

@@ -15,6 +15,7 @@ themselves, where ``act`` is the identity unless the feedback is itself per posi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
@@ -59,12 +60,24 @@ class Symmetry:
         return Symmetry(np.arange(length, dtype=np.int8)[None, :], False)
 
 
+@dataclass(frozen=True)
 class DeductionGame(Game):
-    """Base class of deduction games (seeds 000, 002, 004)."""
+    """Base class of deduction games (seeds 000, 002, 004).
+
+    Every deduction game has the parameter ``possible_only`` (command line
+    ``--possible-only`` or ``possible_only=1``): each guess must be a secret still
+    consistent with every feedback so far (Mastermind's usual hard rule, mmstrat's
+    ``-po``), on top of the game's own restriction (``rules_restriction``).
+    """
 
     kind: ClassVar[str] = "deduction"
-    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability")
+    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability",
+                                             "probability-then-cost")
     cost_unit: ClassVar[str] = "guesses"
+
+    possible_only: int = dataclasses.field(default=0, metadata={
+        "low": 0, "high": 1, "omit_default": True,
+        "help": "1: guess only secrets still possible (composed with the game's own rules)"})
 
     # --- what every game must say ------------------------------------------------------
     def length(self) -> int:
@@ -121,11 +134,10 @@ class DeductionGame(Game):
         """
         return None
 
-    def restriction(self) -> Restriction | None:
-        """The game's hard mode as data (``deduction/restriction.py``), or None (the default).
-
-        The search evaluates it compiled and keys its memo on the state it leaves; it must
-        be preserved by the symmetries.
+    def rules_restriction(self) -> Restriction | None:
+        """The game's own hard mode as data (``deduction/restriction.py``), or None (the
+        default). The search evaluates it compiled and keys its memo on the state it
+        leaves; it must be preserved by the symmetries.
         """
         return None
 
@@ -135,6 +147,34 @@ class DeductionGame(Game):
         Every solve keeps within it (``--max-guesses`` may lower it further).
         """
         return None
+    def symbol_costs(self) -> np.ndarray:
+        """The cost of each symbol placed in a guess (seed 000's item costs): an int64 array
+        of ``n_symbols()`` entries, 1 each unless a game says otherwise. Objectives that
+        count costs add a guess's cost for every secret still possible when it is played."""
+        return np.ones(self.n_symbols(), dtype=np.int64)
+
+    def forced_free(self) -> bool:
+        """True if a position whose symbol the restriction forces is left empty and costs
+        nothing (seed 000's Note 2 variant); False (the default) if it costs like any."""
+        return False
+
+    def guess_cost(self, code: Sequence[int], history: History) -> int:
+        """The cost of playing `code` after `history`: its symbols' costs, less those of the
+        positions the restriction forces when they are left empty (``forced_free``)."""
+        costs = self.symbol_costs()
+        free = np.zeros(self.length(), dtype=bool)
+        rule = self.restriction()
+        if self.forced_free() and rule is not None and rule.per_position:
+            free = self.restriction_state(history)[0].sum(axis=1) == 1
+        return int(sum(costs[int(s)] for s, f in zip(code, free) if not f))
+
+    def restriction(self) -> Restriction | None:
+        """The restriction in force: the game's own (``rules_restriction``), with only
+        possible guesses allowed on top when ``possible_only`` is set."""
+        rule = self.rules_restriction()
+        if self.possible_only:
+            return dataclasses.replace(rule or Restriction(), possible_only=True)
+        return rule
 
     def restricts_guesses(self) -> bool:
         """True if some history can forbid a guess (a hard mode)."""

@@ -27,11 +27,14 @@ class WinStrategy:
     secrets: int
     histogram: dict[int, int]
     position: tuple = ()  # the guesses played before the root, with their feedbacks
+    determine: bool = False  # a secret is won once determined (a singleton cell)
+    objective: str = "probability"  # or probability-then-cost
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "deduction-tree", "label": PROVEN, "method": "optimal",
+                **({"determine": True} if self.determine else {}),
                 **position_json(self.game, self.position),
-                "objective": "probability", "horizon": self.horizon, "wins": self.wins,
+                "objective": self.objective, "horizon": self.horizon, "wins": self.wins,
                 "secrets": self.secrets,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "root": tree_to_json(self.game, self.root)}

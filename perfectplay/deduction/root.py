@@ -32,7 +32,7 @@ import numpy as np
 
 from .feedback import build_table
 from .model import DeductionGame, History
-from .objective import INF, OBJECTIVES
+from .objective import INF, OBJECTIVES, SearchObjective
 from .search import Search, SpeedUps
 from .stored import MIN_SECRETS, AnswerStore
 from .tree import Node
@@ -49,7 +49,7 @@ class Subproblem:
     """A consistent set to value: after `history`, within `cap` guesses, below `budget`."""
 
     game: DeductionGame
-    objective: str
+    objective: str | SearchObjective
     speedups: SpeedUps
     history: History
     subset: np.ndarray
@@ -70,14 +70,16 @@ class Answer:
 _SEARCHES: dict[tuple, Search] = {}
 
 
-def search_for(game: DeductionGame, objective: str, speedups: SpeedUps,
+def search_for(game: DeductionGame, objective: str | SearchObjective, speedups: SpeedUps,
                searches: dict | None = None) -> Search:
     """The search for (game, objective, speed-ups) in `searches` (by default this
-    process's own: one memo shared by every task a worker runs)."""
+    process's own: one memo shared by every task a worker runs); `objective` by name
+    (``objective.OBJECTIVES``) or, when it carries data of its own (costs), as a value."""
     searches = _SEARCHES if searches is None else searches
     key = (game, objective, speedups)
     if key not in searches:
-        searches[key] = Search(build_table(game), OBJECTIVES[objective], speedups)
+        data = OBJECTIVES[objective] if isinstance(objective, str) else objective
+        searches[key] = Search(build_table(game), data, speedups)
     return searches[key]
 
 
@@ -257,7 +259,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
     for g, b in guesses:
         if b >= min(best, INF):
             break
-        parts = search.cells(g, sub.subset)
+        parts = [(f, part) for f, part in search.cells(g, sub.subset)
+                 if not (objective.determine and len(part) == 1)]  # found, costing nothing
         keys = [part.tobytes() for _, part in parts]
         lower = [max(_cell_lower(search, part, sub.history + ((g, f),), cap - 1),
                      _known_bound(known, k, cap - 1))
@@ -272,7 +275,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
         for k in range(len(parts)):  # what the store knows raises the bounds
             if kept[k]:
                 lower[k] = max(lower[k], store.bound(cell(k)))
-        total = objective.node_cost * n + sum(lower)
+        price = table.game.guess_cost(table.guesses[g], sub.history) if objective.costed else 0
+        total = (objective.node_cost + price) * n + sum(lower)
         if total >= min(best, INF):
             continue
         cells = [cell(k, best - (total - lower[k])) for k in range(len(parts))]
@@ -314,7 +318,7 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                     if other is not None:
                         other.cancel()
                 break
-            if objective.exhaust_inf or answer.value < len(part):  # a cell that can still win
+            if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):  # can still win
                 node.children[f] = answer.tree
         if complete and total < best:
             best, best_tree = total, node

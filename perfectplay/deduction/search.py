@@ -119,9 +119,12 @@ class Search:
             allowed=np.ones((depth, length, symbols), dtype=np.bool_),
             least=np.zeros((depth, symbols), dtype=np.int64),
             node_cost=objective.node_cost, exhaust_inf=objective.exhaust_inf,
-            order_by_largest=objective.order_by_largest,
+            determine=objective.determine, order_by_largest=objective.order_by_largest,
+            loss_value=objective.loss_value, costed=objective.costed,
+            symbol_cost=game.symbol_costs() if objective.costed else np.zeros(symbols, np.int64),
+            forced_free=bool(objective.costed and game.forced_free()),
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
-            switches=speedups.switches(),
+            switches=self._switches(speedups, objective),
             exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
             bound_memo=typed.Dict.empty(key, types.int64),
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
@@ -140,6 +143,16 @@ class Search:
                 self._entries[kernel] = overload.entry_point
             return result
         return entry(*args)
+    @staticmethod
+    def _switches(speedups: SpeedUps, objective: SearchObjective) -> np.ndarray:
+        """The core's switches: the obvious guesses are those of revealing at a cost of one
+        per guess, so they are off when determining or counting costs."""
+        from .core import OBVIOUS
+
+        switches = speedups.switches()
+        if objective.determine or objective.costed:
+            switches[OBVIOUS] = False
+        return switches
 
     @property
     def nodes(self) -> int:
@@ -206,6 +219,13 @@ class Search:
             return int(guess), int(value), None, None, None, None
         order = try_order(c, cand, bound, possible, largest)
         return None, 0, cand[order], bound[order], possible[order], largest[order]
+
+    def candidates(self, subset: np.ndarray, history: History) -> np.ndarray:
+        """The guesses the core tries at this node: allowed, one per symmetry class."""
+        from .core import candidates
+
+        depth = self._enter(history)
+        return candidates(self.core, depth, self._subset(subset))
 
     def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-solved cells of `subset` under `guess`, largest first."""

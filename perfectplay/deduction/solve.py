@@ -23,7 +23,7 @@ from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
-from .objective import INF, capacity
+from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_then_cost
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
@@ -31,7 +31,7 @@ from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, pr
                    search_for, solve_position)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
-from .tree import DeductionStrategy, Node, build_tree, tree_stats
+from .tree import DeductionStrategy, Node, build_tree, prune_determined, tree_stats
 
 #: Strategy names: the exact search, then seed 004's heuristics.
 STRATEGIES = ("optimal", *SCORES)
@@ -66,7 +66,7 @@ class _Passes:
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
         self.nodes = 0
 
-    def within(self, objective: str, cap: int, budget: int = INF):
+    def within(self, objective: str | SearchObjective, cap: int, budget: int = INF):
         """The position's value under `objective` within `cap` more guesses (below `budget`)."""
         sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
                          budget, self.first)
@@ -76,45 +76,54 @@ class _Passes:
         return position
 
 
-def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int) -> Node:
+def core_objective(name: str, determine: bool) -> str:
+    """The search core's objective (``objective.OBJECTIVES``) for `name` (expected, worst or
+    losses), in its determine form if asked."""
+    return f"{name}-determine" if determine else name
+
+
+def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
+                 determine: bool = False) -> Node:
     """The optimal tree for `objective` within `limit` more guesses, ties broken by the
-    other objective.
+    other objective (secrets found once revealed, or once determined).
 
     ``expected``: least total, then least worst case.
     ``worst``: least worst case (the least cap whose ``WORST`` value is 0), then least total.
     """
     n = len(passes.subset)
+    expected, worst_case = core_objective("expected", determine), core_objective("worst", determine)
     if objective == "worst":
         cap = 1
-        while passes.speedups.bounds and capacity(cap, table.branching) < n:
+        while passes.speedups.bounds and capacity(cap, table.branching, determine) < n:
             cap += 1
-        while passes.within("worst", cap, budget=1).value != 0:
+        while passes.within(worst_case, cap, budget=1).value != 0:
             cap += 1
             if cap > limit:
                 raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
-        return passes.within("expected", cap).tree
-    position = passes.within("expected", limit)
+        return passes.within(expected, cap).tree
+    position = passes.within(expected, limit)
     if position.tree is None:
         raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
     root, value = position.tree, position.value
-    worst = tree_stats(table, root, passes.subset).worst
+    worst = tree_stats(table, root, passes.subset, determine=determine).worst
     while worst > 1:
-        tied = passes.within("expected", worst - 1, value + 1)
+        tied = passes.within(expected, worst - 1, value + 1)
         if tied.tree is None or tied.value != value:
             break
-        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset).worst
+        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset, determine=determine).worst
     return root
 
 
-def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0) -> Counter[int]:
-    """How many secrets of `subset` the tree reveals with its 1st, 2nd, ... guess (counting
-    the `played` guesses before it)."""
+def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
+                  determine: bool = False) -> Counter[int]:
+    """How many secrets of `subset` the tree reveals (or determines) with its 1st, 2nd, ...
+    guess (counting the `played` guesses before it)."""
     wins: Counter[int] = Counter()
     stack = [(root, subset, played + 1)]
     while stack:
         node, part_set, depth = stack.pop()
         for f, part in cells(table, node.guess, part_set):
-            if f == table.solved:
+            if f == table.solved or (determine and len(part) == 1):
                 wins[depth] += len(part)
             elif f in node.children:
                 stack.append((node.children[f], part, depth + 1))
@@ -150,9 +159,16 @@ def solve_deduction(
     """
     _check(strategy, max_guesses)
     speedups = switched_off(speedups, without)
-    if objective.name not in ("expected", "worst", "probability"):
+    if objective.name not in ("expected", "worst", "probability", "probability-then-cost"):
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
-    probability = objective.name == "probability"
+    probability = objective.name in ("probability", "probability-then-cost")
+    costed = objective.name == "probability-then-cost"
+    if costed and objective.determine:
+        raise Unsupported("probability-then-cost counts the guesses played: --determine does "
+                          "not go with it (the frontier takes both)")
+    if costed and not game.consistent_secrets_allowed():
+        raise Unsupported(f"{game.name}: probability-then-cost needs every secret still "
+                          "possible to be an allowed guess (here the restriction can bar it)")
     if probability:
         if strategy != "optimal" or max_guesses is not None:
             raise Unsupported("the probability objective takes no --strategy or --max-guesses "
@@ -189,6 +205,8 @@ def solve_deduction(
     note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
          f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
     subset = position_secrets(table, position)
+    if objective.determine and len(subset) == 1:
+        raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
     if first is not None:
         allowed = game.restrict_guesses(position, table.guesses[first][None, :])
         if allowed is not None and not allowed[0]:
@@ -201,6 +219,8 @@ def solve_deduction(
                                    speedups.symmetry, speedups.table)
 
         root = build_tree(table, subset, position, choose)
+        if objective.determine:
+            root = prune_determined(table, root, subset)
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
                               stats, t0, position, subset, limit_text)
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
@@ -216,7 +236,12 @@ def solve_deduction(
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers)
         if probability:
-            result = passes.within("losses", objective.horizon - played)
+            within = OBJECTIVES[core_objective("losses", objective.determine)]
+            if costed:
+                costliest = int(game.symbol_costs().max()) * game.length()
+                within = probability_then_cost(len(subset), objective.horizon - played,
+                                               costliest, objective.determine)
+            result = passes.within(within, objective.horizon - played)
         else:
             limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
             if max_guesses is not None:
@@ -224,7 +249,7 @@ def solve_deduction(
                     raise Unsupported(f"no guess is left after the {played} played "
                                       f"({limit_text})")
                 limit = min(limit, max_guesses - played)
-            root = optimal_tree(passes, table, objective.name, limit)
+            root = optimal_tree(passes, table, objective.name, limit, objective.determine)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
         close_lanes(lanes, abort=True)
         raise
@@ -235,11 +260,12 @@ def solve_deduction(
         stats["from_store"] = tally.read > 0 and tally.written == 0 and passes.nodes == 0
         stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written}
     if probability:
-        solution = _win_solution(game, objective, table, result, stats, t0, position, subset)
+        solution = _win_solution(game, objective, table, result, stats, t0, position, subset,
+                                 within.loss_value)
     else:
         label = PROVEN if first is None else PROVEN_GIVEN_FIRST
         solution = _tree_solution(game, objective, table, root, label, strategy, max_guesses,
-                                  stats, t0, position, subset)
+                                  stats, t0, position, subset, limit_text)
     if whole is not None:
         keep_solution(store, whole, solution, game)
     return solution
@@ -247,7 +273,7 @@ def solve_deduction(
 
 def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,
                    position, subset, limit_text: str = "") -> Solution:
-    st = tree_stats(table, root, subset, len(position))
+    st = tree_stats(table, root, subset, len(position), objective.determine)
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than {limit_text}")
@@ -257,7 +283,8 @@ def _tree_solution(game, objective, table, root, label, method, max_guesses, sta
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
                     exact=True, proven=label != HEURISTIC, status=label,
-                    strategy=DeductionStrategy(game, root, st, label, method, position),
+                    strategy=DeductionStrategy(game, root, st, label, method, position,
+                                               objective.determine),
                     stats=stats, extra=extra)
 
 
@@ -266,23 +293,53 @@ def _where(game: DeductionGame, position: History) -> dict:
     return {"after": format_position(game, position)} if position else {}
 
 
-def _win_solution(game, objective, table, result, stats, t0, position, subset) -> Solution:
+def _win_solution(game, objective, table, result, stats, t0, position, subset,
+                  loss_value: int = 1) -> Solution:
     n = len(subset)
-    wins = n - result.value
+    losses, cost = divmod(result.value, loss_value)
+    wins = n - losses
     root = result.tree
-    by_depth = wins_by_guess(table, root, subset, len(position)) if root is not None else Counter()
+    by_depth = (wins_by_guess(table, root, subset, len(position), objective.determine)
+                if root is not None else Counter())
     if root is None or sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
              **_where(game, position),
+             **(_costs(game, table, root, subset, position, cost, n)
+                if objective.name == "probability-then-cost" else {}),
              "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
-                                         position),
+                                         position, objective.determine, objective.name),
                     stats=stats, extra=extra)
+
+
+def _costs(game, table, root, subset, position, cost: int, n: int) -> dict:
+    """The expected total cost of the guesses (checked against the tree's own cost)."""
+    from ..solution import format_value
+
+    replayed = tree_cost(game, table, root, subset, position)
+    if replayed != cost:
+        raise AssertionError(f"the strategy tree costs {replayed}, the search says {cost}")
+    return {"total_cost": cost, "expected_cost": format_value(Fraction(cost, n))}
+
+
+def tree_cost(game: DeductionGame, table: Table, root: Node | None, subset: np.ndarray,
+              position: History = ()) -> int:
+    """The total cost of the tree's guesses over `subset`: each guess's cost (the game's
+    ``guess_cost`` after its history) times the secrets still possible when it is played."""
+    total = 0
+    stack = [(root, subset, position)] if root is not None else []
+    while stack:
+        node, part_set, history = stack.pop()
+        total += game.guess_cost(table.guesses[node.guess], history) * len(part_set)
+        for f, part in cells(table, node.guess, part_set):
+            if f in node.children:
+                stack.append((node.children[f], part, history + ((node.guess, f),)))
+    return total
 
 
 def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,

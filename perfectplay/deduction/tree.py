@@ -45,21 +45,34 @@ def build_tree(table: Table, subset: np.ndarray, history: History,
     return node
 
 
-def tree_stats(table: Table, root: Node, subset: np.ndarray | None = None, played: int = 0) -> Stats:
+def tree_stats(table: Table, root: Node, subset: np.ndarray | None = None, played: int = 0,
+               determine: bool = False) -> Stats:
     """Replay every secret of `subset` (default: all) down the tree with the feedback table
-    (each must be revealed); `played` guesses were made before the tree's root."""
+    (each must be revealed, or with `determine` left alone by a feedback: found with the
+    guesses played so far); `played` guesses were made before the tree's root."""
     depths: Counter[int] = Counter()
     everyone = np.arange(table.n_secrets) if subset is None else subset
     stack = [(root, everyone, played + 1)]
     while stack:
         node, subset, depth = stack.pop()
         for f, part in cells(table, node.guess, subset):
-            if f == table.solved:
+            if f == table.solved or (determine and len(part) == 1):
                 depths[depth] += len(part)
             else:
                 stack.append((node.children[f], part, depth + 1))
     total = sum(d * k for d, k in depths.items())
     return Stats(total, len(everyone), max(depths), dict(depths))
+
+
+def prune_determined(table: Table, root: Node, subset: np.ndarray) -> Node:
+    """`root` without the subtrees of singleton cells (determined: their guess is not played)."""
+    for f, part in cells(table, root.guess, subset):
+        if f in root.children:
+            if len(part) == 1:
+                del root.children[f]
+            else:
+                prune_determined(table, root.children[f], part)
+    return root
 
 
 def tree_to_json(game, root: Node) -> dict[str, Any]:
@@ -86,9 +99,11 @@ class DeductionStrategy:
     label: str
     method: str
     position: tuple = ()  # the guesses played before the root, with their feedbacks
+    determine: bool = False  # secrets count as found once determined (not guessed)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "deduction-tree", "label": self.label, "method": self.method,
+                **({"determine": True} if self.determine else {}),
                 **position_json(self.game, self.position), **self.stats.to_dict(),
                 "root": tree_to_json(self.game, self.root)}
 

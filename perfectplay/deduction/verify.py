@@ -84,15 +84,19 @@ def position_path(game: DeductionGame, played: tuple) -> list[str]:
     return [f"{game.format_code(guesses[g])}={game.format_feedback(f)}" for g, f in played]
 
 
-def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None) -> Stats:
+def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None,
+           determine: bool = False) -> Stats:
     """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``),
-    from the position `after` (``GUESS:FEEDBACK,...``; the guesses played count)."""
+    from the position `after` (``GUESS:FEEDBACK,...``; the guesses played count). With
+    `determine`, a feedback with no branch is fine when it leaves one secret alone (found
+    with the guesses played): the secrets that reach it are all the secrets it leaves."""
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     solved = game.solved_feedback()
     limit = len(game.secrets()) + 1
     depths: Counter[int] = Counter()
     taken: set[tuple[int, str]] = set()
+    ends: dict[tuple[int, str], list] = {}  # (node, feedback) with no branch -> secrets there
     played, secrets = start(game, after)
     for secret in secrets:
         node, path, history = root, position_path(game, played), played
@@ -104,6 +108,14 @@ def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None) 
                 break
             label = game.format_feedback(f)
             branches = node.get("next", {})
+            if determine and isinstance(branches, dict) and label not in branches:
+                ends.setdefault((id(node), label), []).append(secret)
+                if len(ends[id(node), label]) > 1:
+                    twins = " and ".join(game.format_code(s) for s in ends[id(node), label])
+                    raise BadStrategy(f"secrets {twins} are never told apart: no branch "
+                                      f"{label!r} {_where(path + [node['guess']])}")
+                depths[len(path) + 1] += 1
+                break
             if not isinstance(branches, dict) or label not in branches:
                 raise BadStrategy(f"secret {game.format_code(secret)} is never solved: no branch "
                                   f"{label!r} {_where(path + [node['guess']])}")
@@ -139,14 +151,14 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
     if strategy.get("horizon") is not None:
         from .verify_win import replay_within
 
-        wins, _, histogram = replay_within(game, strategy["root"], int(strategy["horizon"]),
-                                           strategy.get("after"))
+        wins, _, histogram, _ = replay_within(game, strategy["root"], int(strategy["horizon"]),
+                                           strategy.get("after"), bool(strategy.get("determine")))
         if strategy.get("wins", wins) != wins:
             raise BadStrategy(f"the file says {strategy['wins']} secrets won but the replay "
                               f"wins {wins}")
         return (Stats(sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0),
                       histogram), str(strategy.get("label", "unlabelled")))
-    stats = replay(game, strategy["root"], strategy.get("after"))
+    stats = replay(game, strategy["root"], strategy.get("after"), bool(strategy.get("determine")))
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):
             raise BadStrategy(f"the file says {field} {strategy[field]} but the replay gives "

@@ -3,8 +3,9 @@
 Every secret is replayed down the tree with the game's scalar ``feedback``; each guess
 must be allowed by ``restrict_guesses`` after the history that led to it, the tree may
 not be deeper than the horizon, and every branch must be taken by some secret. A secret
-is won when a guess equals it; one whose feedback has no branch (or that runs out of
-guesses) is lost. The count of won secrets is the strategy's value.
+is won when a guess equals it (or, with ``determine``, when a feedback leaves it alone);
+one whose feedback has no branch (or that runs out of guesses) is lost otherwise. The
+count of won secrets is the strategy's value.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from .model import DeductionGame
 
 
 def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
-                  after: str | None = None) -> tuple[int, int, dict[int, int]]:
-    """(won secrets, all secrets, wins by guess number) of the tree `root` within `horizon`
-    guesses from the start, played from the position `after` (``GUESS:FEEDBACK,...``)."""
+                  after: str | None = None, determine: bool = False) -> tuple[int, int, dict[int, int], int]:
+    """(won secrets, all secrets, wins by guess number, total cost) of the tree `root`
+    within `horizon` guesses from the start, played from the position `after`
+    (``GUESS:FEEDBACK,...``); the total cost sums each guess's ``guess_cost`` over the
+    secrets that reach it."""
     from .verify import BadStrategy, checked_guess, position_path, start
 
     guesses = game.guesses()
@@ -27,6 +30,7 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
     played, left = start(game, after)
     secrets = [tuple(int(x) for x in s) for s in left]
     wins: Counter[int] = Counter()
+    cost = 0
     stack: list[tuple[dict, list, tuple, list[str]]] = [(root, secrets, played, position_path(game, played))]
     while stack:
         node, group, history, path = stack.pop()
@@ -34,10 +38,16 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
         if len(path) >= horizon and isinstance(node, dict) and isinstance(node.get("guess"), str):
             raise BadStrategy(f"the tree guesses {where}, beyond the horizon of {horizon} guesses")
         code, g = checked_guess(game, node, where, history, index)
+        cost += game.guess_cost(code, history) * len(group)
         cells: dict[int, list] = {}
         for secret in group:
             cells.setdefault(game.feedback(code, secret), []).append(secret)
         won = len(cells.pop(solved, []))
+        if determine:
+            found = [f for f, group in cells.items() if len(group) == 1]
+            won += len(found)
+            for f in found:
+                del cells[f]
         if won:
             wins[len(path) + 1] += won
         branches = node.get("next") or {}
@@ -51,4 +61,4 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
             f = labels[label]
             stack.append((child, cells[f], history + ((g, f),),
                           path + [f"{node['guess']}={label}"]))
-    return sum(wins.values()), len(secrets), dict(wins)
+    return sum(wins.values()), len(secrets), dict(wins), cost

@@ -31,7 +31,8 @@ import numpy as np
 
 from ..deduction.model import BadCode, DeductionGame, Symmetry
 from ..deduction.restriction import Restriction
-from ..params import choice, param
+from ..errors import BadParameter
+from ..params import choice, param, text
 
 _SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LETTERS = "IWC"  # feedback digit 0, 1, 2 of a slot
@@ -52,6 +53,28 @@ class ItemMatching(DeductionGame):
     restrict: str = choice("both", choices=RESTRICTIONS,
                            help="which restrictions apply (items: Incorrect bars an item; "
                                 "slots: Correct locks a slot)")
+    costs: str = text(help="cost of each item, like 10,40,... (default 1 each): for "
+                           "--objective probability-then-cost and --frontier")
+    locked: str = choice("filled", choices=("filled", "empty"),
+                         help="empty: a slot whose item is forced (answered Correct) is left "
+                              "empty and costs nothing (seed 000, Note 2)", omit_default=True)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.symbol_costs()  # a bad list of costs is a one-line error now
+
+    def symbol_costs(self) -> np.ndarray:
+        """The items' costs (``costs``), 1 each by default."""
+        if not self.costs:
+            return np.ones(self.items, dtype=np.int64)
+        words = [w.strip() for w in self.costs.split(",")]
+        if len(words) != self.items or not all(w.isdigit() for w in words):
+            raise BadParameter(f"costs={self.costs} must list {self.items} whole numbers "
+                               f"(one per item) separated by commas")
+        return np.array([int(w) for w in words], dtype=np.int64)
+
+    def forced_free(self) -> bool:
+        return self.locked == "empty"
 
     def length(self) -> int:
         return self.slots
@@ -84,7 +107,9 @@ class ItemMatching(DeductionGame):
         return True
 
     def symmetry(self) -> Symmetry:
-        return Symmetry.full(self.slots, symbols=True)
+        """Every permutation of the slots; every relabelling of the items unless their
+        costs differ."""
+        return Symmetry.full(self.slots, symbols=len(set(self.symbol_costs().tolist())) == 1)
 
     def feedback_action(self, perms: np.ndarray) -> np.ndarray:
         perms = np.asarray(perms, dtype=np.int64)
@@ -93,7 +118,7 @@ class ItemMatching(DeductionGame):
     def default_horizon(self) -> int:
         return self.turns
 
-    def restriction(self) -> Restriction | None:
+    def rules_restriction(self) -> Restriction | None:
         """Correct (digit 2) locks a slot; Incorrect (digit 0) bars an item, except from the
         slots where the same guess had it Correct (with both rules on)."""
         if self.restrict == "none":
@@ -108,7 +133,7 @@ class ItemMatching(DeductionGame):
                 "that item was guessed right (or it is absent); W = Wrong slot, otherwise")
 
     def refusal(self, history: History, code: np.ndarray) -> str:
-        allowed = self.allowed_symbols(history)
+        allowed = self.restriction_state(history)[0]
         for slot, item in enumerate(int(x) for x in code):
             if allowed[slot, item]:
                 continue
@@ -118,7 +143,7 @@ class ItemMatching(DeductionGame):
                 return (f"slot {slot + 1} was answered Correct with item {kept}, "
                         "so it keeps that item")
             return f"item {shown} was answered Incorrect, so it may not be used again"
-        return "the rules do not allow it here"
+        return super().refusal(history, code)
 
     def _digits(self, feedbacks: np.ndarray) -> np.ndarray:
         """(n, slots) array of per-slot digits 0 I, 1 W, 2 C of each feedback."""

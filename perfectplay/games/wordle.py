@@ -139,7 +139,7 @@ class Wordle(DeductionGame):
         """The game is lost after `turns` guesses (six in the real game)."""
         return self.turns
 
-    def restriction(self) -> Restriction | None:
+    def rules_restriction(self) -> Restriction | None:
         """Hard mode: a green (digit 2) locks its position; greens and yellows (1, 2) count."""
         return Restriction(radix=3, lock=(2,), count=(1, 2)) if self.mode == "hard" else None
 

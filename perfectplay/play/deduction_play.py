@@ -27,6 +27,8 @@ from .console import COMMANDS_HELP, Console
 
 #: Consistent sets up to this size are listed in full.
 LIST_LIMIT = 12
+#: How many of the best guesses the advisor prices (``rank``), within the time budget.
+TOP_PRICED = 3
 
 
 @dataclass
@@ -38,6 +40,7 @@ class Turn:
     history: History = ()
     played: list[str] = field(default_factory=list)
     suggestion: tuple[int, str] | None = None
+    prices: object = None  # the Ranking of every guess here, when it came within the budget
 
 
 class Undo(Exception):
@@ -65,7 +68,16 @@ def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: 
     return guess
 
 
-def _in_time(budget: float, fn, *args) -> int | None:
+def _ranking(game: DeductionGame, turn: Turn, horizon: int | None):
+    """The exact price of every guess at the turn's position (``deduction.rank``)."""
+    from ..deduction.rank import rank_guesses
+    from ..objectives import Objective
+
+    objective = Objective("probability", horizon) if horizon is not None else Objective()
+    return rank_guesses(game, objective, turn.history)
+
+
+def _in_time(budget: float, fn, *args, convert=int):
     """fn(*args) in a separate process, or None if it takes longer than `budget` seconds
     or the process fails (then the heuristic answers at once, not after the budget).
 
@@ -83,7 +95,7 @@ def _in_time(budget: float, fn, *args) -> int | None:
     try:
         if receive.poll(budget):
             answer = receive.recv()
-            return None if answer is None else int(answer)
+            return None if answer is None else convert(answer)
         return None
     except EOFError:  # the worker died without answering
         return None
@@ -193,6 +205,10 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
             turn.suggestion = suggest(game, turn, budget, heuristic, left)
         guess, source = turn.suggestion
         console.say(f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})")
+        if turn.prices is None and source == "optimal":
+            turn.prices = _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
+        if turn.prices:
+            _show_prices(game, turn.prices, console)
         try:
             played = _ask_guess(game, guesses, index, turn, console, guess)
         except Undo:
@@ -207,12 +223,40 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
         except Undo:
             console.say("took back that guess")
             continue
+        if turn.prices and played != guess:
+            console.say(_compare(game, turn.prices, played, horizon))
         said = f"{game.format_code(guesses[played])} -> {game.display_feedback(fb, terminal)}"
         if fb == solved:
             n = len(turn.played) + 1
             console.say(f"[bold]solved in {n} guess{'es' if n != 1 else ''}[/bold]")
             return len(turn.played) + 1
         turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [said]))
+
+
+def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
+    """The best few guesses with their exact values, and how many are optimal."""
+    codes = game.guesses()
+    best = ", ".join(f"{game.format_code(codes[p.guess])} {float(p.value):.4f} ({p.value})"
+                     for p in ranking.guesses[:TOP_PRICED])
+    console.say(f"  best guesses here: {best}; {len(ranking.optimal())} optimal "
+                f"({ranking.optimal_classes} up to symmetry)")
+
+
+def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> str:
+    """What the guess typed costs against the best one ("CRANE costs 0.004 guesses more
+    than SALET here, on average")."""
+    codes = game.guesses()
+    mine, top = ranking.price(played), ranking.guesses[0]
+    name, best = game.format_code(codes[played]), game.format_code(codes[top.guess])
+    if mine is None:
+        return f"  {name} learns nothing here"
+    gap = mine.value - top.value
+    if gap == 0:
+        return f"  {name} is optimal here too"
+    if horizon is not None:
+        return (f"  {name} wins with probability {float(-gap):.6f} ({-gap}) less than {best} "
+                "here")
+    return f"  {name} costs {float(gap):.4f} ({gap}) guesses more than {best} here, on average"
 
 
 def _consistent_feedback(game: DeductionGame, console: Console, guesses: np.ndarray,

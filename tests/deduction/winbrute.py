@@ -2,17 +2,20 @@
 
 Every allowed guess is tried at every state (no symmetry, no bounds, no memo); the
 restrictions come from the game's ``restrict_guesses`` and the feedbacks from its scalar
-``feedback``, not from the engine's kernels.
+``feedback``, not from the engine's kernels. With `determine`, a secret is won once the
+feedback leaves it alone.
 """
 
 
-def brute_wins(game, horizon: int) -> int:
+def brute_wins(game, horizon: int, determine: bool = False) -> int:
     codes = [tuple(int(x) for x in c) for c in game.guesses().tolist()]
     secrets = [tuple(int(x) for x in c) for c in game.secrets().tolist()]
     solved = game.solved_feedback()
     fb = {(g, s): game.feedback(g, s) for g in codes for s in secrets}
 
     def wins(consistent, history, t):
+        if determine and len(consistent) == 1:
+            return 1
         if not consistent or t == 0:
             return 0
         mask = game.restrict_guesses(history, game.guesses())

@@ -1,0 +1,134 @@
+"""An exact price for every guess: the value of each allowed guess at a position.
+
+A guess's value is what the one search core (``core.best``) gives its cells, plus the
+guess itself: under ``expected`` the total number of guesses over the consistent set
+(node cost times the set, plus each non-solved cell's optimum with one guess less),
+under ``probability`` the secrets won within the horizon, under ``worst`` one more than
+the largest cell's least worst case. Every allowed guess is valued, the search's own
+candidates (one per symmetry class) first: a symmetric image of one of them finds its
+cells in the memo (the same sets, or the same history up to symmetry), so "how many
+guesses are optimal" counts guesses, and "up to symmetry" counts those classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from ..errors import Unsupported
+from ..objectives import Objective
+from .feedback import build_table
+from .model import DeductionGame, History
+from .objective import INF
+from .position import position_secrets
+from .root import search_for
+from .search import Search, SpeedUps
+from .solve import core_objective
+
+
+@dataclass(frozen=True)
+class Priced:
+    """One guess and its exact value (counted from the start of the game)."""
+
+    guess: int          # index into game.guesses()
+    value: Fraction     # expected guesses, worst-case guesses, or P(win within the horizon)
+    canonical: bool     # one of the search's candidates (a symmetry class's representative)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every useful allowed guess at a position, best first, with what is optimal there."""
+
+    objective: Objective
+    secrets: int                 # still possible at the position
+    guesses: tuple[Priced, ...]  # best first (ties by guess index)
+    classes: int                 # the search's candidates (classes under symmetry)
+
+    @property
+    def best(self) -> Fraction:
+        return self.guesses[0].value
+
+    def optimal(self) -> tuple[Priced, ...]:
+        return tuple(p for p in self.guesses if p.value == self.best)
+
+    @property
+    def optimal_classes(self) -> int:
+        """How many optimal guesses there are up to symmetry."""
+        return sum(p.canonical for p in self.optimal())
+
+    def price(self, guess: int) -> Priced | None:
+        """The entry of `guess` (None: not allowed here, or it learns nothing)."""
+        return next((p for p in self.guesses if p.guess == guess), None)
+
+
+def _maximise(objective: Objective) -> bool:
+    return objective.name == "probability"
+
+
+def rank_guesses(game: DeductionGame, objective: Objective = Objective(), position: History = (),
+                 progress: Callable[[str], None] | None = None,
+                 searches: dict | None = None) -> Ranking:
+    """The exact value of every allowed guess after `position` under `objective` (guesses
+    that learn nothing are left out: they are never better than waiting). `searches`
+    holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
+    if objective.name not in ("expected", "worst", "probability"):
+        raise Unsupported(f"rank prices guesses for expected, worst or probability, "
+                          f"not {objective.name!r}")
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    n, played = len(subset), len(position)
+    if objective.determine and n == 1:
+        raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
+    if objective.name == "probability" and (objective.horizon or 0) <= played:
+        raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
+    name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
+    search = search_for(game, core_objective(name, objective.determine), SpeedUps(), searches)
+    canonical = search.candidates(subset, position)
+    mask = game.restrict_guesses(position, table.guesses)
+    allowed = np.arange(len(table.guesses)) if mask is None else np.flatnonzero(mask)
+    order = list(canonical) + sorted(set(allowed.tolist()) - set(canonical.tolist()))
+    first = set(canonical.tolist())
+    cap = (objective.horizon - played if objective.name == "probability"
+           else n if game.consistent_secrets_allowed() else table.n_secrets)
+    worst = (search_for(game, core_objective("worst", objective.determine), SpeedUps(), searches)
+             if objective.name == "worst" else None)
+    priced = []
+    for k, g in enumerate(order):
+        parts = search.cells(int(g), subset)
+        if len(parts) == 1 and len(parts[0][1]) == n:
+            continue  # learns nothing
+        history = [position + ((int(g), f),) for f, _ in parts]
+        if worst is not None:
+            deepest = max((_least_cap(worst, part, h, n) for (_, part), h in zip(parts, history)),
+                          default=0)
+            if deepest >= INF:
+                continue  # no strategy after it solves every secret
+            value = Fraction(played + 1 + deepest)
+        else:
+            total = search.objective.node_cost * n + sum(
+                search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history))
+            if total >= INF:
+                continue  # no strategy after it fits the guesses left
+            value = (Fraction(n - total, n) if objective.name == "probability"
+                     else Fraction(played * n + total, n))
+        priced.append(Priced(int(g), value, int(g) in first))
+        if progress:
+            progress(f"{k + 1}/{len(order)} guesses priced")
+    sign = -1 if _maximise(objective) else 1
+    priced.sort(key=lambda p: (sign * p.value, p.guess))
+    if not priced:
+        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
+    return Ranking(objective, n, tuple(priced), len(canonical))
+
+
+def _least_cap(search: Search, part: np.ndarray, history: History, limit: int) -> int:
+    """The least number of guesses that solves every secret of `part` (worst case)."""
+    cap = 0
+    while search.best(part, history, cap, 1).value != 0:
+        cap += 1
+        if cap > limit:
+            return INF
+    return cap

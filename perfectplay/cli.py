@@ -206,12 +206,12 @@ def _print_summary(game, solution, out, plot) -> None:
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
-    if "wins" in solution.extra:
-        table.add_row("wins", f"{solution.extra['wins']:,} of {solution.extra['secrets']:,} "
-                              f"secrets ({solution.extra['unreduced']})")
-        table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in solution.extra["histogram"].items()))
-    elif "histogram" in solution.extra:
-        _add_deduction_rows(table, solution.extra)
+    if solution.wins is not None:
+        table.add_row("wins", f"{solution.wins:,} of {solution.secrets:,} "
+                              f"secrets ({solution.wins}/{solution.secrets})")
+        table.add_row("histogram", _histogram_text(solution.histogram))
+    elif solution.total is not None:
+        _add_deduction_rows(table, solution)
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
             table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)
@@ -231,10 +231,14 @@ def _exact_text(value) -> str:
     return text if "digits" not in text else f"a fraction of {text} (in full: --json or --out)"
 
 
-def _add_deduction_rows(table, extra) -> None:
-    table.add_row("total", f"{extra['total']:,} guesses over {extra['secrets']:,} secrets")
-    table.add_row("worst case", str(extra["worst"]))
-    table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in extra["histogram"].items()))
+def _add_deduction_rows(table, solution) -> None:
+    table.add_row("total", f"{solution.total:,} guesses over {solution.secrets:,} secrets")
+    table.add_row("worst case", str(solution.worst))
+    table.add_row("histogram", _histogram_text(solution.histogram))
+
+
+def _histogram_text(histogram: dict[int, int]) -> str:
+    return "  ".join(f"{k}:{v}" for k, v in sorted(histogram.items()))
 
 
 @cli.command()
@@ -268,14 +272,13 @@ def show(file, depth) -> None:
     once its numbers are checked as verify checks them."""
     from rich.console import Console
 
-    from .show import learned_table, strategy_tree
+    from .show import strategy_tree
     from .solution import read_document
-    from .verify_file import check_document
+    from .strategy import load_strategy
 
-    doc = read_document(file)
-    verdict = check_document(doc, resolve=False)
-    Console().print(strategy_tree(doc, depth, verdict))
-    table = learned_table(doc)
+    strategy = load_strategy(read_document(file))
+    Console().print(strategy_tree(strategy, depth, strategy.verify(resolve=False)))
+    table = strategy.learned()
     if table is not None:
         Console().print(table)
 

@@ -208,18 +208,18 @@ def _tree_solution(game, objective, table, root, label, method, max_guesses, sta
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than --max-guesses {max_guesses}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
-    extra = {"method": method, **({"max_guesses": max_guesses} if max_guesses else {}),
-             **_where(game, position), **st.to_dict()}
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
                     exact=True, proven=label != HEURISTIC, status=label,
                     strategy=DeductionStrategy(game, root, st, label, method, position),
-                    stats=stats, extra=extra)
+                    stats=stats, method=method, max_guesses=max_guesses,
+                    after=_where(game, position), secrets=st.secrets, total=st.total,
+                    worst=st.worst, histogram=dict(st.histogram))
 
 
-def _where(game: DeductionGame, position: History) -> dict:
-    """The position solved from, for the solution's extra fields (nothing at the start)."""
-    return {"after": format_position(game, position)} if position else {}
+def _where(game: DeductionGame, position: History) -> str | None:
+    """The position solved from, as the solution records it (None at the start)."""
+    return format_position(game, position) if position else None
 
 
 def _win_solution(game, objective, table, result, stats, t0, position, subset) -> Solution:
@@ -231,14 +231,12 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset) -
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
-    extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
-             **_where(game, position),
-             "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
                                          position),
-                    stats=stats, extra=extra)
+                    stats=stats, method="optimal", after=_where(game, position), secrets=n,
+                    wins=wins, histogram=dict(by_depth))
 
 
 def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,

@@ -283,6 +283,22 @@ def show(file, depth) -> None:
         Console().print(table)
 
 
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (the default answers this machine only)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+def serve(host, port) -> None:
+    """Serve the web page: the catalogue, solves with live progress, the strategy
+    explorer and advised play (needs: pip install 'perfectplay[web]')."""
+    try:
+        from .web.app import serve as run
+    except ImportError as err:
+        raise PerfectplayError(f"serve needs the web extra ({err.name} is missing): "
+                               "pip install 'perfectplay[web]'") from None
+    click.echo(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
+    run(host, port)
+
+
 def main() -> None:
     cli()
 

@@ -22,7 +22,8 @@ choice number; steps with a single choice are played by themselves.
 Rewards: -1 per guess, or minus the cost of a move (objective ``expected``); for the
 objective ``probability``, 1 for finishing within the horizon and 0 otherwise (the
 episode is truncated when the horizon is spent). Deduction episodes without a horizon
-are truncated after ``max_guesses`` guesses.
+are truncated after ``max_guesses`` guesses, Markov episodes after ``max_steps``
+decisions (a policy that never finishes, such as always taking a free move).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ from .strategy import Decision, Strategy, load_strategy
 
 #: Deduction episodes without a horizon stop after this many guesses by default.
 MAX_GUESSES = 10
+#: Markov episodes stop after this many decisions by default (a policy may never finish).
+MAX_STEPS = 10_000
 
 
 def _game(name: str, params: Mapping[str, Any] | None) -> Game:
@@ -137,7 +140,7 @@ class MarkovEnv(gymnasium.Env):
 
     def __init__(self, game: str, params: Mapping[str, Any] | None = None,
                  objective: str | None = None, horizon: int | None = None,
-                 render_mode: str | None = None):
+                 max_steps: int = MAX_STEPS, render_mode: str | None = None):
         from .markov.compile import compile_game
 
         self.game = _game(game, params)
@@ -152,7 +155,8 @@ class MarkovEnv(gymnasium.Env):
             "outcome": spaces.Discrete(int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1),
             "budget": spaces.Discrete(budget),
         })
-        self.state, self.o, self.paid = g.start, 0, 0
+        self.max_steps = max_steps
+        self.state, self.o, self.paid, self.steps = g.start, 0, 0, 0
 
     @property
     def budget(self) -> int | None:
@@ -206,7 +210,7 @@ class MarkovEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         g = self.graph
-        self.state, self.paid = g.start, 0
+        self.state, self.paid, self.steps = g.start, 0, 0
         self._draw()
         edges = self._edges()
         if len(edges) == 1 and not g.terminal[self.state]:
@@ -223,11 +227,12 @@ class MarkovEnv(gymnasium.Env):
         else:
             reward = self._advance(chosen[0])
             done = bool(g.terminal[self.state])
-        truncated = False
+        self.steps += 1
+        truncated = not done and self.steps >= self.max_steps
         if self.objective.name == "probability":
             within = self.paid <= self.objective.horizon
             reward = 1.0 if done and within else 0.0
-            truncated = not done and not within
+            truncated = truncated or (not done and not within)
         return self._observation(), reward, done, truncated, {"action_mask": self._mask()}
 
     def render(self) -> str | None:

@@ -54,6 +54,8 @@ class Option:
     value: str
     chosen: bool
     path: str | None
+    #: The action it is (a guess index, a choice number); None for a mere outcome.
+    action: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Branch:
     label: str
     detail: str
     options: tuple[Option, ...]
+    #: The feedback or chance outcome's number.
+    number: int | None = None
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,8 @@ class TreeStrategy(Strategy):
                 options = (Option("lost (no guess left)", "", True, None),)
             else:
                 options = (Option(f"guess {child['guess']}", detail, True,
-                                  "/".join(labels + [label])),)
-            branches.append(Branch(label, detail, options))
+                                  "/".join(labels + [label]), self.guess_index(child["guess"])),)
+            branches.append(Branch(label, detail, options, f))
         parent = "/".join(labels[:-1]) if labels else None
         return View(path="/".join(labels), title=f"guess {node['guess']}", facts=tuple(facts),
                     branches=tuple(branches), parent=parent)

@@ -124,9 +124,9 @@ class PolicyStrategy(Strategy):
                     target_path = (None if after is None else
                                    str(target) if left is None else f"{target}@{left}")
                 options.append(Option(game.describe_choice(code, k, c), value, c == chosen,
-                                      target_path))
+                                      target_path, c))
             branches.append(Branch(game.describe_outcome(code, k),
-                                   f"probability {int(weights[k])}/{total}", tuple(options)))
+                                   f"probability {int(weights[k])}/{total}", tuple(options), k))
         facts = [f"value: {cols.value[i]:.9f}" + (f" {unit} expected" if budget is None else "")]
         if budget is not None:
             facts.append(f"budget left: {budget} {unit}")

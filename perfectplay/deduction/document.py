@@ -120,7 +120,8 @@ class TreeStrategy(Strategy):
         if horizon is not None:
             facts.append(f"value of the subtree: wins {won:,} of {n:,} within {horizon} guesses")
         else:
-            facts.append(f"value of the subtree: {total:,} guesses over {n:,} secrets, "
+            facts.append(f"value of the subtree: {total:,} guesses over {n:,} "
+                         f"secret{'s' if n != 1 else ''}, "
                          f"average {format_value(Fraction(total, n)) if n else '0'} "
                          f"({total / max(n, 1):.4f}), worst case {depth_of}")
         g = self.guess_index(node["guess"])

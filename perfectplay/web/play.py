@@ -3,7 +3,7 @@ the moves so far are in the query, undo is the same address less the last move, 
 move the rules refuse (feedback no secret fits) leaves the game as it was.
 
 Deduction games: the advisor of ``play/deduction_play.py`` suggests each guess; the tool
-holds a secret drawn from the seed, or the person types the feedback they got. Markov
+holds a secret drawn from the seed (``secret=page``), or the person types the feedback they got (``secret=yours``). Markov
 games: chance is drawn from the seed; every choice is shown with its expected cost
 (the solved strategy's explorer node), the optimal one marked.
 """
@@ -54,8 +54,8 @@ def _deduction(request: Request, game, seed: int, base: dict) -> Response:
     from ..play.deduction_play import Turn, suggest
 
     q = request.query_params
-    mode = "mine" if q.get("mode", "mine") == "mine" else "yours"
-    base = {**base, "mode": mode}
+    mode = "yours" if q.get("secret") == "yours" else "page"
+    base = {**base, "secret": mode}
     history = parse_position(game, q.get("moves", ""))
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
@@ -65,7 +65,7 @@ def _deduction(request: Request, game, seed: int, base: dict) -> Response:
         left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
     if not len(left):
         raise PerfectplayError("no secret fits these moves")
-    hidden = random.Random(seed).randrange(len(secrets)) if mode == "mine" else None
+    hidden = random.Random(seed).randrange(len(secrets)) if mode == "page" else None
     moves = format_position(game, history)
     message, status = "", 200
     guess_text = (q.get("guess") or "").strip()

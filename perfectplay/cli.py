@@ -176,10 +176,11 @@ def play(game, assignments, seed, secret, budget) -> None:
         if g.kind == "markov":
             from .engines import solve as run
             from .play.markov_play import play_markov
+            from .strategy import load_strategy
 
             if secret is not None:
                 raise Unsupported(f"{g.name} has no secret (--secret is for deduction games)")
-            play_markov(g, run(g, exact=False), console, seed)
+            play_markov(g, load_strategy(run(g, exact=False).export()), console, seed)
         else:
             from .play.deduction_play import play_deduction
 

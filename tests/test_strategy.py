@@ -1,6 +1,5 @@
 """One Strategy interface for both engines: actions, documents and the explorer."""
 
-import numpy as np
 import pytest
 
 from perfectplay import load_game, solve

@@ -127,8 +127,13 @@ class PolicyStrategy(Strategy):
                                       target_path, c))
             branches.append(Branch(game.describe_outcome(code, k),
                                    f"probability {int(weights[k])}/{total}", tuple(options), k))
-        facts = [f"value: {cols.value[i]:.9f}" + (f" {unit} expected" if budget is None else "")]
-        if budget is not None:
+        facts = []
+        if budget is None:
+            facts.append(f"value: {cols.value[i]:.9f} {unit} expected")
+        else:  # the policy records values for the whole horizon only
+            if budget == self.horizon:
+                facts.append(f"value: probability {cols.value[i]:.9f} of finishing within "
+                             f"{budget} {unit}")
             facts.append(f"budget left: {budget} {unit}")
         if cols.n_out[i] == 0:
             facts.append("finished")

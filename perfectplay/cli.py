@@ -206,10 +206,11 @@ def play(game, assignments, seed, secret, budget) -> None:
         if g.kind == "markov":
             from .engines import solve as run
             from .play.markov_play import play_markov
+            from .strategy import load_strategy
 
             if secret is not None:
                 raise Unsupported(f"{g.name} has no secret (--secret is for deduction games)")
-            play_markov(g, run(g, exact=False), console, seed)
+            play_markov(g, load_strategy(run(g, exact=False).export()), console, seed)
         else:
             from .play.deduction_play import play_deduction
 
@@ -377,12 +378,12 @@ def _print_summary(game, solution, out, plot) -> None:
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
-    if "wins" in solution.extra:
-        table.add_row("wins", f"{solution.extra['wins']:,} of {solution.extra['secrets']:,} "
-                              f"secrets ({solution.extra['unreduced']})")
-        table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in solution.extra["histogram"].items()))
-    elif "histogram" in solution.extra:
-        _add_deduction_rows(table, solution.extra)
+    if solution.wins is not None:
+        table.add_row("wins", f"{solution.wins:,} of {solution.secrets:,} "
+                              f"secrets ({solution.wins}/{solution.secrets})")
+        table.add_row("histogram", _histogram_text(solution.histogram))
+    elif solution.total is not None:
+        _add_deduction_rows(table, solution)
     if "store" in solution.stats:
         store = solution.stats["store"]
         table.add_row("store", ("answered whole from " if solution.stats["from_store"] else
@@ -407,10 +408,14 @@ def _exact_text(value) -> str:
     return text if "digits" not in text else f"a fraction of {text} (in full: --json or --out)"
 
 
-def _add_deduction_rows(table, extra) -> None:
-    table.add_row("total", f"{extra['total']:,} guesses over {extra['secrets']:,} secrets")
-    table.add_row("worst case", str(extra["worst"]))
-    table.add_row("histogram", "  ".join(f"{k}:{v}" for k, v in extra["histogram"].items()))
+def _add_deduction_rows(table, solution) -> None:
+    table.add_row("total", f"{solution.total:,} guesses over {solution.secrets:,} secrets")
+    table.add_row("worst case", str(solution.worst))
+    table.add_row("histogram", _histogram_text(solution.histogram))
+
+
+def _histogram_text(histogram: dict[int, int]) -> str:
+    return "  ".join(f"{k}:{v}" for k, v in sorted(histogram.items()))
 
 
 @cli.command()
@@ -444,14 +449,13 @@ def show(file, depth) -> None:
     once its numbers are checked as verify checks them."""
     from rich.console import Console
 
-    from .show import learned_table, strategy_tree
+    from .show import strategy_tree
     from .solution import read_document
-    from .verify_file import check_document
+    from .strategy import load_strategy
 
-    doc = read_document(file)
-    verdict = check_document(doc, resolve=False)
-    Console().print(strategy_tree(doc, depth, verdict))
-    table = learned_table(doc)
+    strategy = load_strategy(read_document(file))
+    Console().print(strategy_tree(strategy, depth, strategy.verify(resolve=False)))
+    table = strategy.learned()
     if table is not None:
         Console().print(table)
 
@@ -507,6 +511,22 @@ def store_clear(store_path) -> None:
 
     path = store_path or default_path()
     click.echo(f"{path}: {'deleted' if clear(path) else 'no store to delete'}")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (the default answers this machine only)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+def serve(host, port) -> None:
+    """Serve the web page: the catalogue, solves with live progress, the strategy
+    explorer and advised play (needs: pip install 'perfectplay[web]')."""
+    try:
+        from .web.app import serve as run
+    except ImportError as err:
+        raise PerfectplayError(f"serve needs the web extra ({err.name} is missing): "
+                               "pip install 'perfectplay[web]'") from None
+    click.echo(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
+    run(host, port)
 
 
 def main() -> None:

@@ -48,10 +48,10 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
     fmt = check_plot_path(path)
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    if "wins" in solution.extra:
+    if solution.wins is not None:
         _wins(ax, game, solution)
-    elif "histogram" in solution.extra:
-        hist = {int(k): v for k, v in solution.extra["histogram"].items()}
+    elif solution.histogram is not None:
+        hist = solution.histogram
         xs = sorted(hist)
         ax.bar(xs, [hist[x] for x in xs], color="#4c72b0")
         for x in xs:
@@ -59,7 +59,7 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.set_xlabel("guesses needed")
         ax.set_ylabel("secrets")
         ax.set_xticks(xs)
-        ax.set_title(f"{game}\n{solution.extra.get('method', '')}: average "
+        ax.set_title(f"{game}\n{solution.method}: average "
                      f"{solution.value_float:.4f} guesses; {solution.status}", fontsize=10)
     else:
         policy = solution.strategy
@@ -107,9 +107,8 @@ def plot_frontier(game, front, path: str | os.PathLike) -> None:
 
 def _wins(ax, game, solution: Solution) -> None:
     """A win-probability strategy: secrets won by guess number, and the secrets lost."""
-    extra = solution.extra
-    hist = {int(k): v for k, v in extra["histogram"].items()}
-    lost = extra["secrets"] - extra["wins"]
+    hist = solution.histogram
+    lost = solution.secrets - solution.wins
     labels = [str(x) for x in sorted(hist)] + ["lost"]
     counts = [hist[x] for x in sorted(hist)] + [lost]
     colours = ["#4c72b0"] * len(hist) + ["#c44e52"]
@@ -119,5 +118,5 @@ def _wins(ax, game, solution: Solution) -> None:
     ax.set_xlabel("guess that finds the secret")
     ax.set_ylabel("secrets")
     ax.set_title(f"{game}\nP(win within {solution.objective.horizon} guesses) = "
-                 f"{extra['wins']:,}/{extra['secrets']:,} = {solution.value_float:.6f}; "
+                 f"{solution.wins:,}/{solution.secrets:,} = {solution.value_float:.6f}; "
                  f"{solution.status}", fontsize=10)

@@ -96,11 +96,49 @@ class Solution:
     status: str
     strategy: Any
     stats: dict[str, Any] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: Deduction games: how the strategy was found (optimal or a heuristic's name).
+    method: str | None = None
+    #: Deduction games: the guess limit solved under (--max-guesses), if any.
+    max_guesses: int | None = None
+    #: Deduction games: the position solved from (``GUESS:FEEDBACK,...``), if not the start.
+    after: str | None = None
+    #: Deduction games: secrets counted (those the position leaves).
+    secrets: int | None = None
+    #: Deduction trees (expected, worst): guesses summed over the secrets, the worst case.
+    total: int | None = None
+    worst: int | None = None
+    #: Deduction games, probability objective: secrets won within the horizon.
+    wins: int | None = None
+    #: Deduction games: secrets revealed by the number of guesses it took.
+    histogram: dict[int, int] | None = None
+    #: Item costs (probability-then-cost): the guesses' costs summed over the secrets.
+    total_cost: int | None = None
 
     @property
     def value_float(self) -> float:
         return float(self.value)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The engine's own facts, as the JSON output writes them (keys in their order)."""
+        facts: dict[str, Any] = {}
+        if self.method is not None:
+            facts["method"] = self.method
+        if self.max_guesses:
+            facts["max_guesses"] = self.max_guesses
+        if self.wins is not None:
+            facts.update(wins=self.wins, secrets=self.secrets,
+                         unreduced=f"{self.wins}/{self.secrets}")
+        if self.after:
+            facts["after"] = self.after
+        if self.total is not None:
+            facts.update(total=self.total, secrets=self.secrets, worst=self.worst)
+        if self.total_cost is not None:
+            facts.update(total_cost=self.total_cost,
+                         expected_cost=format_value(Fraction(self.total_cost, self.secrets)))
+        if self.histogram is not None:
+            facts["histogram"] = {str(k): v for k, v in sorted(self.histogram.items())}
+        return facts
 
     def to_dict(self) -> dict[str, Any]:
         """The summary fields of the command line's ``--json`` output."""

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .catalogue import game_of_document
 from .errors import PerfectplayError
 from .game import Game
 from .objectives import Objective
@@ -50,33 +49,26 @@ def check_document(doc: Any, *, resolve: bool = True) -> Verdict:
     """Replay the strategy in `doc`, check every number it states, and check (or say we
     did not) its claim of optimality; BadFile (or the engine's own error) if anything is
     wrong."""
-    game = game_of_document(doc)
-    kind = (doc.get("strategy") or {}).get("kind") if isinstance(doc.get("strategy"), dict) else None
-    if kind == "markov-policy":
-        verdict = _markov(game, doc)
-    elif kind == "deduction-tree":
-        verdict = _deduction(game, doc)
-    else:
-        raise BadFile(f"the file holds no strategy for {game.name}")
-    _optimality(verdict, doc, resolve)
-    return verdict
+    from .strategy import load_strategy
+
+    return load_strategy(doc).verify(resolve)
 
 
 # --- deduction trees ------------------------------------------------------------------
-def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
-    from .deduction.verify import BadStrategy, verify_document
+def verify_tree(strategy, resolve: bool) -> Verdict:
+    """The check of a deduction tree (``deduction.document.TreeStrategy``)."""
+    from .deduction.verify import verify_document
 
-    if game.kind != "deduction":
-        raise BadStrategy(f"{game.name} is not a deduction game")
+    game, doc = strategy.game, strategy.document
     stats, _ = verify_document(game, doc)
-    strategy = doc["strategy"]
+    tree = strategy.tree
     histogram = {str(k): v for k, v in sorted(stats.histogram.items())}
-    horizon = strategy.get("horizon")
+    horizon = tree.get("horizon")
     verdict = Verdict(game)
     if horizon is not None:
         from .deduction.verify import start
 
-        n = len(start(game, strategy.get("after"))[1])
+        n = len(start(game, tree.get("after"))[1])
         value = Fraction(stats.secrets, n)
         facts = {"objective": "probability", "horizon": horizon, "value": value,
                  "wins": stats.secrets, "secrets": n, "unreduced": f"{stats.secrets}/{n}",
@@ -107,10 +99,11 @@ def _deduction(game: Game, doc: dict[str, Any]) -> Verdict:
                           f"{float(average):.6f} ({average}), worst case {stats.worst}"]
         verdict.data["average"] = str(average)
     verdict.lines.append("histogram " + "  ".join(f"{k}:{v}" for k, v in histogram.items()))
-    _agree(doc, facts, strategy)
+    _agree(doc, facts, tree)
     verdict.data.update({k: (format_value(v) if isinstance(v, Fraction) else v)
                          for k, v in facts.items()})
     verdict.data["value_float"] = float(value)
+    _optimality(verdict, strategy, resolve)
     return verdict
 
 
@@ -137,20 +130,20 @@ def _agree(doc: dict[str, Any], facts: dict[str, Any], strategy: dict[str, Any])
 
 
 # --- Markov policies --------------------------------------------------------------------
-def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
-    from .markov.policy_file import decode_policy
-    from .markov.verify import TOLERANCE, BadPolicy, verify_policy
+def verify_policy_document(strategy, resolve: bool) -> Verdict:
+    """The check of a Markov policy (``markov.document.PolicyStrategy``)."""
+    from .markov.verify import TOLERANCE, verify_policy
 
-    if game.kind != "markov":
-        raise BadPolicy(f"{game.name} is not a Markov game")
-    if doc["strategy"].get("by_budget"):
+    game, doc = strategy.game, strategy.document
+    if strategy.columns.by_budget:
         verdict = Verdict(game, [f"{game}: a policy by budget left (horizon "
                                  f"{doc.get('horizon')}): its value and choices were NOT "
                                  "checked (verify does not replay horizon policies)"])
         verdict.data.update({"value": doc.get("value"), "checked": False})
         verdict.optimality = "unchecked policy"
+        _optimality(verdict, strategy, resolve)
         return verdict
-    columns = decode_policy(doc["strategy"])
+    columns = strategy.columns
     if doc.get("objective", "expected") != "expected":
         raise BadFile(f"the file's objective {doc.get('objective')!r} does not match its "
                       "policy (expected cost)")
@@ -187,6 +180,7 @@ def _markov(game: Game, doc: dict[str, Any]) -> Verdict:
     elif check.optimal:
         verdict.optimality = "exact check" if check.exact else "float check"
         verdict.data["check"] = how
+    _optimality(verdict, strategy, resolve)
     return verdict
 
 
@@ -197,7 +191,8 @@ def _claims_optimal(doc: dict[str, Any]) -> bool:
             or strategy.get("label") in OPTIMAL)
 
 
-def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
+def _optimality(verdict: Verdict, strategy, resolve: bool) -> None:
+    doc = strategy.document
     claimed = _claims_optimal(doc)
     claim = doc.get("status") if doc.get("status") in OPTIMAL else PROVEN
     value = verdict.data.get("value")
@@ -207,7 +202,7 @@ def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
         verdict.lines.append(f"the policy is optimal: no better choice anywhere "
                              f"({verdict.data.get('check', verdict.optimality)})")
     elif claimed and resolve:
-        optimum = _solve_again(verdict.game, doc)
+        optimum = _solve_again(strategy)
         if _as_fraction(value) == optimum or (
                 not verdict.data.get("exact", True) and _close(float(optimum), float(_as_fraction(value)))):
             verdict.optimality = "re-established"
@@ -227,27 +222,14 @@ def _optimality(verdict: Verdict, doc: dict[str, Any], resolve: bool) -> None:
     verdict.data["optimality"] = verdict.optimality
 
 
-def _solve_again(game: Game, doc: dict[str, Any]) -> Fraction | float:
+def _solve_again(strategy) -> Fraction | float:
     """The optimum of the root the file was solved for (its objective, horizon, limit)."""
-    import os
-
     from .engines import solve
 
+    doc = strategy.document
     objective = Objective(doc.get("objective", "expected"), doc.get("horizon"),
                           bool(doc.get("determine")))
-    options: dict[str, Any] = {}
-    if game.kind == "deduction":
-        from .deduction.position import guess_index, parse_position
-
-        strategy = doc.get("strategy") or {}
-        position = parse_position(game, strategy.get("after") or "")
-        options = {"workers": os.cpu_count() or 1, "position": position}
-        if doc.get("max_guesses") is not None:
-            options["max_guesses"] = doc["max_guesses"]
-        if PROVEN_GIVEN_FIRST in (doc.get("status"), strategy.get("label")):
-            options["first"] = guess_index(game, strategy["root"]["guess"])
-    solution = solve(game, objective, **options)
-    return solution.value
+    return solve(strategy.game, objective, **strategy.solve_options()).value
 
 
 # --- small helpers ----------------------------------------------------------------------

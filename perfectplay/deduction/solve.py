@@ -278,19 +278,19 @@ def _tree_solution(game, objective, table, root, label, method, max_guesses, sta
         raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
                           f"more than {limit_text}")
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
-    extra = {"method": method, **({"max_guesses": max_guesses} if max_guesses else {}),
-             **_where(game, position), **st.to_dict()}
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
                     exact=True, proven=label != HEURISTIC, status=label,
                     strategy=DeductionStrategy(game, root, st, label, method, position,
                                                objective.determine),
-                    stats=stats, extra=extra)
+                    stats=stats, method=method, max_guesses=max_guesses,
+                    after=_where(game, position), secrets=st.secrets, total=st.total,
+                    worst=st.worst, histogram=dict(st.histogram))
 
 
-def _where(game: DeductionGame, position: History) -> dict:
-    """The position solved from, for the solution's extra fields (nothing at the start)."""
-    return {"after": format_position(game, position)} if position else {}
+def _where(game: DeductionGame, position: History) -> str | None:
+    """The position solved from, as the solution records it (None at the start)."""
+    return format_position(game, position) if position else None
 
 
 def _win_solution(game, objective, table, result, stats, t0, position, subset,
@@ -305,26 +305,22 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset,
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
-    extra = {"method": "optimal", "wins": wins, "secrets": n, "unreduced": f"{wins}/{n}",
-             **_where(game, position),
-             **(_costs(game, table, root, subset, position, cost, n)
-                if objective.name == "probability-then-cost" else {}),
-             "histogram": {str(k): v for k, v in sorted(by_depth.items())}}
     return Solution(game=game.name, params=game.params, objective=objective,
                     value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
                                          position, objective.determine, objective.name),
-                    stats=stats, extra=extra)
+                    stats=stats, method="optimal", after=_where(game, position), secrets=n,
+                    wins=wins, histogram=dict(by_depth),
+                    total_cost=(_costs(game, table, root, subset, position, cost)
+                                if objective.name == "probability-then-cost" else None))
 
 
-def _costs(game, table, root, subset, position, cost: int, n: int) -> dict:
-    """The expected total cost of the guesses (checked against the tree's own cost)."""
-    from ..solution import format_value
-
+def _costs(game, table, root, subset, position, cost: int) -> int:
+    """The total cost of the tree's guesses, checked against the search's own figure."""
     replayed = tree_cost(game, table, root, subset, position)
     if replayed != cost:
         raise AssertionError(f"the strategy tree costs {replayed}, the search says {cost}")
-    return {"total_cost": cost, "expected_cost": format_value(Fraction(cost, n))}
+    return cost
 
 
 def tree_cost(game: DeductionGame, table: Table, root: Node | None, subset: np.ndarray,

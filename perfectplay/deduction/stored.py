@@ -111,8 +111,9 @@ def solution_key(game: DeductionGame, objective: Objective, max_guesses: int | N
     """The key of a whole solve's solution (found without building the feedback table,
     so that a solve done before is answered in about the time Python takes to start)."""
     digest = hashlib.sha256(b"solution|" + fingerprint(game))
-    digest.update(json.dumps([objective.name, objective.horizon, max_guesses,
-                              [list(map(int, p)) for p in position], first]).encode())
+    digest.update(json.dumps([objective.name, objective.horizon, objective.determine,
+                              max_guesses, [list(map(int, p)) for p in position],
+                              first]).encode())
     return digest.digest()
 
 
@@ -120,7 +121,7 @@ def keep_solution(store: Store, key: bytes, solution: Solution, game: DeductionG
     """Keep a proven solution whole (value, labels, statistics and strategy)."""
     stats = {k: v for k, v in solution.stats.items() if k not in ("store", "from_store")}
     document = {"value": format_value(solution.value), "status": solution.status,
-                "proven": solution.proven, "extra": solution.extra, "stats": stats,
+                "proven": solution.proven, "facts": _facts(solution), "stats": stats,
                 "strategy": solution.strategy.to_json()}
     payload = zlib.compress(json.dumps(document, separators=(",", ":")).encode())
     store.put(key, Stored(0, True, payload), str(game), solution.objective.name, 0)
@@ -139,7 +140,26 @@ def stored_solution(store: Store, key: bytes, game: DeductionGame,
                     value=parse_value(document["value"]), exact=True,
                     proven=document["proven"], status=document["status"],
                     strategy=StoredStrategy(document["strategy"]), stats=stats,
-                    extra=document["extra"])
+                    **_read_facts(document["facts"]))
+
+
+#: The Solution fields a kept solution carries beside its value and strategy.
+_FACTS = ("method", "max_guesses", "after", "secrets", "total", "worst", "wins", "histogram",
+          "total_cost")
+
+
+def _facts(solution: Solution) -> dict:
+    facts = {name: getattr(solution, name) for name in _FACTS}
+    if facts["histogram"] is not None:
+        facts["histogram"] = {str(k): v for k, v in facts["histogram"].items()}
+    return facts
+
+
+def _read_facts(facts: dict) -> dict:
+    facts = {name: facts.get(name) for name in _FACTS}
+    if facts["histogram"] is not None:
+        facts["histogram"] = {int(k): v for k, v in facts["histogram"].items()}
+    return facts
 
 
 class AnswerStore:

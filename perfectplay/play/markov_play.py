@@ -8,62 +8,62 @@ import random
 import numpy as np
 
 from ..markov.model import MarkovGame
-from ..solution import Solution
+from ..strategy import Decision, Strategy
 from .console import COMMANDS_HELP, Console, Quit
 
 
-def play_markov(game: MarkovGame, solution: Solution, console: Console, seed: int | None) -> int:
-    """Run one game; chance is drawn from `seed`. Returns the cost the person paid."""
-    policy = solution.strategy
-    g = policy.graph
-    V = [float(v) for v in policy.values]
+def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: int | None) -> int:
+    """Run one game with the advice of `strategy` (a solved policy, read through the
+    Strategy interface); chance is drawn from `seed`. Returns the cost the person paid."""
     rng = random.Random(seed)
     unit = game.cost_unit
-    console.say(f"[bold]{game}[/bold]: optimal play needs {V[g.start]:.6f} {unit} on average. "
-                f"{COMMANDS_HELP}")
-    state, paid = g.start, 0
+    console.say(f"[bold]{game}[/bold]: optimal play needs {strategy.value(game.initial_state()):.6f} "
+                f"{unit} on average. {COMMANDS_HELP}")
+    state, paid = int(game.initial_state()), 0
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
-    while not g.terminal[state]:
-        lo, hi = int(g.out_ptr[state]), int(g.out_ptr[state + 1])
+    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+        exp = game.expand(np.array([state], dtype=np.int64))
+        outcomes = np.flatnonzero(exp.weight[0] > 0)
         if pending is None:
-            o = lo + _draw(rng, g.weight[lo:hi])
+            k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
         else:
-            o, pending = pending, None
-        edges = range(int(g.choice_ptr[o]), int(g.choice_ptr[o + 1]))
-        if len(edges) == 1:  # nothing to decide: chance alone, or a forced step
-            e = edges[0]
-            if hi - lo > 1:
-                console.say(f"  {game.describe_outcome(int(g.codes[state]), int(g.outcome_k[o]))}")
-            paid += int(g.cost[e])
-            state = int(g.target[e])
+            k, pending = pending, None
+        choices = np.flatnonzero(exp.next[0, k] >= 0).tolist()
+        cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
+        target = exp.next[0, k]
+        if len(choices) == 1:  # nothing to decide: chance alone, or a forced step
+            if len(outcomes) > 1:
+                console.say(f"  {game.describe_outcome(state, k)}")
+            paid += int(cost[choices[0]])
+            state = int(target[choices[0]])
             continue
-        code = int(g.codes[state])
-        console.say(f"\n{game.describe_state(code)}  (paid {amount(paid, unit)})")
-        console.say(f"[cyan]{game.describe_outcome(code, int(g.outcome_k[o]))}[/cyan]")
-        best = int(policy.chosen[o])
-        labels = [game.describe_choice(code, int(g.outcome_k[o]), int(g.choice_c[e])) for e in edges]
+        console.say(f"\n{game.describe_state(state)}  (paid {amount(paid, unit)})")
+        console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
+        best = strategy.action(Decision(state, k))
+        left = {c: int(cost[c]) + strategy.value(int(target[c])) for c in choices}
+        labels = [game.describe_choice(state, k, c) for c in choices]
         width = max(len(label) for label in labels)
-        for i, (e, label) in enumerate(zip(edges, labels), 1):
-            mark = "  [green]<- optimal[/green]" if e == best else ""
-            console.say(f"  {i}. {label:{width}}  {unit} left {g.cost[e] + V[g.target[e]]:.4f}{mark}")
-        choice = _ask_choice(console, len(edges), best - edges[0] + 1)
+        for i, (c, label) in enumerate(zip(choices, labels), 1):
+            mark = "  [green]<- optimal[/green]" if c == best else ""
+            console.say(f"  {i}. {label:{width}}  {unit} left {left[c]:.4f}{mark}")
+        choice = _ask_choice(console, len(choices), choices.index(best) + 1)
         if choice == "undo":
             if history:
                 state, pending, paid = history.pop()
             else:
                 console.say("nothing to undo")
-                pending = o
+                pending = k
             continue
-        history.append((state, o, paid))
-        e = edges[choice - 1]
-        if e != best:
-            console.say(f"[yellow]that costs {g.cost[e] + V[g.target[e]] - (g.cost[best] + V[g.target[best]]):.4f} "
+        history.append((state, k, paid))
+        c = choices[choice - 1]
+        if c != best:
+            console.say(f"[yellow]that costs {left[c] - left[best]:.4f} "
                         f"{unit} more than optimal on average[/yellow]")
-        paid += int(g.cost[e])
-        state = int(g.target[e])
+        paid += int(cost[c])
+        state = int(target[c])
     console.say(f"\n[bold]finished in {amount(paid, unit)}[/bold] "
-                f"(optimal play averages {V[g.start]:.4f})")
+                f"(optimal play averages {strategy.value(game.initial_state()):.4f})")
     return paid
 
 

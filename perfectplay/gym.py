@@ -1,0 +1,287 @@
+"""Every catalogue game as a Gymnasium environment, and the exact optimum as an agent.
+
+``import perfectplay.gym`` registers ``perfectplay/NAME-v0`` for every game of the
+catalogue (shipped, plug-ins, registered), so that
+
+    >>> import gymnasium, perfectplay.gym
+    >>> env = gymnasium.make("perfectplay/mastermind-v0", params={"pegs": 3, "colors": 3})
+
+(or ``gymnasium.make("perfectplay.gym:perfectplay/mastermind-v0", ...)`` without the
+import). Gymnasium is an optional extra: ``pip install 'perfectplay[gym]'``.
+
+Deduction games: the secret is drawn uniformly in ``reset(seed=...)``; an action is a
+guess (an index into ``game.guesses()``); the observation is the guesses and feedbacks
+so far (``guesses[t]`` = guess index + 1, ``feedbacks[t]`` = feedback + 1, 0 before turn
+t; a guess the rules forbid, as in a hard mode, is a turn lost, its feedback recorded as
+``n_feedbacks + 1``). ``info["action_mask"]`` marks the guesses allowed.
+
+Markov games: the observation is the state (its index in the compiled game), the chance
+outcome just drawn, and the budget left (horizon objective); an action is the game's
+choice number; steps with a single choice are played by themselves.
+
+Rewards: -1 per guess, or minus the cost of a move (objective ``expected``); for the
+objective ``probability``, 1 for finishing within the horizon and 0 otherwise (the
+episode is truncated when the horizon is spent). Deduction episodes without a horizon
+are truncated after ``max_guesses`` guesses, Markov episodes after ``max_steps``
+decisions (a policy that never finishes, such as always taking a free move).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError:  # pragma: no cover - the message is the point
+    from .errors import PerfectplayError
+
+    raise PerfectplayError("perfectplay.gym needs gymnasium: pip install 'perfectplay[gym]'") from None
+
+from .catalogue import game_class, game_names, load_game
+from .game import Game
+from .objectives import Objective
+from .strategy import Decision, Strategy, load_strategy
+
+#: Deduction episodes without a horizon stop after this many guesses by default.
+MAX_GUESSES = 10
+#: Markov episodes stop after this many decisions by default (a policy may never finish).
+MAX_STEPS = 10_000
+
+
+def _game(name: str, params: Mapping[str, Any] | None) -> Game:
+    return load_game(name, [f"{k}={v}" for k, v in (params or {}).items()])
+
+
+def _objective(game: Game, objective: str | None, horizon: int | None) -> Objective:
+    name = objective or game.default_objective
+    if name == "probability" and horizon is None:
+        horizon = game.default_horizon()
+    return Objective(name, horizon)
+
+
+class DeductionEnv(gymnasium.Env):
+    """A deduction game (Wordle, Mastermind, ...): guess the secret the environment drew."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str, params: Mapping[str, Any] | None = None,
+                 objective: str | None = None, horizon: int | None = None,
+                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None):
+        self.game = _game(game, params)
+        self.objective = _objective(self.game, objective, horizon)
+        self.limit = self.objective.horizon if self.objective.horizon is not None else max_guesses
+        self.render_mode = render_mode
+        self._guesses = self.game.guesses()
+        self._secrets = self.game.secrets()
+        n, nf = len(self._guesses), self.game.n_feedbacks()
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Dict({
+            "guesses": spaces.MultiDiscrete(np.full(self.limit, n + 1)),
+            "feedbacks": spaces.MultiDiscrete(np.full(self.limit, nf + 2)),
+        })
+        self.history: tuple[tuple[int, int], ...] = ()
+        self._obs = self._empty()
+        self._secret = 0
+        self._turn = 0
+
+    def _empty(self) -> dict[str, np.ndarray]:
+        return {"guesses": np.zeros(self.limit, dtype=np.int64),
+                "feedbacks": np.zeros(self.limit, dtype=np.int64)}
+
+    def _mask(self) -> np.ndarray:
+        mask = self.game.restrict_guesses(self.history, self._guesses)
+        return np.ones(len(self._guesses), dtype=np.int8) if mask is None else mask.astype(np.int8)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self._secret = int(self.np_random.integers(len(self._secrets)))
+        self.history, self._turn, self._obs = (), 0, self._empty()
+        return self._observation(), {"action_mask": self._mask()}
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return {k: v.copy() for k, v in self._obs.items()}
+
+    def step(self, action):
+        g = int(action)
+        allowed = bool(self._mask()[g])
+        self._obs["guesses"][self._turn] = g + 1
+        solved = False
+        if allowed:
+            f = int(self.game.feedback(self._guesses[g], self._secrets[self._secret]))
+            self._obs["feedbacks"][self._turn] = f + 1
+            self.history = self.history + ((g, f),)
+            solved = f == self.game.solved_feedback()
+        else:
+            self._obs["feedbacks"][self._turn] = self.game.n_feedbacks() + 1
+        self._turn += 1
+        if self.objective.name == "probability":
+            reward = 1.0 if solved else 0.0
+        else:
+            reward = -1.0
+        truncated = not solved and self._turn >= self.limit
+        return (self._observation(), reward, solved, truncated,
+                {"action_mask": self._mask(), "allowed": allowed})
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        fmt = self.game
+        return "\n".join(f"{fmt.format_code(self._guesses[g])} {fmt.format_feedback(f)}"
+                         for g, f in self.history)
+
+
+class MarkovEnv(gymnasium.Env):
+    """A Markov game (dice-cards, Tricky Trios, ...): chance draws, the agent chooses."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str, params: Mapping[str, Any] | None = None,
+                 objective: str | None = None, horizon: int | None = None,
+                 max_steps: int = MAX_STEPS, render_mode: str | None = None):
+        from .markov.compile import compile_game
+
+        self.game = _game(game, params)
+        self.objective = _objective(self.game, objective, horizon)
+        self.render_mode = render_mode
+        self.graph = g = compile_game(self.game)
+        self._width = int(g.choice_c.max()) + 1 if g.n_edges else 1
+        budget = (self.objective.horizon or 0) + 1
+        self.action_space = spaces.Discrete(self._width)
+        self.observation_space = spaces.Dict({
+            "state": spaces.Discrete(g.n_states),
+            "outcome": spaces.Discrete(int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1),
+            "budget": spaces.Discrete(budget),
+        })
+        self.max_steps = max_steps
+        self.state, self.o, self.paid, self.steps = g.start, 0, 0, 0
+
+    @property
+    def budget(self) -> int | None:
+        """Cost units left within the horizon (None for the expected objective)."""
+        h = self.objective.horizon
+        return None if h is None else h - self.paid
+
+    @property
+    def decision(self) -> Decision:
+        """The current position as a strategy reads it."""
+        g = self.graph
+        return Decision(int(g.codes[self.state]), int(g.outcome_k[self.o]), self.budget)
+
+    def _edges(self) -> range:
+        g = self.graph
+        return range(int(g.choice_ptr[self.o]), int(g.choice_ptr[self.o + 1]))
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self._width, dtype=np.int8)
+        mask[self.graph.choice_c[list(self._edges())]] = 1
+        return mask
+
+    def _draw(self) -> None:
+        g = self.graph
+        lo, hi = int(g.out_ptr[self.state]), int(g.out_ptr[self.state + 1])
+        w = g.weight[lo:hi].astype(float)
+        self.o = lo + int(self.np_random.choice(hi - lo, p=w / w.sum()))
+
+    def _advance(self, edge: int) -> float:
+        """Play `edge` and every forced step after it; the reward earned."""
+        g = self.graph
+        paid = 0
+        while True:
+            paid += int(g.cost[edge])
+            self.state = int(g.target[edge])
+            if g.terminal[self.state]:
+                break
+            self._draw()
+            edges = self._edges()
+            if len(edges) != 1:
+                break
+            edge = edges[0]
+        self.paid += paid
+        return -float(paid) if self.objective.name != "probability" else 0.0
+
+    def _observation(self) -> dict[str, int]:
+        budget = self.budget
+        return {"state": int(self.state), "outcome": int(self.graph.outcome_k[self.o]),
+                "budget": 0 if budget is None else max(budget, 0)}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        g = self.graph
+        self.state, self.paid, self.steps = g.start, 0, 0
+        self._draw()
+        edges = self._edges()
+        if len(edges) == 1 and not g.terminal[self.state]:
+            self._advance(edges[0])
+        return self._observation(), {"action_mask": self._mask()}
+
+    def step(self, action):
+        g = self.graph
+        chosen = [e for e in self._edges() if g.choice_c[e] == int(action)]
+        if not chosen:  # not a legal choice here: a move lost, nothing changes
+            reward = -1.0 if self.objective.name != "probability" else 0.0
+            self.paid += 1
+            done = False
+        else:
+            reward = self._advance(chosen[0])
+            done = bool(g.terminal[self.state])
+        self.steps += 1
+        truncated = not done and self.steps >= self.max_steps
+        if self.objective.name == "probability":
+            within = self.paid <= self.objective.horizon
+            reward = 1.0 if done and within else 0.0
+            truncated = truncated or (not done and not within)
+        return self._observation(), reward, done, truncated, {"action_mask": self._mask()}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        code = int(self.graph.codes[self.state])
+        return (f"{self.game.describe_state(code)}; "
+                f"{self.game.describe_outcome(code, int(self.graph.outcome_k[self.o]))}")
+
+
+class OptimalAgent:
+    """The exact optimum of an environment's game and objective, read through `Strategy`
+    (the solution exported and read back as any strategy file is)."""
+
+    def __init__(self, env: gymnasium.Env):
+        from .engines import solve
+
+        self.env = env.unwrapped
+        self.solution = solve(self.env.game, self.env.objective)
+        self.strategy: Strategy = load_strategy(self.solution.export())
+
+    def act(self, observation: Any = None) -> int:
+        """The optimal action at the environment's current position."""
+        env = self.env
+        position = env.history if isinstance(env, DeductionEnv) else env.decision
+        action = self.strategy.action(position)
+        if action is None:
+            raise ValueError("the environment left the optimal strategy's positions")
+        return action
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id of the catalogue game `name`."""
+    return f"perfectplay/{name}-v0"
+
+
+def register_all() -> list[str]:
+    """Register every catalogue game (again, for games added since); their ids."""
+    ids = []
+    for name in game_names():
+        try:
+            kind = game_class(name).kind
+        except Exception:  # noqa: BLE001 - a plug-in that cannot load is left out
+            continue
+        entry = "perfectplay.gym:DeductionEnv" if kind == "deduction" else "perfectplay.gym:MarkovEnv"
+        gymnasium.register(id=env_id(name), entry_point=entry, kwargs={"game": name},
+                           disable_env_checker=False)
+        ids.append(env_id(name))
+    return ids
+
+
+register_all()

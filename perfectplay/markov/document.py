@@ -1,0 +1,168 @@
+"""A Markov policy read from its solution document, through `Strategy`.
+
+A position is a `Decision` (state, chance outcome, budget left for horizon policies),
+answered with the game's choice number. An explorer path is a state's code, followed
+by ``@BUDGET`` for horizon policies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..strategy import BadPath, Branch, Decision, Option, Strategy, View
+from .policy_file import BadPolicy, PolicyColumns, decode_policy
+
+
+class PolicyStrategy(Strategy):
+    """A Markov policy (expected cost, or by budget left for a horizon) from its document."""
+
+    kind = "markov-policy"
+    game_kind = "markov"
+
+    def __init__(self, game, document: dict[str, Any]):
+        super().__init__(game, document)
+        self.columns: PolicyColumns = decode_policy(document["strategy"])
+        self.horizon: int | None = document.get("horizon") if self.columns.by_budget else None
+        self._order = np.argsort(self.columns.code, kind="stable")
+        self._sorted = self.columns.code[self._order]
+
+    @property
+    def root_path(self) -> str:
+        start = int(self.columns.code[0])
+        return str(start) if self.horizon is None else f"{start}@{self.horizon}"
+
+    def row(self, code: int) -> int | None:
+        """The policy's row of the state `code`; None if it lists no such state."""
+        pos = min(int(np.searchsorted(self._sorted, code)), len(self._order) - 1)
+        return int(self._order[pos]) if self._sorted[pos] == code else None
+
+    def value(self, code: int) -> float | None:
+        """The recorded value of state `code` (float), None if not listed."""
+        i = self.row(code)
+        return None if i is None else float(self.columns.value[i])
+
+    def action(self, position: Decision) -> int | None:
+        """The choice number after outcome ``position.outcome`` in ``position.state``."""
+        cols = self.columns
+        i = self.row(position.state)
+        if i is None:
+            return None
+        budget = position.budget if cols.by_budget else 0
+        if budget is None or not 0 <= budget < len(cols.choose):
+            return None
+        ptr = cols.out_ptr
+        for o in range(int(ptr[i]), int(ptr[i + 1])):
+            if cols.outcome[o] == position.outcome:
+                return int(cols.choose[budget, o])
+        return None
+
+    def verify(self, resolve: bool = True):
+        from ..verify_file import verify_policy_document
+
+        return verify_policy_document(self, resolve)
+
+    def render(self, tree, depth: int) -> None:
+        """The policy from the start, following each outcome's chosen choice; for a
+        horizon policy, each level uses the choices for the budget left there."""
+        game, cols = self.game, self.columns
+        ptr = cols.out_ptr
+        horizon = self.horizon
+
+        def add(branch, code: int, level: int, budget: int | None) -> None:
+            i = self.row(code)
+            if i is None:
+                raise BadPolicy(f"the policy does not list state {code}")
+            shown = f"  [dim]value {cols.value[i]:.6f}[/dim]" if budget in (None, horizon) else ""
+            node = branch.add(f"{game.describe_state(code)}{shown}")
+            if level >= depth or cols.n_out[i] == 0:
+                return
+            row = budget if budget is not None else 0
+            if not 0 <= row < len(cols.choose):
+                raise BadPolicy(f"state {code}: no choices for a budget of {budget}")
+            exp = game.expand(np.array([code], dtype=np.int64))
+            cost = np.broadcast_to(exp.cost, exp.next.shape)
+            for o in range(ptr[i], ptr[i + 1]):
+                k, c = int(cols.outcome[o]), int(cols.choose[row, o])
+                if not (0 <= k < exp.next.shape[1] and 0 <= c < exp.next.shape[2]
+                        and exp.next[0, k, c] >= 0):
+                    raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
+                label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
+                left = None if budget is None else budget - int(cost[0, k, c])
+                add(node.add(label), int(exp.next[0, k, c]), level + 1, left)
+
+        add(tree, int(cols.code[0]), 0, horizon if cols.by_budget else None)
+
+    def explore(self, path: str) -> View:
+        """A state with, after each chance outcome, every legal choice and its expected
+        cost (its cost plus the value of the state it leads to; for a horizon policy, the
+        recorded value of the state at the budget is shown only at the start)."""
+        game, cols = self.game, self.columns
+        code, budget = _read_path(path, self.horizon is not None)
+        i = self.row(code)
+        if i is None:
+            raise BadPath(f"the policy lists no state {code}")
+        exp = game.expand(np.array([code], dtype=np.int64))
+        cost = np.broadcast_to(exp.cost, exp.next.shape)
+        weights = exp.weight[0]
+        total = int(weights.sum())
+        unit = getattr(game, "cost_unit", "moves")
+        branches = []
+        for k in np.flatnonzero(weights > 0).tolist():
+            chosen = self.action(Decision(code, k, budget))
+            options = []
+            for c in np.flatnonzero(exp.next[0, k] >= 0).tolist():
+                target, paid = int(exp.next[0, k, c]), int(cost[0, k, c])
+                after = self.value(target)
+                value = ("" if after is None or budget is not None
+                         else f"{paid + after:.6f} {unit}")
+                left = None if budget is None else budget - paid
+                if left is not None and left < 0:
+                    target_path = None
+                else:
+                    target_path = (None if after is None else
+                                   str(target) if left is None else f"{target}@{left}")
+                options.append(Option(game.describe_choice(code, k, c), value, c == chosen,
+                                      target_path, c))
+            branches.append(Branch(game.describe_outcome(code, k),
+                                   f"probability {int(weights[k])}/{total}", tuple(options), k))
+        facts = []
+        if budget is None:
+            facts.append(f"value: {cols.value[i]:.9f} {unit} expected")
+        else:  # the policy records values for the whole horizon only
+            if budget == self.horizon:
+                facts.append(f"value: probability {cols.value[i]:.9f} of finishing within "
+                             f"{budget} {unit}")
+            facts.append(f"budget left: {budget} {unit}")
+        if cols.n_out[i] == 0:
+            facts.append("finished")
+        return View(path=path, title=game.describe_state(code), facts=tuple(facts),
+                    branches=tuple(branches), parent=None if path == self.root_path else self.root_path)
+
+    def learned(self):
+        """What the policy learned, by kind of choice (``markov/learned.py``), for an
+        expected-cost policy of a game that labels its choices."""
+        if (not self.game.choice_kind_names or self.columns.by_budget
+                or self.document.get("objective") != "expected"):
+            return None
+        from rich.table import Table
+
+        from .learned import TOLERANCE, summarise_by_kind
+
+        counts, decisions, exact = summarise_by_kind(self.game, self.columns)
+        how = "exact comparisons" if exact else f"float comparisons, tolerance {TOLERANCE:g}"
+        table = Table(title=f"choices by kind over {decisions:,} decisions ({how})")
+        for col in ("kind of choice", "available", "chosen", "strictly best", "tied for best"):
+            table.add_column(col, justify="left" if col == "kind of choice" else "right")
+        for c in counts:
+            table.add_row(c.name, f"{c.available:,}", f"{c.chosen:,}", f"{c.strictly_best:,}",
+                          f"{c.tied_best:,}")
+        return table
+
+
+def _read_path(path: str, by_budget: bool) -> tuple[int, int | None]:
+    code, at, budget = path.partition("@")
+    if not code.isdigit() or (by_budget and not budget.isdigit()) or (at and not by_budget):
+        raise BadPath(f"not a state of this policy: {path!r}")
+    return int(code), int(budget) if by_budget else None

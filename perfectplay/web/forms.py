@@ -1,0 +1,67 @@
+"""Requests read as the command line reads its arguments: the same games, parameters,
+objectives and one-line messages, plus the web's own limits (no file parameters, sizes
+capped)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..catalogue import game_class, load_game
+from ..errors import BadParameter, PerfectplayError
+from ..game import Game
+from ..objectives import Objective, require_supported
+
+#: Deduction games: at most this many guess-secret pairs (full Wordle is 30 million).
+MAX_PAIRS = 31_000_000
+#: Parameters capped below their command-line range on the web ("game": {"param": max}).
+WEB_LIMITS: dict[str, dict[str, int]] = {"dice-cards": {"n": 8}, "tricky-trios": {"n": 9},
+                                         "item-matching": {"slots": 5, "items": 8}}
+#: Longest game played on the web (turns).
+MAX_TURNS = 40
+
+
+class TooLarge(PerfectplayError):
+    """A request for more than the web page computes."""
+
+
+def read_game(name: str, fields: Mapping[str, Any]) -> Game:
+    """The game `name` with the parameters in `fields` (those it declares; others are
+    ignored), checked as the command line checks them, then against the web's limits."""
+    cls = game_class(name)
+    words = []
+    for spec in cls.param_specs():
+        raw = fields.get(spec.name)
+        if raw is None or str(raw).strip() == "":
+            continue
+        if spec.path:
+            raise BadParameter(f"{spec.name} names a file; the web page uses the game's own data")
+        words.append(f"{spec.name}={str(raw).strip()}")
+    game = load_game(name, words)
+    for param, high in WEB_LIMITS.get(name, {}).items():
+        if game.params[param] > high:
+            raise TooLarge(f"{param}={game.params[param]} is more than the web page solves "
+                           f"(at most {high}; the command line goes further)")
+    if game.kind == "deduction":
+        pairs = len(game.guesses()) * len(game.secrets())
+        if pairs > MAX_PAIRS:
+            raise TooLarge(f"{game} has {pairs:,} guess-secret pairs, more than the web page "
+                           f"solves (at most {MAX_PAIRS:,}; the command line goes further)")
+    return game
+
+
+def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
+    """The objective (and horizon) in `fields`, the game's own by default."""
+    name = str(fields.get("objective") or game.default_objective)
+    raw = str(fields.get("horizon") or "").strip()
+    if raw:
+        try:
+            horizon: int | None = int(raw)
+        except ValueError:
+            raise BadParameter(f"--horizon must be an integer, got {raw!r}") from None
+        if horizon > MAX_TURNS:
+            raise TooLarge(f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})")
+    else:
+        horizon = game.default_horizon() if name == "probability" else None
+    objective = Objective(name, horizon)
+    require_supported(game, objective)
+    return objective

@@ -1,0 +1,112 @@
+"""The catalogue, solves with live progress, results and the strategy explorer."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from ..catalogue import game_class, game_names
+from ..errors import PerfectplayError
+from .app import error_page, templates
+from .forms import read_game, read_objective
+
+
+def _games() -> list[dict]:
+    """Every game with its parameters (files excepted) for the catalogue's forms."""
+    games = []
+    for name in game_names():
+        try:
+            cls = game_class(name)
+        except PerfectplayError as err:
+            games.append({"name": name, "error": str(err)})
+            continue
+        games.append({"name": name, "cls": cls,
+                      "params": [s for s in cls.param_specs() if not s.path]})
+    return games
+
+
+async def catalogue(request: Request) -> Response:
+    return templates.TemplateResponse(request, "catalogue.html", {"games": _games()})
+
+
+async def solve(request: Request) -> Response:
+    """Start a solve of the posted game and objective; its page shows the progress."""
+    form = await request.form()
+    name = str(form.get("game", ""))
+    game = read_game(name, form)
+    objective = read_objective(game, form)
+    job = request.app.state.jobs.start(str(game), objective.name, objective.horizon)
+    return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+
+def _job(request: Request):
+    job = request.app.state.jobs.get(request.path_params["job_id"])
+    if job is None:
+        raise _NoJob(f"no solve {request.path_params['job_id']!r} (finished solves are "
+                     "forgotten after a while)")
+    return job
+
+
+class _NoJob(PerfectplayError):
+    """A job id the server does not know."""
+
+
+async def job(request: Request) -> Response:
+    """A running solve (progress, cancel) or its result (status, value, histogram)."""
+    try:
+        job = _job(request)
+    except _NoJob as err:
+        return error_page(request, str(err), 404)
+    result = None
+    if job.state == "done":
+        result = _result(job)
+    return templates.TemplateResponse(request, "job.html", {"job": job, "result": result})
+
+
+def _result(job) -> dict:
+    from ..strategy import load_strategy
+
+    doc = job.document
+    if job.strategy is None:
+        job.strategy = load_strategy(doc)
+    histogram = {int(k): v for k, v in (doc.get("histogram") or {}).items()}
+    lost = doc["secrets"] - doc["wins"] if "wins" in doc else 0
+    bars = sorted(histogram.items()) + ([("lost", lost)] if lost else [])
+    return {"doc": doc, "bars": bars, "top": max([v for _, v in bars] or [1]),
+            "root": job.strategy.root_path, "game": job.strategy.game}
+
+
+async def job_status(request: Request) -> Response:
+    """The solve's progress as JSON, for the page's live view."""
+    try:
+        job = _job(request)
+    except _NoJob as err:
+        return JSONResponse({"error": str(err)}, status_code=404)
+    p = job.progress
+    return JSONResponse({"state": job.state, "stage": p.stage, "done": p.done, "total": p.total,
+                         "unit": p.unit, "info": p.info, "seconds": round(job.seconds, 1),
+                         "error": job.error})
+
+
+async def cancel(request: Request) -> Response:
+    try:
+        job = _job(request)
+    except _NoJob as err:
+        return error_page(request, str(err), 404)
+    job.stop("cancelled")
+    return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+
+async def explore(request: Request) -> Response:
+    """One node of the solved strategy, its branches linking to the nodes below."""
+    try:
+        job = _job(request)
+    except _NoJob as err:
+        return error_page(request, str(err), 404)
+    if job.state != "done":
+        return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
+    result = _result(job)
+    path = request.query_params.get("path", result["root"])
+    view = job.strategy.explore(path)
+    return templates.TemplateResponse(request, "explore.html",
+                                      {"job": job, "view": view, "result": result})

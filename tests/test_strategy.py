@@ -1,0 +1,72 @@
+"""One Strategy interface for both engines: actions, documents and the explorer."""
+
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.strategy import Decision, load_strategy
+from perfectplay.verify_file import BadFile
+
+
+def test_a_deduction_tree_plays_every_secret_to_its_end_through_action():
+    game = load_game("mastermind(pegs=2,colors=3)")
+    sol = solve(game)
+    strategy = load_strategy(sol.export())
+    guesses, solved = game.guesses(), game.solved_feedback()
+    total = 0
+    for secret in game.secrets():
+        history = ()
+        while True:
+            g = strategy.action(history)
+            f = int(game.feedback(guesses[g], secret))
+            history += ((g, f),)
+            if f == solved:
+                break
+        total += len(history)
+    assert total == sol.total == 21
+    other = (strategy.action(()) + 1) % len(guesses)
+    assert strategy.action(((other, 0),)) is None  # a guess the tree does not play
+
+
+def test_a_markov_policy_answers_as_the_solved_policy():
+    game = load_game("dice-cards(n=3)")
+    sol = solve(game)
+    strategy = load_strategy(sol.export())
+    g = sol.strategy.graph
+    for s in range(g.n_states):
+        for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
+            code, k = int(g.codes[s]), int(g.outcome_k[o])
+            assert strategy.action(Decision(code, k)) == sol.strategy.choice(code, k)
+
+
+def test_the_explorer_opens_a_tree_node_by_node():
+    game = load_game("mastermind(pegs=3,colors=3)")
+    strategy = load_strategy(solve(game).export())
+    root = strategy.explore(strategy.root_path)
+    assert root.title == "guess 112" and root.facts[0].startswith("27 secrets")
+    assert "73 guesses over 27 secrets" in root.facts[1] and root.parent is None
+    assert sum(int(b.detail.split()[0]) for b in root.branches) == 27
+    child = next(b for b in root.branches if b.options[0].path)
+    below = strategy.explore(child.options[0].path)
+    assert below.parent == "" and below.facts[0].startswith(child.detail.split()[0] + " secret")
+
+
+def test_the_explorer_shows_every_markov_choice_with_its_expected_cost():
+    game = load_game("dice-cards(n=2)")
+    strategy = load_strategy(solve(game).export())
+    view = strategy.explore(strategy.root_path)
+    chosen = [o for b in view.branches for o in b.options if o.chosen]
+    assert len(chosen) == len(view.branches)
+    for b in view.branches:  # the chosen choice is one of the cheapest
+        costs = [float(o.value.split()[0]) for o in b.options]
+        best = next(float(o.value.split()[0]) for o in b.options if o.chosen)
+        assert best == pytest.approx(min(costs))
+
+
+def test_load_strategy_refuses_a_document_without_a_strategy():
+    doc = solve(load_game("dice-cards(n=2)")).export()
+    doc["strategy"] = {"kind": "nonsense"}
+    with pytest.raises(BadFile, match="holds no strategy"):
+        load_strategy(doc)
+    doc["strategy"] = solve(load_game("mastermind(pegs=2,colors=3)")).export()["strategy"]
+    with pytest.raises(Exception, match="not a deduction game"):
+        load_strategy(doc)

@@ -1,0 +1,109 @@
+"""The web page in a real browser: the catalogue, a solve of Mastermind 3x4 to its
+result, three levels of its tree, a Wordle game played to the end with the suggestions
+(one undo), and feedback no secret fits refused without losing the game. Screenshots of
+the explorer and of the Wordle game go to docs/img/ (the README shows them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ready
+from selenium.webdriver.support.ui import WebDriverWait
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def _text(browser) -> str:
+    return browser.find_element(By.TAG_NAME, "main").text
+
+
+def _wait(browser, css: str, seconds: float = 120):
+    return WebDriverWait(browser, seconds).until(
+        ready.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
+    browser.get(server + "/")
+    text = _text(browser)
+    assert "mastermind" in text and "wordle" in text and "dice-cards" in text
+    form = browser.find_element(By.CSS_SELECTOR, "#game-mastermind form")
+    for name, value in (("pegs", "3"), ("colors", "4")):
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+    form.find_element(By.CSS_SELECTOR, "button.solve").click()
+    _wait(browser, "#result")
+    assert browser.find_element(By.ID, "status").text == "proven optimal"
+    assert browser.find_element(By.ID, "value").text == "3.218750000"
+    assert browser.find_element(By.ID, "exact").text == "103/32"
+    assert browser.find_elements(By.CSS_SELECTOR, "#histogram rect")
+    browser.find_element(By.ID, "explore").click()
+    titles = []
+    for level in range(3):
+        node = _wait(browser, "#node")
+        titles.append(browser.find_element(By.ID, "title").text)
+        assert "secrets still possible" in node.text or "secret still possible" in node.text
+        assert "value of the subtree" in node.text
+        if level == 0:
+            assert titles[0] == "guess 112" and "64 secrets still possible" in node.text
+            assert "206 guesses over 64 secrets" in node.text
+        if level == 2:
+            break
+        links = node.find_elements(By.CSS_SELECTOR, "table.branches a")
+        # the branch with the most secrets, so that the third level has branches too
+        links.sort(key=lambda a: -int(a.find_element(By.XPATH, "../../..").find_element(
+            By.CSS_SELECTOR, "td.detail").text.split()[0]))
+        links[0].click()
+    assert len(set(titles)) == 3 and all(t.startswith("guess ") for t in titles)
+    browser.find_element(By.ID, "up").click()
+    assert browser.find_element(By.ID, "title").text == titles[1]
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMAGES / "explorer.png"))
+
+
+def test_play_wordle_to_the_end_with_the_suggestions_and_one_undo(server, browser):
+    browser.get(server + "/play/wordle?seed=5")
+    _wait(browser, "#suggestion", 300)
+    assert "2,315 secrets still possible" in _text(browser)
+    first = browser.find_element(By.ID, "suggestion").text
+    browser.find_element(By.ID, "play").click()
+    _wait(browser, "#board .row")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .row")) == 1
+    left_after_one = browser.find_element(By.ID, "possible").text
+    browser.find_element(By.ID, "undo").click()
+    _wait(browser, "#suggestion")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .row")
+    assert browser.find_element(By.ID, "suggestion").text == first
+    assert "2,315 secrets still possible" in _text(browser)
+    played = 0
+    while not browser.find_elements(By.ID, "outcome"):
+        browser.find_element(By.ID, "play").click()
+        played += 1
+        _wait(browser, "#outcome, #suggestion")
+        if played == 1:
+            assert browser.find_element(By.ID, "possible").text == left_after_one
+        assert played <= 6
+    assert browser.find_element(By.ID, "outcome").text == f"solved in {played} guesses"
+    tiles = browser.find_elements(By.CSS_SELECTOR, "#board .row:last-child .tile.mark-G")
+    assert len(tiles) == 5
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMAGES / "wordle.png"))
+
+
+def test_feedback_no_secret_fits_is_refused_and_the_game_goes_on(server, browser):
+    browser.get(server + "/play/mastermind?pegs=3&colors=4&secret=yours")
+    _wait(browser, "#suggestion")
+    browser.find_element(By.ID, "feedback").send_keys("0B0W")
+    browser.find_element(By.ID, "play").click()
+    _wait(browser, "#board .row")
+    assert "8 secrets still possible" in _text(browser)
+    guess = browser.find_element(By.ID, "guess")
+    guess.clear()
+    guess.send_keys("112")
+    browser.find_element(By.ID, "feedback").send_keys("1B0W")
+    browser.find_element(By.ID, "play").click()
+    refused = _wait(browser, "#refused")
+    assert "feedback refused" in refused.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .row")) == 1
+    assert "8 secrets still possible" in _text(browser)

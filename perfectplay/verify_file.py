@@ -76,8 +76,8 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
         if doc.get("objective") == "probability-then-cost":
             from .deduction.verify_win import replay_within
 
-            cost = replay_within(game, strategy["root"], int(horizon), strategy.get("after"),
-                                 bool(strategy.get("determine")))[3]
+            cost = replay_within(game, tree["root"], int(horizon), tree.get("after"),
+                                 bool(tree.get("determine")))[3]
             facts.update({"objective": "probability-then-cost", "total_cost": cost,
                           "expected_cost": format_value(Fraction(cost, n))})
             verdict.lines.append(f"expected cost {Fraction(cost, n)} (total {cost})")
@@ -93,7 +93,7 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
         value = average if objective == "expected" else Fraction(stats.worst)
         facts = {"objective": objective, "value": value, "total": stats.total,
                  "secrets": stats.secrets, "worst": stats.worst, "histogram": histogram}
-        found = "determined" if strategy.get("determine") else "solved"
+        found = "determined" if tree.get("determine") else "solved"
         verdict.lines += [f"{game}: every secret {found}",
                           f"total {stats.total} over {stats.secrets} secrets, average "
                           f"{float(average):.6f} ({average}), worst case {stats.worst}"]

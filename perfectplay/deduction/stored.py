@@ -177,7 +177,7 @@ class AnswerStore:
         n = len(sub.subset)
         cap = min(sub.cap, n) if self.game.consistent_secrets_allowed() else sub.cap
         digest = hashlib.sha256(self.context)
-        digest.update(f"{sub.objective}|{cap}|{sub.first}|".encode())
+        digest.update(f"{_objective_name(sub)}|{cap}|{sub.first}|".encode())
         digest.update(np.ascontiguousarray(sub.subset, dtype=np.int64).tobytes())
         rule = self.game.restriction()
         if rule is not None and rule.per_position:
@@ -214,7 +214,8 @@ class AnswerStore:
         one, as a lower bound (a value at or over the budget)."""
         exact = answer.tree is not None
         stored = Stored(answer.value, exact, encode_tree(answer.tree))
-        self.store.put(self.key(sub), stored, str(self.game), sub.objective, len(sub.subset))
+        self.store.put(self.key(sub), stored, str(self.game), _objective_name(sub),
+                       len(sub.subset))
         with self._lock:
             self.tally.written += 1
 
@@ -234,3 +235,9 @@ class AnswerStore:
     def _raise_failure(self) -> None:
         if self._failure is not None:
             raise self._failure
+
+
+def _objective_name(sub) -> str:
+    """The name of a subproblem's objective (given by name or as a ``SearchObjective``,
+    whose name says all its data: ``losses-cost-M``)."""
+    return sub.objective if isinstance(sub.objective, str) else sub.objective.name

@@ -77,12 +77,7 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.set_ylabel(f"expected {game.cost_unit} left")
         ax.set_title(f"{game}: {solution.value_float:.6f} {game.cost_unit} from the start")
         ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
-    finally:
-        plt.close(fig)
+    _save(plt, fig, ax, path, fmt)
 
 
 def plot_frontier(game, front, path: str | os.PathLike) -> None:
@@ -97,12 +92,7 @@ def plot_frontier(game, front, path: str | os.PathLike) -> None:
     ax.set_xlabel("expected total item cost")
     ax.set_ylabel(f"P(win within {front.horizon} guesses)")
     ax.set_title(f"{game}\n{len(front.points)} Pareto-optimal strategies", fontsize=10)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
-    finally:
-        plt.close(fig)
+    _save(plt, fig, ax, path, fmt)
 
 
 def _wins(ax, game, solution: Solution) -> None:
@@ -120,3 +110,13 @@ def _wins(ax, game, solution: Solution) -> None:
     ax.set_title(f"{game}\nP(win within {solution.objective.horizon} guesses) = "
                  f"{solution.wins:,}/{solution.secrets:,} = {solution.value_float:.6f}; "
                  f"{solution.status}", fontsize=10)
+
+
+def _save(plt, fig, ax, path: str | os.PathLike, fmt: str) -> None:
+    """Grid, layout, and the picture written atomically to `path`; the figure closed."""
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    try:
+        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
+    finally:
+        plt.close(fig)

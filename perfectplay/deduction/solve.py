@@ -31,7 +31,8 @@ from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, pr
                    search_for, solve_position)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
-from .tree import DeductionStrategy, Node, build_tree, prune_determined, tree_stats
+from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_stats,
+                   wins_by_guess)
 
 #: Strategy names: the exact search, then seed 004's heuristics.
 STRATEGIES = ("optimal", *SCORES)
@@ -112,22 +113,6 @@ def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
             break
         root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset, determine=determine).worst
     return root
-
-
-def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
-                  determine: bool = False) -> Counter[int]:
-    """How many secrets of `subset` the tree reveals (or determines) with its 1st, 2nd, ...
-    guess (counting the `played` guesses before it)."""
-    wins: Counter[int] = Counter()
-    stack = [(root, subset, played + 1)]
-    while stack:
-        node, part_set, depth = stack.pop()
-        for f, part in cells(table, node.guess, part_set):
-            if f == table.solved or (determine and len(part) == 1):
-                wins[depth] += len(part)
-            elif f in node.children:
-                stack.append((node.children[f], part, depth + 1))
-    return wins
 
 
 def solve_deduction(

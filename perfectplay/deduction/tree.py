@@ -45,21 +45,33 @@ def build_tree(table: Table, subset: np.ndarray, history: History,
     return node
 
 
+def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
+                  determine: bool = False) -> Counter[int]:
+    """How many secrets of `subset` the tree reveals (or, with `determine`, leaves alone
+    after a feedback) with its 1st, 2nd, ... guess, counting the `played` guesses before
+    it. A cell without a subtree is not counted (a loss, for the probability objective)."""
+    wins: Counter[int] = Counter()
+    stack = [(root, subset, played + 1)]
+    while stack:
+        node, part_set, depth = stack.pop()
+        for f, part in cells(table, node.guess, part_set):
+            if f == table.solved or (determine and len(part) == 1):
+                wins[depth] += len(part)
+            elif f in node.children:
+                stack.append((node.children[f], part, depth + 1))
+    return wins
+
+
 def tree_stats(table: Table, root: Node, subset: np.ndarray | None = None, played: int = 0,
                determine: bool = False) -> Stats:
     """Replay every secret of `subset` (default: all) down the tree with the feedback table
     (each must be revealed, or with `determine` left alone by a feedback: found with the
     guesses played so far); `played` guesses were made before the tree's root."""
-    depths: Counter[int] = Counter()
     everyone = np.arange(table.n_secrets) if subset is None else subset
-    stack = [(root, everyone, played + 1)]
-    while stack:
-        node, subset, depth = stack.pop()
-        for f, part in cells(table, node.guess, subset):
-            if f == table.solved or (determine and len(part) == 1):
-                depths[depth] += len(part)
-            else:
-                stack.append((node.children[f], part, depth + 1))
+    depths = wins_by_guess(table, root, everyone, played, determine)
+    if sum(depths.values()) != len(everyone):
+        raise AssertionError(f"the strategy tree finds {sum(depths.values())} of "
+                             f"{len(everyone)} secrets")
     total = sum(d * k for d, k in depths.items())
     return Stats(total, len(everyone), max(depths), dict(depths))
 

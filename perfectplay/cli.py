@@ -83,6 +83,10 @@ def list_games() -> None:
               help="deduction games: optimal | minimax | expected-size | entropy | most-parts")
 @click.option("--max-guesses", type=int, default=None,
               help="deduction games: at most this many guesses for any secret")
+@click.option("--top", type=int, default=None, metavar="N",
+              help="deduction games: search only the N best guesses by bound at each node; "
+                   "fast, and the value is an upper bound, labelled so, not an optimum (no "
+                   "store)")
 @click.option("--workers", type=int, default=None,
               help="deduction games: processes for the first guesses (default: every core)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
@@ -122,7 +126,7 @@ def list_games() -> None:
               help="draw the histogram of guesses or the value by state family "
                    "(.png, .svg or .pdf)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, workers,
+def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, top, workers,
           without, first, after, store_path, no_store, cluster, possible_only, determine, pareto,
           cost_weight, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
@@ -156,13 +160,13 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
                    "without": tuple(n.strip() for n in without.split(",") if n.strip()),
                    "position": parse_position(g, after),
                    "first": None if first is None else guess_index(g, first),
-                   "cluster": cluster}
-        if strategy == "optimal":
+                   "cluster": cluster, "top": top}
+        if strategy == "optimal" and top is None:  # (upper bounds are never kept)
             options["store"] = _open_store(store_path, no_store)
     elif (strategy != "optimal" or max_guesses is not None or workers is not None or without
-          or first is not None or after or store_path or cluster):
-        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --workers, --without, "
-                          "--first, --after, --store or --cluster (deduction games only)")
+          or first is not None or after or store_path or cluster or top is not None):
+        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --top, --workers, "
+                          "--without, --first, --after, --store or --cluster (deduction games only)")
     else:
         options = {"exact": exact, "tol": tol}
     try:

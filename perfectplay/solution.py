@@ -19,6 +19,10 @@ PROVEN_GIVEN_FIRST = "proven optimal given its first guess"
 CONVERGED = "optimal to tolerance"
 FLOATING = "optimal in floating point"
 HEURISTIC = "heuristic (upper bound)"
+#: An exact search restricted to the best guesses by bound at every node (``--top``).
+SEARCHED_TOP = "upper bound (the best guesses by bound searched at each node)"
+#: Labels that claim no optimality: the value is that of a real strategy, no more.
+UPPER_BOUNDS = (HEURISTIC, SEARCHED_TOP)
 
 
 #: Integers up to this many bits are converted by Python itself; beyond, by python-flint,

@@ -23,7 +23,7 @@ from typing import Any
 from .errors import PerfectplayError
 from .game import Game
 from .objectives import Objective
-from .solution import (HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, exact_text, format_value,
+from .solution import (PROVEN, PROVEN_GIVEN_FIRST, UPPER_BOUNDS, exact_text, format_value,
                        parse_value)
 
 #: The labels that claim optimality (of the whole game, or given the first guess).
@@ -214,11 +214,11 @@ def _optimality(verdict: Verdict, strategy, resolve: bool) -> None:
     elif claimed:
         verdict.optimality = "not checked"
         verdict.lines.append(f"the file's claim '{claim}' was NOT checked (--no-solve)")
-    elif doc.get("status") not in (None, HEURISTIC) or doc.get("proven") not in (None, False):
+    elif doc.get("status") not in (None, *UPPER_BOUNDS) or doc.get("proven") not in (None, False):
         verdict.lines.append(f"the file's label {doc.get('status')!r} was NOT checked")
     else:
-        verdict.lines.append("no claim of optimality (a heuristic's value is an upper bound)"
-                             if doc.get("status") == HEURISTIC else "no claim of optimality")
+        verdict.lines.append(f"no claim of optimality (the file's value is {doc['status']})"
+                             if doc.get("status") in UPPER_BOUNDS else "no claim of optimality")
     verdict.data["optimality"] = verdict.optimality
 
 

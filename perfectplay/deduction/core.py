@@ -36,6 +36,11 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
 * obvious: a possible guess splitting S into singletons is optimal for every objective;
   so is a guess reaching 2|S| (expected) when no possible guess splits S that well.
 
+A breadth (``core.top`` > 0) searches each node over its first ``top`` candidates in the
+order tried (by bound: the heuristic that ranks SALET second of Wordle's 12,972 openings)
+and nothing else: every value is then the value of a real strategy, an upper bound of the
+optimum, found far faster (``solve --top N``).
+
 Feedbacks come from the table built once (``core.fb``, one byte per entry where the
 feedbacks fit, two otherwise) or, for games too large to tabulate, from the game's
 compiled row function ``core.row`` (a first-class numba function: the core stays cached).
@@ -116,6 +121,9 @@ class Core(NamedTuple):
     forced_free: bool           # a position whose symbol is forced costs nothing
     order_by_largest: bool
     lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
+    # the breadth: 0 searches every candidate; k > 0 only the k first in the order tried
+    # (``try_order``), which makes every value an upper bound instead of an optimum
+    top: int
     # switches, memo, scratch
     switches: np.ndarray
     exact: object               # Dict (h1, h2, cap) -> (value, guess)
@@ -380,7 +388,11 @@ def prepare(core, subset, depth, cap, child):
         for i in range(cand.shape[0]):
             if useful[i] and largest[i] <= 1:  # singletons, no possible guess does so
                 return cand[i], np.int64(2 * n * core.node_cost), empty, empty, none, empty
-    return np.int64(NO_GUESS), np.int64(0), cand[useful], bound[useful], possible[useful], largest[useful]
+    keep = np.flatnonzero(useful)
+    if core.top > 0 and keep.shape[0] > core.top:
+        keep = np.sort(keep[try_order(core, cand[keep], bound[keep], possible[keep],
+                                      largest[keep])[:core.top]])
+    return np.int64(NO_GUESS), np.int64(0), cand[keep], bound[keep], possible[keep], largest[keep]
 
 
 @njit(cache=True)

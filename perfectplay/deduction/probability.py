@@ -18,7 +18,8 @@ from .tree import Node, position_json, tree_to_json
 
 @dataclass
 class WinStrategy:
-    """An optimal strategy for the probability objective: a tree of at most `horizon` levels."""
+    """A strategy for the probability objective (optimal unless its label says otherwise):
+    a tree of at most `horizon` levels."""
 
     game: Any
     root: Node
@@ -29,9 +30,11 @@ class WinStrategy:
     position: tuple = ()  # the guesses played before the root, with their feedbacks
     determine: bool = False  # a secret is won once determined (a singleton cell)
     objective: str = "probability"  # or probability-then-cost
+    label: str = PROVEN  # or given its first guess, or an upper bound (``solution.py``)
+    method: str = "optimal"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "deduction-tree", "label": PROVEN, "method": "optimal",
+        return {"kind": "deduction-tree", "label": self.label, "method": self.method,
                 **({"determine": True} if self.determine else {}),
                 **position_json(self.game, self.position),
                 "objective": self.objective, "horizon": self.horizon, "wins": self.wins,

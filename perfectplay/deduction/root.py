@@ -25,7 +25,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -56,6 +56,7 @@ class Subproblem:
     cap: int
     budget: int = INF
     first: int | None = None  # a guess imposed at this position (None: the best one)
+    top: int | None = None  # search only this many best guesses by bound at each node
 
 
 @dataclass(frozen=True)
@@ -71,15 +72,16 @@ _SEARCHES: dict[tuple, Search] = {}
 
 
 def search_for(game: DeductionGame, objective: str | SearchObjective, speedups: SpeedUps,
-               searches: dict | None = None) -> Search:
-    """The search for (game, objective, speed-ups) in `searches` (by default this
-    process's own: one memo shared by every task a worker runs); `objective` by name
-    (``objective.OBJECTIVES``) or, when it carries data of its own (costs), as a value."""
+               searches: dict | None = None, top: int | None = None) -> Search:
+    """The search for (game, objective, speed-ups, breadth `top`) in `searches` (by
+    default this process's own: one memo shared by every task a worker runs);
+    `objective` by name (``objective.OBJECTIVES``) or, when it carries data of its own
+    (costs), as a value."""
     searches = _SEARCHES if searches is None else searches
-    key = (game, objective, speedups)
+    key = (game, objective, speedups, top)
     if key not in searches:
         data = OBJECTIVES[objective] if isinstance(objective, str) else objective
-        searches[key] = Search(build_table(game), data, speedups)
+        searches[key] = Search(build_table(game), data, speedups, top=top)
     return searches[key]
 
 
@@ -98,7 +100,7 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
 
 def solve_subproblem(sub: Subproblem, searches: dict | None = None) -> Answer:
     """Answer `sub` in this process (a worker's task) with a search of `searches`."""
-    search = search_for(sub.game, sub.objective, sub.speedups, searches)
+    search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
     before = search.nodes
     valued = search.best(sub.subset, sub.history, sub.cap, sub.budget)
     tree = None
@@ -210,7 +212,7 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
 def _solve_position(sub: Subproblem, lanes: list[Executor],
                     progress: Callable[[str], None] | None, known: dict | None,
                     searches: dict | None, store: AnswerStore | None) -> Position:
-    search = search_for(sub.game, sub.objective, sub.speedups, searches)
+    search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
     one_lane = len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS
     if one_lane:
         lanes = [lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()]
@@ -269,8 +271,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
 
         def cell(k: int, budget: int = INF) -> Subproblem:
             f, part = parts[k]
-            return Subproblem(sub.game, sub.objective, sub.speedups, sub.history + ((g, f),),
-                              part, cap - 1, budget)
+            return replace(sub, history=sub.history + ((g, f),), subset=part, cap=cap - 1,
+                           budget=budget, first=None)
 
         for k in range(len(parts)):  # what the store knows raises the bounds
             if kept[k]:

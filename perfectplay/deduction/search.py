@@ -77,10 +77,13 @@ def _row_function(game):
 
 
 class Search:
-    """Values and optimal guesses of the consistent sets of one game under one objective."""
+    """Values and optimal guesses of the consistent sets of one game under one objective;
+    with `top`, values and guesses of the strategies that play one of the `top` best
+    guesses by bound at every node (upper bounds of the optimum)."""
 
     def __init__(self, table: Table, objective: SearchObjective = EXPECTED,
-                 speedups: SpeedUps = SpeedUps(), max_depth: int | None = None) -> None:
+                 speedups: SpeedUps = SpeedUps(), max_depth: int | None = None,
+                 top: int | None = None) -> None:
         from numba import typed, types
 
         from . import core
@@ -124,6 +127,7 @@ class Search:
             symbol_cost=game.symbol_costs() if objective.costed else np.zeros(symbols, np.int64),
             forced_free=bool(objective.costed and game.forced_free()),
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
+            top=top or 0,
             switches=self._switches(speedups, objective),
             exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
             bound_memo=typed.Dict.empty(key, types.int64),

@@ -19,7 +19,8 @@ import numpy as np
 from ..errors import Unsupported
 from ..objectives import Objective
 from ..store import Store
-from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, Solution
+from ..solution import (HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, SEARCHED_TOP, UPPER_BOUNDS,
+                        Solution)
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
@@ -60,9 +61,10 @@ class _Passes:
     def __init__(self, game: DeductionGame, speedups: SpeedUps, lanes: list,
                  progress: Callable[[str], None] | None, history: History,
                  subset: np.ndarray, first: int | None,
-                 store: AnswerStore | None = None) -> None:
+                 store: AnswerStore | None = None, top: int | None = None) -> None:
         self.game, self.speedups, self.lanes, self.progress = game, speedups, lanes, progress
         self.history, self.subset, self.first, self.store = history, subset, first, store
+        self.top = top
         self.known: dict[str, dict] = {}
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
         self.nodes = 0
@@ -70,7 +72,7 @@ class _Passes:
     def within(self, objective: str | SearchObjective, cap: int, budget: int = INF):
         """The position's value under `objective` within `cap` more guesses (below `budget`)."""
         sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
-                         budget, self.first)
+                         budget, self.first, self.top)
         position = solve_position(sub, self.lanes, self.progress,
                                   self.known.setdefault(objective, {}), self.searches, self.store)
         self.nodes += position.nodes
@@ -97,11 +99,14 @@ def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
         cap = 1
         while passes.speedups.bounds and capacity(cap, table.branching, determine) < n:
             cap += 1
-        while passes.within(worst_case, cap, budget=1).value != 0:
+        while True:
+            if passes.within(worst_case, cap, budget=1).value == 0:
+                tree = passes.within(expected, cap).tree
+                if tree is not None:  # (none only with --top: its guesses differ by objective)
+                    return tree
             cap += 1
             if cap > limit:
                 raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
-        return passes.within(expected, cap).tree
     position = passes.within(expected, limit)
     if position.tree is None:
         raise Unsupported(f"{table.game} cannot be solved within {limit} guesses")
@@ -129,6 +134,7 @@ def solve_deduction(
     progress: Callable[[str], None] | None = None,
     store: Store | None = None,
     cluster: str | None = None,
+    top: int | None = None,
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
@@ -141,6 +147,9 @@ def solve_deduction(
     proves (``stored.py``), unless speed-ups are switched off (such runs measure the
     search); `cluster` ("local:N" or a Dask scheduler's address) hands
     the cells to a Dask cluster instead of `workers` processes (``cluster.py``).
+    `top` searches every node over its `top` best guesses by bound only (the order the
+    search tries them in): the value is then an upper bound, labelled so, not an optimum,
+    and the store is not used.
     """
     _check(strategy, max_guesses)
     speedups = switched_off(speedups, without)
@@ -164,6 +173,9 @@ def solve_deduction(
                               f"got {objective.horizon}")
     if strategy != "optimal" and first is not None:
         raise Unsupported("--first goes with the optimal strategy")
+    if top is not None and (top < 1 or strategy != "optimal"):
+        raise Unsupported(f"--top needs a number of guesses of at least 1 and the optimal "
+                          f"strategy's search, got {top} with {strategy}")
     rules_limit = game.guess_limit()
     if probability and rules_limit is not None and objective.horizon > rules_limit:
         raise Unsupported(f"{game.name} allows {rules_limit} guesses: a horizon of "
@@ -175,8 +187,8 @@ def solve_deduction(
             limit_text = f"the {rules_limit} guesses {game.name} allows"
     note = progress or (lambda msg: None)
     t0 = time.perf_counter()
-    if speedups != SpeedUps():  # a run measuring the search: nothing answered, nothing kept
-        store = None
+    if speedups != SpeedUps() or top is not None:  # a run measuring the search, or one whose
+        store = None  # values are upper bounds: nothing answered, nothing kept
     whole = None
     if store is not None and store.usable and strategy == "optimal":
         whole = solution_key(game, objective, max_guesses, position, first)
@@ -219,7 +231,7 @@ def solve_deduction(
     else:
         lanes = process_lanes(workers)
     try:
-        passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers)
+        passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         if probability:
             within = OBJECTIVES[core_objective("losses", objective.determine)]
             if costed:
@@ -244,11 +256,13 @@ def solve_deduction(
         tally = answers.tally
         stats["from_store"] = tally.read > 0 and tally.written == 0 and passes.nodes == 0
         stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written}
+    label = PROVEN if first is None else PROVEN_GIVEN_FIRST
+    if top is not None:
+        label, strategy = SEARCHED_TOP, f"top {top}"
     if probability:
         solution = _win_solution(game, objective, table, result, stats, t0, position, subset,
-                                 within.loss_value)
+                                 within.loss_value, label, strategy)
     else:
-        label = PROVEN if first is None else PROVEN_GIVEN_FIRST
         solution = _tree_solution(game, objective, table, root, label, strategy, max_guesses,
                                   stats, t0, position, subset, limit_text)
     if whole is not None:
@@ -265,7 +279,7 @@ def _tree_solution(game, objective, table, root, label, method, max_guesses, sta
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective, value=value,
-                    exact=True, proven=label != HEURISTIC, status=label,
+                    exact=True, proven=label not in UPPER_BOUNDS, status=label,
                     strategy=DeductionStrategy(game, root, st, label, method, position,
                                                objective.determine),
                     stats=stats, method=method, max_guesses=max_guesses,
@@ -279,7 +293,7 @@ def _where(game: DeductionGame, position: History) -> str | None:
 
 
 def _win_solution(game, objective, table, result, stats, t0, position, subset,
-                  loss_value: int = 1) -> Solution:
+                  loss_value: int = 1, label: str = PROVEN, method: str = "optimal") -> Solution:
     n = len(subset)
     losses, cost = divmod(result.value, loss_value)
     wins = n - losses
@@ -291,10 +305,12 @@ def _win_solution(game, objective, table, result, stats, t0, position, subset,
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return Solution(game=game.name, params=game.params, objective=objective,
-                    value=Fraction(wins, n), exact=True, proven=True, status=PROVEN,
+                    value=Fraction(wins, n), exact=True, proven=label not in UPPER_BOUNDS,
+                    status=label,
                     strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
-                                         position, objective.determine, objective.name),
-                    stats=stats, method="optimal", after=_where(game, position), secrets=n,
+                                         position, objective.determine, objective.name, label,
+                                         method),
+                    stats=stats, method=method, after=_where(game, position), secrets=n,
                     wins=wins, histogram=dict(by_depth),
                     total_cost=(_costs(game, table, root, subset, position, cost)
                                 if objective.name == "probability-then-cost" else None))

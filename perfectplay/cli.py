@@ -533,6 +533,16 @@ def serve(host, port) -> None:
     run(host, port)
 
 
+def _add_commands() -> None:
+    """Commands written in modules of their own."""
+    from .cli_openings import openings
+
+    cli.add_command(openings)
+
+
+_add_commands()
+
+
 def main() -> None:
     cli()
 

@@ -17,6 +17,11 @@ class Unsupported(PerfectplayError):
     """A request the chosen game or engine cannot serve (objective, size, method)."""
 
 
+class BadFile(PerfectplayError):
+    """A file given to perfectplay that is not what it should be: of another kind, of
+    another job, or with numbers or claims its own contents do not bear out."""
+
+
 class IncompleteRules(PerfectplayError):
     """A game whose rules leave something out (a method not written, a state with no row)."""
 

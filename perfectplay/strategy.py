@@ -136,7 +136,7 @@ def load_strategy(document: Any) -> Strategy:
     """The strategy of a solution document (``Solution.export()``, a file's JSON),
     read by the class of its kind; PerfectplayError (one line) if there is none."""
     from .catalogue import game_of_document
-    from .verify_file import BadFile
+    from .errors import BadFile
 
     game = game_of_document(document)
     raw = document.get("strategy")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .errors import PerfectplayError
+from .errors import BadFile
 from .game import Game
 from .objectives import Objective
 from .solution import (PROVEN, PROVEN_GIVEN_FIRST, UPPER_BOUNDS, exact_text, format_value,
@@ -28,10 +28,6 @@ from .solution import (PROVEN, PROVEN_GIVEN_FIRST, UPPER_BOUNDS, exact_text, for
 
 #: The labels that claim optimality (of the whole game, or given the first guess).
 OPTIMAL = (PROVEN, PROVEN_GIVEN_FIRST)
-
-
-class BadFile(PerfectplayError):
-    """A solution file whose numbers or claims its own strategy does not bear out."""
 
 
 @dataclass

@@ -158,6 +158,19 @@ def process_lanes(workers: int) -> list[Executor]:
             for _ in range(workers)]
 
 
+def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor]:
+    """The lanes for a position of `secrets` secrets: one (a thread of this process) below
+    ``PARALLEL_MIN_SECRETS`` or with one worker; else the Dask `cluster`'s workers
+    ("local:N" or a scheduler's address), or `workers` processes."""
+    if (workers <= 1 and cluster is None) or secrets < PARALLEL_MIN_SECRETS:
+        return [ThreadLane()]
+    if cluster is not None:
+        from ..cluster import cluster_lanes
+
+        return cluster_lanes(cluster)
+    return process_lanes(workers)
+
+
 def close_lanes(lanes: list[Executor], abort: bool = False) -> None:
     """Shut the lanes down; with `abort`, kill their workers mid-task at once."""
     for lane in lanes:

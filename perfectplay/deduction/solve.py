@@ -28,8 +28,7 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
-from .root import (PARALLEL_MIN_SECRETS, Subproblem, ThreadLane, close_lanes, process_lanes,
-                   search_for, solve_position)
+from .root import Subproblem, close_lanes, open_lanes, search_for, solve_position
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
 from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_stats,
@@ -221,15 +220,7 @@ def solve_deduction(
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
                               stats, t0, position, subset, limit_text)
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
-    parallel = (workers > 1 or cluster is not None) and len(subset) >= PARALLEL_MIN_SECRETS
-    if not parallel:
-        lanes = [ThreadLane()]
-    elif cluster is not None:
-        from ..cluster import cluster_lanes
-
-        lanes = cluster_lanes(cluster)
-    else:
-        lanes = process_lanes(workers)
+    lanes = open_lanes(workers, cluster, len(subset))
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         if probability:

@@ -1,0 +1,144 @@
+"""``perfectplay openings``: the proof over every opening of a deduction game, in shards
+(``deduction/shards.py``): list the openings, value a slice against a known bound, combine."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from .errors import Unsupported
+
+
+@click.group("openings")
+def openings() -> None:
+    """The proof over every opening of a deduction game, in shards that separate runs or
+    machines do and that combine: list the openings, value a slice of them against a
+    known bound (its file resumes when run again), combine the files."""
+
+
+def _game(name: str, assignments: tuple[str, ...], after: str):
+    from .catalogue import load_game
+    from .deduction.position import parse_position
+
+    game = load_game(name, list(assignments))
+    if game.kind != "deduction":
+        raise Unsupported(f"{game.name} has no openings to value (deduction games only)")
+    return game, parse_position(game, after)
+
+
+_AFTER = click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
+                      help="the position the openings are played from (default: the start)")
+
+
+@openings.command("list")
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@_AFTER
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+def list_openings(game, assignments, after, as_json) -> None:
+    """The openings of GAME, numbered as `openings value --openings A:B` counts them:
+    allowed first guesses, one per symmetry class, that learn something."""
+    from .deduction.shards import openings as numbered
+
+    g, position = _game(game, assignments, after)
+    guesses = g.guesses()
+    words = [g.format_code(guesses[k]) for k in numbered(g, position)]
+    if as_json:
+        click.echo(json.dumps({"game": g.name, "params": g.params, "openings": words}))
+        return
+    click.echo(f"{len(words)} openings of {g}: " + " ".join(
+        f"{k}:{w}" for k, w in enumerate(words)))
+
+
+@openings.command("value")
+@click.argument("game")
+@click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--openings", "spec", default="all", show_default=True,
+              metavar="all|A:B|GUESS,...|@FILE",
+              help="which openings: all, numbers A to B-1 (as `openings list` numbers them), "
+                   "guesses, or a file of guesses")
+@click.option("--bound", type=int, required=True,
+              help="a known total of guesses (e.g. a strategy's): openings within it get their "
+                   "exact total, the others a proof that they exceed it")
+@_AFTER
+@click.option("--max-guesses", type=int, default=None,
+              help="at most this many guesses for any secret (default: the game's own limit)")
+@click.option("--workers", type=click.IntRange(1, None), default=None,
+              help="processes for each opening's cells (default: every core)")
+@click.option("--cluster", default=None, metavar="local:N|ADDRESS",
+              help="hand each opening's cells to a Dask cluster (pip install 'perfectplay[cluster]')")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+              help="the result store to answer from and add to (default: the user's cache)")
+@click.option("--no-store", is_flag=True, help="neither read nor write a result store")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="the shard's file: rewritten after each opening, resumed from when it exists")
+@click.option("--json", "as_json", is_flag=True, help="print the shard as one JSON object")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, store_path,
+          no_store, out, as_json, quiet) -> None:
+    """Value a slice of GAME's openings against --bound (the expected objective's total)."""
+    from .cli import _open_store
+    from .deduction.shards import openings as numbered
+    from .deduction.shards import select, value_openings
+    from .progress import Bar, Silent
+
+    g, position = _game(game, assignments, after)
+    chosen = select(g, numbered(g, position), spec)
+    progress = Silent() if quiet else Bar()
+    try:
+        shard = value_openings(g, chosen, bound, position=position, max_guesses=max_guesses,
+                               workers=workers or os.cpu_count() or 1, cluster=cluster,
+                               store=_open_store(store_path, no_store), out=out,
+                               progress=progress)
+    finally:
+        progress.close()
+    if as_json:
+        click.echo(json.dumps(shard.to_json()))
+        return
+    mine = [r for r in shard.results if r.index in set(chosen)]
+    within = sorted((r for r in mine if r.exact), key=lambda r: (r.total, r.index))
+    click.echo(f"{len(mine)} openings valued against {bound}: {len(within)} within it"
+               + (f", best {within[0].guess} {within[0].total}" if within else "")
+               + (f"; shard written to {out}" if out else ""))
+    for r in within:
+        click.echo(f"  {r.index}:{r.guess} {r.total}")
+
+
+@openings.command("combine")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
+def combine_shards(files, as_json) -> None:
+    """What the shard FILES of one job prove together: the optimum over every opening
+    once they cover them all."""
+    from fractions import Fraction
+
+    from .deduction.shards import Shard, combine
+    from .solution import format_value, read_document
+
+    verdict = combine([Shard.from_json(read_document(f), f) for f in files])
+    job = verdict.job
+    if verdict.complete and verdict.best is not None:
+        claim = (f"proven optimal over all {job.openings} openings: {verdict.best}/{job.secrets} "
+                 f"= {float(Fraction(verdict.best, job.secrets)):.6f}, by "
+                 + ", ".join(verdict.optimal))
+    elif verdict.complete:
+        claim = (f"no opening is within {job.bound}: the optimum exceeds it "
+                 f"(all {job.openings} openings valued)")
+    else:
+        gaps = ", ".join(f"{a}:{b}" for a, b in verdict.missing)
+        best = (f"; best so far {verdict.best} by {', '.join(verdict.optimal)}"
+                if verdict.best is not None else "")
+        claim = (f"not proven: {verdict.valued} of {job.openings} openings valued, missing "
+                 f"{gaps}{best}")
+    if as_json:
+        click.echo(json.dumps({
+            "game": job.game, "params": job.params, "bound": job.bound, "secrets": job.secrets,
+            "openings": job.openings, "valued": verdict.valued, "complete": verdict.complete,
+            "missing": [list(m) for m in verdict.missing], "best": verdict.best,
+            **({"value": format_value(Fraction(verdict.best, job.secrets))}
+               if verdict.best is not None else {}),
+            "optimal": verdict.optimal, "proven": verdict.complete}))
+        return
+    click.echo(claim)

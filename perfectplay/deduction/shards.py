@@ -1,0 +1,257 @@
+"""The proof over every opening, in shards: slices valued against a known bound, combined.
+
+Proving a game's optimum (Wordle's: which of 12,972 first guesses is best) needs every
+opening valued, far too much for one run. An opening here is a first guess at a
+position: allowed, one per symmetry class, and useful (it splits the secrets or may be
+the secret), numbered in the game's guess order (``openings``). Each is valued with a
+known bound B on the total (``value_openings``): its exact total when it is within B,
+else the proof that it exceeds B, which a poor opening gives as soon as its cells'
+bounds reach the budget, long before its value would be known. A shard is a slice of
+the openings (a range of their numbers, or a list of guesses); its document records
+the job (game, position, guess limit, bound) and one result per opening, and is
+rewritten after each so that a shard run again with the same file resumes. ``combine``
+reads the documents of one job: once they cover every opening, the least exact total
+is the optimum, proven, with every opening that reaches it; if none is within B, the
+optimum exceeds B.
+
+Totals count every guess from the start of the game over the secrets the position
+leaves, as ``solve`` reports them; the objective is the expected number of guesses
+(its total), within the game's guess limit or ``max_guesses``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ..errors import BadFile, Unsupported
+from ..solution import read_document, write_json_atomically
+from ..store import Store
+from .feedback import build_table
+from .model import DeductionGame, History
+from .position import format_position, guess_index, position_secrets
+from .root import Subproblem, close_lanes, open_lanes, search_for, solve_position
+from .search import SpeedUps
+from .stored import AnswerStore
+
+#: The document kind of a shard file.
+KIND = "perfectplay-openings"
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every shard of one proof shares: the game, the position, the guess limit, the
+    bound and how many openings there are."""
+
+    game: str
+    params: dict
+    after: str
+    secrets: int
+    limit: int
+    bound: int
+    openings: int
+
+
+@dataclass(frozen=True)
+class Valued:
+    """One opening's result: its exact `total`, or (not `exact`) a proof that its total
+    is at least `total`, which exceeds the job's bound; the seconds it took (to plan the
+    other shards by)."""
+
+    index: int
+    guess: str
+    total: int
+    exact: bool
+    seconds: float = 0.0
+
+
+@dataclass
+class Shard:
+    """A shard's document: the job and the openings valued so far."""
+
+    job: Job
+    results: list[Valued] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"kind": KIND, **asdict(self.job), "results": [asdict(r) for r in self.results]}
+
+    @classmethod
+    def from_json(cls, doc: dict, source: str) -> "Shard":
+        if not isinstance(doc, dict) or doc.get("kind") != KIND:
+            raise BadFile(f"{source} is not a shard of openings (perfectplay openings value --out)")
+        try:
+            job = Job(**{k: doc[k] for k in Job.__dataclass_fields__})
+            results = [Valued(**r) for r in doc["results"]]
+        except (KeyError, TypeError) as err:
+            raise BadFile(f"{source}: unreadable shard ({err})") from None
+        return cls(job, results)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What shards of one job prove together."""
+
+    job: Job
+    valued: int                     # openings with a result
+    missing: list[tuple[int, int]]  # ranges [a, b) of openings without one
+    best: int | None                # least exact total (None: no opening within the bound)
+    optimal: list[str]              # the openings reaching it
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+def _limit(game: DeductionGame, secrets: int, n_secrets: int, played: int,
+           max_guesses: int | None) -> int:
+    """Guesses allowed after the position: the game's limit or `max_guesses`, else enough."""
+    limit = secrets if game.consistent_secrets_allowed() else n_secrets
+    for rule in (game.guess_limit(), max_guesses):
+        if rule is not None:
+            if rule <= played:
+                raise Unsupported(f"no guess is left after the {played} played (limit {rule})")
+            limit = min(limit, rule - played)
+    return limit
+
+
+def openings(game: DeductionGame, position: History = ()) -> list[int]:
+    """The openings at `position` (guess indices, in guess order): allowed, one per
+    symmetry class, useful."""
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    search = search_for(game, "expected", SpeedUps())
+    cand = search.candidates(subset, position)
+    useful = [int(g) for g in np.sort(cand) if _useful(search, int(g), subset)]
+    if not useful:
+        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
+    return useful
+
+
+def _useful(search, guess: int, subset: np.ndarray) -> bool:
+    """A guess that may be the secret or splits the set (else it only wastes a turn)."""
+    parts = search.cells(guess, subset)
+    return len(parts) != 1 or len(parts[0][1]) != len(subset)
+
+
+def select(game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
+    """The openings `spec` names: ``all``, a range ``A:B`` of their numbers (from 0, B
+    excluded), or guesses (comma-separated, or ``@FILE`` with one per line)."""
+    spec = spec.strip()
+    if spec == "all":
+        return list(range(len(numbered)))
+    if ":" in spec and all(p.strip().isdigit() or not p.strip() for p in spec.split(":", 1)):
+        a, b = (p.strip() for p in spec.split(":", 1))
+        start, stop = int(a or 0), int(b) if b else len(numbered)
+        if not 0 <= start < stop <= len(numbered):
+            raise Unsupported(f"the range {spec!r} is not within the {len(numbered)} openings "
+                              f"(0:{len(numbered)})")
+        return list(range(start, stop))
+    if spec.startswith("@"):
+        try:
+            words = Path(spec[1:]).read_text().split()
+        except (OSError, UnicodeDecodeError) as err:
+            raise Unsupported(f"cannot read the openings file {spec[1:]!r}: {err}") from None
+    else:
+        words = [w for w in spec.split(",") if w.strip()]
+    number = {g: k for k, g in enumerate(numbered)}
+    chosen = []
+    for word in words:
+        g = guess_index(game, word)
+        if g not in number:
+            raise Unsupported(f"{word.strip()!r} is not an opening here (another guess of its "
+                              f"symmetry class stands for it, or it learns nothing)")
+        chosen.append(number[g])
+    if not chosen:
+        raise Unsupported("no opening selected (--openings all, A:B, GUESS,... or @FILE)")
+    return sorted(set(chosen))
+
+
+def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
+                   position: History = (), max_guesses: int | None = None, workers: int = 1,
+                   cluster: str | None = None, store: Store | None = None,
+                   out: str | os.PathLike | None = None,
+                   progress: Callable[[str], None] | None = None) -> Shard:
+    """Value the openings numbered `chosen` against `bound` (see the module's docstring),
+    resuming from `out` when it holds a shard of the same job, rewriting it after each."""
+    if bound < 0:
+        raise Unsupported(f"--bound must be a total of guesses (at least 0), got {bound}")
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    n, played = len(subset), len(position)
+    numbered = openings(game, position)
+    limit = _limit(game, n, table.n_secrets, played, max_guesses)
+    job = Job(game.name, dict(game.params), format_position(game, position), n, limit + played,
+              bound, len(numbered))
+    shard = Shard(job)
+    if out is not None and Path(out).exists():
+        shard = Shard.from_json(read_document(out), str(out))
+        if shard.job != job:
+            raise BadFile(f"{out} holds a shard of another job ({_describe(shard.job)}); "
+                          f"give another --out")
+    elif out is not None:
+        write_json_atomically(out, shard.to_json())  # the job, before any work
+    done = {r.index for r in shard.results}
+    answers = AnswerStore(store, game, table) if store is not None and store.usable else None
+    lanes = open_lanes(workers, cluster, n)
+    searches: dict = {}
+    known: dict = {}
+    budget = bound - played * n + 1
+    todo = [k for k in chosen if k not in done]
+    try:
+        for step, k in enumerate(todo, 1):
+            g, started = numbered[k], time.perf_counter()
+            sub = Subproblem(game, "expected", SpeedUps(), position, subset, limit, budget, g)
+            found = solve_position(sub, lanes, progress, known, searches, answers)
+            exact = found.tree is not None
+            total = played * n + (found.value if exact else max(found.value, budget))
+            shard.results.append(Valued(k, game.format_code(table.guesses[g]), total, exact,
+                                        round(time.perf_counter() - started, 3)))
+            shard.results.sort(key=lambda r: r.index)
+            if out is not None:
+                write_json_atomically(out, shard.to_json())
+            if progress:
+                progress(f"opening {step}/{len(todo)}: {shard.results[-1].guess} "
+                         f"{total if exact else f'> {bound}'}")
+    except BaseException:
+        close_lanes(lanes, abort=True)
+        raise
+    close_lanes(lanes)
+    return shard
+
+
+def _describe(job: Job) -> str:
+    params = ",".join(f"{k}={v}" for k, v in job.params.items())
+    return (f"{job.game}({params}){' after ' + job.after if job.after else ''}, "
+            f"{job.limit} guesses, bound {job.bound}")
+
+
+def combine(shards: list[Shard]) -> Verdict:
+    """What `shards` (of one job) prove together; a one-line error if their jobs differ or
+    two of them disagree on an opening."""
+    if not shards:
+        raise Unsupported("no shard to combine")
+    job = shards[0].job
+    by_index: dict[int, Valued] = {}
+    for shard in shards:
+        if shard.job != job:
+            raise BadFile(f"shards of different jobs: {_describe(job)} and {_describe(shard.job)}")
+        for r in shard.results:
+            seen = by_index.setdefault(r.index, r)
+            if (seen.total, seen.exact, seen.guess) != (r.total, r.exact, r.guess):
+                raise BadFile(f"two shards disagree on opening {r.index} ({r.guess})")
+    missing, start = [], None
+    for k in range(job.openings + 1):
+        if k < job.openings and k not in by_index:
+            start = k if start is None else start
+        elif start is not None:
+            missing.append((start, k))
+            start = None
+    exact = [r for r in by_index.values() if r.exact]
+    best = min((r.total for r in exact), default=None)
+    optimal = sorted(r.guess for r in exact if r.total == best)
+    return Verdict(job, len(by_index), missing, best, optimal)

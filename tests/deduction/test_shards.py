@@ -1,0 +1,144 @@
+"""The proof over every opening in shards: each opening's total checked by brute force,
+shards combined into the optimum ``solve`` finds, resumed from their files, and every
+bad input a one-line error."""
+
+import json
+
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.deduction.position import guess_index
+from perfectplay.deduction.shards import Shard, combine, openings, select, value_openings
+from perfectplay.errors import BadFile, PerfectplayError
+
+from ..cli_runner import assert_one_line_error, perfectplay
+from .bruteforce import BruteForce
+from .test_wordle import SMALL, Brute, write_lists
+
+GAMES = ["mastermind(pegs=3,colors=3)", "permutation(n=4)", "bulls-and-cows(digits=2,symbols=4)"]
+
+
+def brute_totals(game) -> dict[str, int]:
+    """Each allowed guess's least total over every secret, by plain exhaustive search."""
+    brute = BruteForce(game)
+    everyone = brute.everything()
+    n = len(everyone)
+    totals = {}
+    for code in brute.guesses:
+        cells = brute.split(code, everyone)
+        if len(cells) == 1 and brute.solved not in cells:
+            continue  # learns nothing
+        totals[game.format_code(code)] = n + sum(
+            brute.total(frozenset(c), n - 1) for f, c in cells.items() if f != brute.solved)
+    return totals
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_each_opening_within_the_bound_gets_its_exact_total(spec):
+    game = load_game(spec)
+    truth = brute_totals(game)
+    best = min(truth.values())
+    for bound in (best, best + 3):
+        shard = value_openings(game, range(len(openings(game))), bound)
+        for r in shard.results:
+            if r.exact:
+                assert r.total == truth[r.guess] <= bound, r
+            else:
+                assert truth[r.guess] > bound and r.total > bound, r
+        assert combine([shard]).best == best
+    below = value_openings(game, range(len(openings(game))), best - 1)
+    verdict = combine([below])
+    assert verdict.complete and verdict.best is None and not any(r.exact for r in below.results)
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_shards_combine_into_the_optimum(spec, tmp_path):
+    game = load_game(spec)
+    sol = solve(game)
+    k = len(openings(game))
+    cut = max(1, k // 2)
+    files = [tmp_path / "a.json", tmp_path / "b.json"]
+    value_openings(game, range(cut), sol.total, out=files[0])
+    first = combine([Shard.from_json(json.loads(files[0].read_text()), "a")])
+    assert first.complete == (cut == k)
+    value_openings(game, range(cut, k), sol.total, out=files[1])
+    verdict = combine([Shard.from_json(json.loads(f.read_text()), str(f)) for f in files])
+    assert verdict.complete and verdict.best == sol.total
+    root = game.format_code(game.guesses()[sol.strategy.root.guess])
+    assert root in verdict.optimal  # the solve's first guess is one of the openings
+    assert all(brute_totals(game)[w] == sol.total for w in verdict.optimal)
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_wordle_small_lists_in_shards(tmp_path, mode):
+    answers, guesses = SMALL["at"]
+    game = load_game("wordle", write_lists(tmp_path, answers, guesses) + [f"mode={mode}"])
+    brute = Brute(answers, guesses, hard=mode == "hard")
+    best = brute.total(*brute.start(), len(answers))
+    numbered = openings(game)
+    shards = [value_openings(game, [k], best) for k in range(len(numbered))]
+    verdict = combine(shards)
+    assert verdict.complete and verdict.best == best == solve(game).total
+
+
+def test_a_shard_resumes_from_its_file(tmp_path):
+    """Openings already in the file are not valued again (a planted total survives)."""
+    game = load_game("mastermind", ["pegs=3", "colors=4"])
+    out = tmp_path / "shard.json"
+    value_openings(game, [0, 1], 210, out=out)
+    doc = json.loads(out.read_text())
+    doc["results"][1]["total"] = 199  # planted: a run that recomputed it would write 206
+    out.write_text(json.dumps(doc))
+    shard = value_openings(game, [0, 1, 2], 210, out=out)
+    assert [r.total for r in shard.results][1] == 199 and len(shard.results) == 3
+    with pytest.raises(BadFile, match="another job"):
+        value_openings(game, [0], 211, out=out)
+
+
+def test_disagreeing_or_foreign_shards_are_refused(tmp_path):
+    game = load_game("mastermind", ["pegs=3", "colors=4"])
+    a = value_openings(game, [0, 1], 210)
+    b = value_openings(game, [1], 210)
+    b.results[0] = type(b.results[0])(1, b.results[0].guess, 207, True)
+    with pytest.raises(BadFile, match="disagree"):
+        combine([a, b])
+    other = value_openings(load_game("mastermind", ["pegs=3", "colors=3"]), [0], 100)
+    with pytest.raises(BadFile, match="different jobs"):
+        combine([a, other])
+    with pytest.raises(BadFile, match="not a shard"):
+        Shard.from_json({"kind": "deduction-tree"}, "x.json")
+
+
+def test_selecting_openings():
+    game = load_game("mastermind", ["pegs=4", "colors=6"])
+    numbered = openings(game)
+    words = [game.format_code(game.guesses()[g]) for g in numbered]
+    assert words == ["1111", "1112", "1122", "1123", "1234"]  # one per class, in guess order
+    assert select(game, numbered, "1:3") == [1, 2]
+    assert select(game, numbered, "3:") == [3, 4]
+    assert select(game, numbered, "1234,1122") == [2, 4]
+    for bad, needle in [("4:9", "not within"), ("2211", "not an opening"), ("zz", "zz")]:
+        with pytest.raises(PerfectplayError, match=needle):
+            select(game, numbered, bad)
+    assert guess_index(game, "1123") == numbered[3]
+
+
+def test_the_command_line(tmp_path):
+    args = ["mastermind", "pegs=3", "colors=4", "--no-store", "--quiet"]
+    res = perfectplay("openings", "list", "mastermind", "pegs=3", "colors=4")
+    assert res.returncode == 0 and res.stdout.startswith("3 openings")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for spec, out in (("0:1", a), ("1:", b)):
+        res = perfectplay("openings", "value", *args, "--openings", spec, "--bound", "206",
+                          "--out", str(out))
+        assert res.returncode == 0, res.stderr
+    res = perfectplay("openings", "combine", str(a), "--json")
+    assert json.loads(res.stdout)["complete"] is False
+    res = perfectplay("openings", "combine", str(a), str(b))
+    assert res.returncode == 0 and "proven optimal over all 3 openings: 206/64" in res.stdout
+    assert_one_line_error(perfectplay("openings", "value", *args, "--bound", "206", "--openings",
+                                      "7:9"), "not within")
+    assert_one_line_error(perfectplay("openings", "value", "dice-cards", "n=2", "--bound", "3"),
+                          "deduction games only")
+    assert_one_line_error(perfectplay("openings", "combine", str(tmp_path / "none.json")),
+                          "none.json")

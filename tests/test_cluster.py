@@ -1,4 +1,4 @@
-"""The Dask back end: the same values and trees as the process pool; a one-line error
+"""The Dask back end: the same values and trees as the thread lanes; a one-line error
 without Dask."""
 
 import sys
@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from perfectplay import load_game
-from perfectplay.deduction import root, solve
+from perfectplay.deduction import root
 from perfectplay.deduction.solve import solve_deduction
 from perfectplay.errors import Unsupported
 from perfectplay.objectives import Objective
@@ -20,17 +20,16 @@ def split_small_games(monkeypatch):
     """Hand out the cells of games far smaller than usual (256 secrets), so that a test
     exercises the lanes in seconds."""
     monkeypatch.setattr(root, "PARALLEL_MIN_SECRETS", 100)
-    monkeypatch.setattr(solve, "PARALLEL_MIN_SECRETS", 100)
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_local_dask_cluster_gives_the_process_pools_value_and_tree(split_small_games, objective):
+def test_local_dask_cluster_gives_the_thread_lanes_value_and_tree(split_small_games, objective):
     pytest.importorskip("distributed")
     game = load_game("mastermind(pegs=4,colors=4)")
-    pool = solve_deduction(game, Objective(objective), workers=2)
+    lanes = solve_deduction(game, Objective(objective), workers=2)
     dask = solve_deduction(game, Objective(objective), cluster="local:2")
-    assert dask.value == pool.value == {"expected": 905 / 256, "worst": 4}[objective]
-    assert dask.strategy.to_json() == pool.strategy.to_json()
+    assert dask.value == lanes.value == {"expected": 905 / 256, "worst": 4}[objective]
+    assert dask.strategy.to_json() == lanes.strategy.to_json()
     assert dask.stats["nodes"] > 0
 
 

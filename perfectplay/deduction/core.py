@@ -645,7 +645,7 @@ def enter(core, guesses, feedbacks):
     return guesses.shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def grow(core, subset, depth, cap, parent, feedback, out):
     """Append the optimal tree of `subset` within `cap` guesses to `out`, three entries
     per node (guess, index of the parent node or NO_GUESS at the root, the feedback

@@ -4,13 +4,15 @@ A ``Subproblem`` (game, objective, speed-ups, history, consistent set, guesses l
 budget) is a value; its ``Answer`` (value or lower bound, the subtree when within
 budget, nodes searched) is another. ``solve_subproblem`` answers one in any process,
 with that process's own search and memo. ``solve_position`` values a position on a
-set of lanes, each a ``concurrent.futures.Executor`` of one worker: on one lane the
-whole position is one subproblem (run on a thread, so the caller stays responsive to
-Ctrl-C and can report progress); on several, the first guesses are tried in the order
+set of lanes, each a ``concurrent.futures.Executor`` of one worker: threads of this
+process by default (``ThreadLane``: the compiled search releases the GIL; they share
+the feedback table), or a Dask cluster's workers. On one lane the whole position is one
+subproblem (run on a thread, so the caller stays responsive to Ctrl-C and can report
+progress); on several, the first guesses are tried in the order
 the core would try them and the cells of each are handed out, largest first to the
 least loaded lane, each with the budget it alone may spend. A cell keeps its lane
 across passes, so a later pass (the worst-case tie-break, with one guess less) finds
-that worker's memo. Any Executor fits here, a cluster's included.
+that lane's memo. Any Executor fits here, a cluster's included.
 
 With a result store (``stored.AnswerStore``) the position and the cells of its first
 guesses are looked up before any work and kept as soon as they are answered; the
@@ -20,8 +22,7 @@ resumes with at most the cells in flight to redo.
 
 from __future__ import annotations
 
-import os
-import signal
+import queue
 import threading
 import time
 from concurrent.futures import Executor, Future
@@ -110,75 +111,83 @@ def solve_subproblem(sub: Subproblem, searches: dict | None = None) -> Answer:
 
 
 class ThreadLane(Executor):
-    """An Executor running each task on a daemon thread of this process.
+    """An Executor running its tasks one at a time, in order, on a daemon thread of this
+    process, with the searches (memos) of its own that its subproblems use (``_hand``).
 
-    The compiled search releases the GIL, so the caller keeps handling signals and
-    reporting progress; a daemon thread never holds up the exit after Ctrl-C.
+    The compiled search releases the GIL, so lanes run side by side on the cores and the
+    caller keeps handling signals and reporting progress; they share the feedback table
+    and start at once (no process to spawn, no table to rebuild). A daemon thread never
+    holds up the exit after Ctrl-C; a task already running when its future is cancelled
+    runs to its end (the lane's next task waits for it).
     """
+
+    def __init__(self, searches: dict | None = None) -> None:
+        self.searches = {} if searches is None else searches
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
         future: Future = Future()
-        future.set_running_or_notify_cancel()
+        self._tasks.put((future, fn, args, kwargs))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, daemon=True)
+            self._thread.start()
+        return future
 
-        def run() -> None:
+    def _work(self) -> None:
+        while (task := self._tasks.get()) is not None:
+            future, fn, args, kwargs = task
+            if not future.set_running_or_notify_cancel():
+                continue
             try:
                 future.set_result(fn(*args, **kwargs))
             except BaseException as exc:  # handed to the caller, who re-raises it
                 future.set_exception(exc)
 
-        threading.Thread(target=run, daemon=True).start()
-        return future
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop after the running task (never waited for: see the class docstring)."""
+        if cancel_futures:
+            pending = []
+            while not self._tasks.empty():
+                pending.append(self._tasks.get())
+            for task in pending:
+                if task is not None:
+                    task[0].cancel()
+        self._tasks.put(None)
 
 
-def _die_with_parent(parent: int) -> None:
-    """In a worker: be killed when the process that started it (`parent`) ends (Linux), so
-    that no worker outlives a solve however it ends (SIGKILL of the parent included)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops us
-        pass
-    if os.getppid() != parent:  # the parent ended before the line above
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
+def thread_lanes(workers: int) -> list[Executor]:
+    """`workers` lanes on threads of this process, each with its own searches."""
+    return [ThreadLane() for _ in range(workers)]
 
 
-def process_lanes(workers: int) -> list[Executor]:
-    """`workers` single-process executors. Their processes are spawned (fresh interpreters:
-    safe whatever threading layer numba loaded here) as children of this process, so that
-    each dies with it (``_die_with_parent``)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("spawn")
-    return [ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent,
-                                initargs=(os.getpid(),))
-            for _ in range(workers)]
+def _hand(lane: Executor, sub: Subproblem) -> Future:
+    """`sub` solved on `lane`: on a thread lane with the lane's own searches, on a worker
+    process (a cluster's) with that process's."""
+    if isinstance(lane, ThreadLane):
+        return lane.submit(solve_subproblem, sub, lane.searches)
+    return lane.submit(solve_subproblem, sub)
 
 
 def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor]:
-    """The lanes for a position of `secrets` secrets: one (a thread of this process) below
-    ``PARALLEL_MIN_SECRETS`` or with one worker; else the Dask `cluster`'s workers
-    ("local:N" or a scheduler's address), or `workers` processes."""
+    """The lanes for a position of `secrets` secrets: one below ``PARALLEL_MIN_SECRETS``
+    or with one worker; else the Dask `cluster`'s workers ("local:N" or a scheduler's
+    address), or `workers` threads of this process."""
     if (workers <= 1 and cluster is None) or secrets < PARALLEL_MIN_SECRETS:
         return [ThreadLane()]
     if cluster is not None:
         from ..cluster import cluster_lanes
 
         return cluster_lanes(cluster)
-    return process_lanes(workers)
+    return thread_lanes(workers)
 
 
 def close_lanes(lanes: list[Executor], abort: bool = False) -> None:
-    """Shut the lanes down; with `abort`, kill their workers mid-task at once."""
+    """Shut the lanes down, cancelling the tasks not started; with `abort` (Ctrl-C, an
+    error) without waiting for those running: a thread lane's ends with this process, a
+    local Dask cluster's workers stop with it."""
     for lane in lanes:
-        if abort:
-            for process in list((getattr(lane, "_processes", None) or {}).values()):
-                if process.is_alive():
-                    os.kill(process.pid, signal.SIGKILL)
-        lane.shutdown(wait=True, cancel_futures=True)  # quick once the workers are dead
+        lane.shutdown(wait=not abort, cancel_futures=True)
 
 
 @dataclass
@@ -225,16 +234,27 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
 def _solve_position(sub: Subproblem, lanes: list[Executor],
                     progress: Callable[[str], None] | None, known: dict | None,
                     searches: dict | None, store: AnswerStore | None) -> Position:
+    if len(lanes) > 1 and len(sub.subset) >= PARALLEL_MIN_SECRETS:
+        return _on_lanes(sub, lanes, progress, known, searches, store)
+    # one lane: a thread using the caller's searches (this thread's work alternates with it)
+    lane = ThreadLane(_SEARCHES if searches is None else searches)
+    try:
+        return _on_lanes(sub, [lane], progress, known, searches, store)
+    finally:
+        lane.shutdown()
+
+
+def _on_lanes(sub: Subproblem, lanes: list[Executor],
+              progress: Callable[[str], None] | None, known: dict | None,
+              searches: dict | None, store: AnswerStore | None) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
-    one_lane = len(lanes) == 1 or len(sub.subset) < PARALLEL_MIN_SECRETS
-    if one_lane:
-        lanes = [lanes[0] if isinstance(lanes[0], ThreadLane) else ThreadLane()]
+    one_lane = len(lanes) == 1
     if sub.first is not None:
         return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches,
                             store)
     split = not one_lane or (store is not None and len(sub.subset) >= 2 * MIN_SECRETS)
     if not split:
-        answer = _wait(lanes[0].submit(solve_subproblem, sub, searches), search, progress)
+        answer = _wait(_hand(lanes[0], sub), search, progress)
         return Position(answer.value, answer.tree, answer.nodes)
     obvious, _, cand, bound, _, _ = search.prepare(sub.subset, sub.history, sub.cap)
     if obvious is not None:
@@ -306,7 +326,7 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                 w = load.index(min(load))
                 load[w] += len(part)
                 if futures[k] is None:
-                    futures[k] = lanes[w].submit(solve_subproblem, cells[k])
+                    futures[k] = _hand(lanes[w], cells[k])
                     if kept[k]:
                         store.record_when_done(cells[k], futures[k])
         node, complete = Node(g), True
@@ -314,7 +334,7 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
             future = futures[k]
             if future is None:  # one lane: the budget the cells answered so far leave
                 later = cell(k, best - (total - lower[k]))
-                future = lanes[0].submit(solve_subproblem, later, searches)
+                future = _hand(lanes[0], later)
                 if kept[k]:
                     store.record_when_done(later, future)
             answer = _wait(future, None if concurrent else search, progress)

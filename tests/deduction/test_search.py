@@ -160,9 +160,12 @@ def test_permutation_table(n):
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_two_workers_find_the_same_optimum(objective):
-    # 512 secrets: above PARALLEL_MIN_SECRETS, so the cells of the first guesses go to
-    # worker processes (and the tie-break pass reuses their memos)
+def test_two_workers_find_the_same_optimum(objective, monkeypatch):
+    # 512 secrets, above the threshold set here: the cells of the first guesses go to two
+    # thread lanes with memos of their own (and the tie-break pass reuses them)
+    from perfectplay.deduction import root
+
+    monkeypatch.setattr(root, "PARALLEL_MIN_SECRETS", 100)
     game = load_game("mastermind(pegs=3,colors=8)")
     one = solve(game, objective)
     two = solve(game, objective, workers=2)

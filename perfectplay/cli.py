@@ -88,7 +88,7 @@ def list_games() -> None:
                    "fast, and the value is an upper bound, labelled so, not an optimum (no "
                    "store)")
 @click.option("--workers", type=int, default=None,
-              help="deduction games: processes for the first guesses (default: every core)")
+              help="deduction games: threads for the first guesses' cells (default: every core)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
                    "obvious, table, lookahead); the value stays, the time changes")

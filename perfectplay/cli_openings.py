@@ -66,7 +66,7 @@ def list_openings(game, assignments, after, as_json) -> None:
 @click.option("--max-guesses", type=int, default=None,
               help="at most this many guesses for any secret (default: the game's own limit)")
 @click.option("--workers", type=click.IntRange(1, None), default=None,
-              help="processes for each opening's cells (default: every core)")
+              help="threads for each opening's cells (default: every core)")
 @click.option("--cluster", default=None, metavar="local:N|ADDRESS",
               help="hand each opening's cells to a Dask cluster (pip install 'perfectplay[cluster]')")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,

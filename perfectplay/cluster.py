@@ -2,7 +2,7 @@
 
 The deduction engine hands its cells to lanes, each a ``concurrent.futures.Executor``
 of one worker (``deduction.root``). Here each worker of a Dask cluster is such a lane:
-its tasks are pinned to it, so that, as with the process pool, a cell of a later pass
+its tasks are pinned to it, so that, as with the thread lanes, a cell of a later pass
 finds the memo its worker built in an earlier one (each Dask worker process keeps its
 searches between tasks). ``--cluster local:N`` starts N single-threaded worker
 processes on this machine; ``--cluster ADDRESS`` uses a running scheduler

@@ -53,7 +53,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import cfunc, njit, types
+from numba import cfunc, njit, typed, types
 
 from .kernels import canonical, from_canonical, hash_step, history_key, split, to_canonical
 from .restriction_kernels import allowed_mask, allows, update
@@ -76,6 +76,25 @@ SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
 # counters
 NODES, SCORED, LOOKS, CANDS = range(4)
 N_COUNTERS = 4
+
+
+#: Memo entries: a set's key (h1, h2, cap) -> (value, guess), or -> a lower bound.
+MEMO_KEY = types.UniTuple(types.int64, 3)
+MEMO_VALUE = types.UniTuple(types.int64, 2)
+
+
+@njit(cache=True)
+def new_memos():
+    """Empty memos (exact values, lower bounds). Made here, compiled and cached: an empty
+    typed Dict made from Python compiles its constructor afresh in every process (about
+    half a second each)."""
+    return typed.Dict.empty(MEMO_KEY, MEMO_VALUE), typed.Dict.empty(MEMO_KEY, types.int64)
+
+
+@njit(cache=True)
+def new_rows():
+    """An empty typed List of int64 for ``grow``'s rows (cached, like ``new_memos``)."""
+    return typed.List.empty_list(types.int64)
 
 
 @cfunc(ROW_SIGNATURE, cache=True)

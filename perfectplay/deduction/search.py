@@ -84,8 +84,6 @@ class Search:
     def __init__(self, table: Table, objective: SearchObjective = EXPECTED,
                  speedups: SpeedUps = SpeedUps(), max_depth: int | None = None,
                  top: int | None = None) -> None:
-        from numba import typed, types
-
         from . import core
 
         self.table, self.objective, self.speed = table, objective, speedups
@@ -104,7 +102,7 @@ class Search:
             index[packed] = np.arange(len(table.guesses))
         use_table = speedups.table and table.fb is not None
         depth = (max_depth or N) + 2
-        key = types.UniTuple(types.int64, 3)
+        exact, bound_memo = core.new_memos()
         self.core = core.Core(
             fb=table.fb if use_table else np.zeros((0, 0), dtype=np.uint8),
             row=core.no_row if use_table else _row_function(game),
@@ -129,8 +127,7 @@ class Search:
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
             top=top or 0,
             switches=self._switches(speedups, objective),
-            exact=typed.Dict.empty(key, types.UniTuple(types.int64, 2)),
-            bound_memo=typed.Dict.empty(key, types.int64),
+            exact=exact, bound_memo=bound_memo,
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
             counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
 
@@ -196,12 +193,10 @@ class Search:
         """The optimal tree of `subset` after `history` within `cap` guesses, as rows
         (guess, parent row or -1 at the root, feedback from the parent), parents first;
         no rows when no guess can help (see ``core.grow``)."""
-        from numba import typed, types
-
-        from .core import grow
+        from .core import grow, new_rows
 
         depth = self._enter(history)
-        out = typed.List.empty_list(types.int64)
+        out = new_rows()
         grow(self.core, self._subset(subset), depth, cap, -1, 0, out)
         return np.array(out, dtype=np.int64).reshape(-1, 3)
 

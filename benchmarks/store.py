@@ -5,7 +5,7 @@
 For one game (default: Bulls and Cows; ``mastermind pegs=4 colors=7`` is a quicker
 stand-in) it prints, as Markdown rows with the load average at each:
 
-* ``cluster``: a 2-worker local Dask cluster against the process pool of 2 workers
+* ``cluster``: a 2-worker local Dask cluster against 2 thread lanes (``--workers 2``)
   (both without a store): wall time and the cluster's overhead;
 * ``fresh``: an uninterrupted solve into an empty store: wall time, store size;
 * ``second``: the same command again, answered from the store: wall time;
@@ -73,11 +73,11 @@ def main() -> None:
     print("| figure | game | result | load |\n|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         if "cluster" in only:
-            pool, a = _solve(game, "--no-store", "--workers", w)
+            lanes, a = _solve(game, "--no-store", "--workers", w)
             dask, b = _solve(game, "--no-store", "--cluster", f"local:{w}")
             assert a["value"] == b["value"], (a["value"], b["value"])
-            print(f"| cluster | {name} | process pool {pool:.1f} s, Dask local:{w} {dask:.1f} s "
-                  f"(overhead {100 * (dask - pool) / pool:+.0f}%), value {a['value']} | {_load()} |")
+            print(f"| cluster | {name} | {w} thread lanes {lanes:.1f} s, Dask local:{w} {dask:.1f} s "
+                  f"(overhead {100 * (dask - lanes) / lanes:+.0f}%), value {a['value']} | {_load()} |")
         store = Path(tmp) / "fresh.sqlite"
         fresh, a = _solve(game, "--store", str(store), "--workers", w)
         if only & {"fresh", "second", "resume"}:

@@ -54,6 +54,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import cfunc, njit, typed, types
+from numba.experimental import structref
 
 from .kernels import canonical, from_canonical, hash_step, history_key, split, to_canonical
 from .restriction_kernels import allowed_mask, allows, update
@@ -104,7 +105,8 @@ def no_row(guess, secrets, out):  # pragma: no cover - the table is read instead
 
 
 class Core(NamedTuple):
-    """Everything the compiled search reads and writes, by name."""
+    """Everything the compiled search reads and writes, by name, as Python builds it;
+    the kernels get it as one ``CoreType`` reference (``to_ref``)."""
 
     # the game
     fb: np.ndarray              # (G, S) feedback table (uint8 or uint16), or (0, 0)
@@ -151,6 +153,36 @@ class Core(NamedTuple):
     hist_f: np.ndarray
     counters: np.ndarray
     mark: np.ndarray            # (S,) scratch, all False between calls
+
+
+@structref.register
+class CoreType(types.StructRef):
+    """The numba type of the search's state, passed to every kernel by reference: one
+    pointer a call. (As a tuple of some 45 fields, 25 of them arrays, every call passed
+    hundreds of arguments and reference counts, and the first compile took minutes.)"""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class CoreRef(structref.StructRefProxy):
+    """The search's state as Python holds it: opaque (Python keeps the ``Core`` it was made
+    from, whose arrays it shares)."""
+
+
+structref.define_constructor(CoreRef, CoreType, Core._fields)
+structref.define_boxing(CoreType, CoreRef)
+
+
+@njit(cache=True)
+def _make_ref(fields):
+    return CoreRef(*fields)
+
+
+def to_ref(fields: Core) -> CoreRef:
+    """The kernels' reference to `fields` (made by a cached compiled function: a structref
+    made from Python compiles its constructor afresh in every process)."""
+    return _make_ref(fields)
 
 
 @njit(cache=True)

@@ -103,7 +103,7 @@ class Search:
         use_table = speedups.table and table.fb is not None
         depth = (max_depth or N) + 2
         exact, bound_memo = core.new_memos()
-        self.core = core.Core(
+        self.fields = core.Core(
             fb=table.fb if use_table else np.zeros((0, 0), dtype=np.uint8),
             row=core.no_row if use_table else _row_function(game),
             codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),
@@ -130,6 +130,7 @@ class Search:
             exact=exact, bound_memo=bound_memo,
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
             counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
+        self.core = core.to_ref(self.fields)
 
     def _call(self, kernel, *args):
         """``kernel(*args)`` (a compiled function taking the core first), numba's typing of
@@ -158,7 +159,7 @@ class Search:
     @property
     def nodes(self) -> int:
         """Nodes searched so far (read while a search runs in another thread, for progress)."""
-        return int(self.core.counters[0])
+        return int(self.fields.counters[0])
 
     def _enter(self, history: History) -> int:
         """Write `history` and the restriction state it leaves into the core; its depth."""
@@ -202,7 +203,7 @@ class Search:
 
     def lower(self, n: int, cap: int) -> int:
         """The objective's lower bound for n secrets within `cap` guesses."""
-        rows = self.core.lower
+        rows = self.fields.lower
         return int(rows[min(max(cap, 0), len(rows) - 1)][n])
 
     def prepare(self, subset: np.ndarray, history: History, cap: int):
@@ -211,8 +212,8 @@ class Search:
         from .core import prepare, try_order
 
         depth = self._enter(history)
-        c = self.core
-        child = c.lower[min(max(cap - 1, 0), len(c.lower) - 1)]
+        c, rows = self.core, self.fields.lower
+        child = rows[min(max(cap - 1, 0), len(rows) - 1)]
         guess, value, cand, bound, possible, largest = prepare(c, self._subset(subset), depth, cap, child)
         if guess >= 0:
             return int(guess), int(value), None, None, None, None

@@ -45,7 +45,7 @@ def history_slot(search, history):
     uses it for the shallowest histories only, ``core.HISTORY_KEY_DEPTH``)."""
     from perfectplay.deduction.kernels import history_key
 
-    c = search.core
+    c = search.fields
     h1, h2, e, rename = history_key(c.codes, c.hist_g, c.hist_f, search._enter(history), c.perms,
                                     c.act, c.relabel, c.n_symbols)
     return ((int(h1), int(h2)) if h1 != 0 or h2 != 0 else None), int(e), rename
@@ -54,14 +54,14 @@ def history_slot(search, history):
 def canonical_guess(search, g, e, rename):
     from perfectplay.deduction.kernels import to_canonical
 
-    c = search.core
+    c = search.fields
     return to_canonical(c.codes[g], c.perms[e], rename, c.n_symbols)
 
 
 def actual_guess(search, packed, e, rename):
     from perfectplay.deduction.kernels import from_canonical
 
-    c = search.core
+    c = search.fields
     return from_canonical(packed, c.perms[e], rename, c.n_symbols, c.codes.shape[1], c.index_of_code)
 
 

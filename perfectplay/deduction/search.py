@@ -201,6 +201,13 @@ class Search:
         grow(self.core, self._subset(subset), depth, cap, -1, 0, out)
         return np.array(out, dtype=np.int64).reshape(-1, 3)
 
+    def load_kernels(self) -> None:
+        """Load this search's compiled kernels from numba's disk cache, or compile them
+        (the first run after installing: about a minute), on a set of one secret."""
+        one = np.arange(1)
+        self.best(one, (), 1)
+        self.tree(one, (), 1)
+
     def lower(self, n: int, cap: int) -> int:
         """The objective's lower bound for n secrets within `cap` guesses."""
         rows = self.fields.lower

@@ -223,6 +223,9 @@ def solve_deduction(
     lanes = open_lanes(workers, cluster, len(subset))
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
+        note("loading the search's compiled kernels (the first run after installing compiles "
+             "them: about a minute, then cached)")
+        search_for(game, "expected", speedups, passes.searches, top).load_kernels()
         if probability:
             within = OBJECTIVES[core_objective("losses", objective.determine)]
             if costed:

@@ -137,7 +137,7 @@ def _load_search(game: DeductionGame, objective: str) -> None:
     from ..deduction.root import search_for
     from ..deduction.search import SpeedUps
 
-    search_for(game, objective, SpeedUps()).best(np.arange(min(3, len(game.secrets()))), (), 2)
+    search_for(game, objective, SpeedUps()).load_kernels()
 
 
 def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,

@@ -15,18 +15,21 @@ run, alternating the two:
         /usr/bin/time -f "%e s %U user %M KB" python benchmarks/markov.py --case seed-dice-5
     done
 
-Measured (issue 11; 2 cores shared with other engineers' jobs, so the load average is
-given; wall seconds, peak resident memory):
+Measured (issue 11, session 5; 2 cores shared with other engineers' jobs, so the load
+average is given; seconds of the solve, peak resident memory of the case's process):
 
-    case         before (load)                after (load)
-    trios-100    221.8 s, 10.1 GB (2.7-4.2)   59.0 s, 5.1 GiB (4.2-4.4)
-                 compile 55.5 + order 131 +   explore 35.3 + components 23.7
-                 iterate 35.2
-    dice-10      112.9 s, 5.2 GB (0.9-2.8)    see docs/architecture.md
-    trios-50     6.6-7.1 s, 0.9 GB            3.8 s, 0.48 GB (4.6)
+    case         before (load)                    after (load)
+    trios-100    221.8 s, 10,089 MiB (2.7-4.2)    45.3 s, 5,100 MiB (1.8-2.0)
+                 explore 55.5, order ~131,        explore 27.9, components 17.4
+                 iterate 35.2                     (59.0 s at load 4.2)
+    dice-10      112.9 s, 5,178 MiB (0.9-2.8)     79.7 s, 3,951 MiB (2.0)
+    trios-50     6.6-7.1 s, 857-918 MiB           3.8 s, 476 MiB
+    dice-5, whole process, 5 runs alternating with seed-dice-5: 2.24 s wall median
+                 against the seed's 14.6 s (load 2.0)
 
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
-read from the same solve (n=5 gives 9.842024 from it).
+read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;
+15 s and 4 GiB; 0.6 s) and what stands in the way: docs/architecture.md, "Measured".
 """
 
 from __future__ import annotations

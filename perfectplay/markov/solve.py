@@ -91,8 +91,8 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
     progress.stage("value iteration by strong components")
     solved = _by_components(game, g, tol, max_sweeps)
     if solved is not None:
-        V, best, components, most = solved
-        stats.update(components=components, sweeps=most, policy_rounds=0,
+        V, best, n_components, most = solved
+        stats.update(components=n_components, sweeps=most, policy_rounds=0,
                      iterate_seconds=round(time.perf_counter() - t, 4))
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
         check_no_free_cycles(g)
@@ -129,7 +129,7 @@ def _by_components(game, g, tol, max_sweeps):
     from .kernels import greedy_choices
 
     V = np.empty(g.n_states)
-    status, state, components, _, most = solve_by_components(
+    status, _, n_components, _, most = solve_by_components(
         g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol, LOCAL_BLOCK,
         LOCAL_STACK, max_sweeps, V)
     if status == BIG:
@@ -141,7 +141,7 @@ def _by_components(game, g, tol, max_sweeps):
     if status != OK:
         raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
                           f"of one strong component (raise max_sweeps)")
-    return V, greedy_choices(V, g.choice_ptr, g.target, g.cost), components, most
+    return V, greedy_choices(V, g.choice_ptr, g.target, g.cost), n_components, most
 
 
 def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:

@@ -7,9 +7,29 @@ Each case runs in its own process so its peak memory (max RSS) is its own.
     python benchmarks/markov.py --case dice-exact-5
 
 The whole ``perfectplay solve dice-cards n=5`` process (start-up included) is timed from
-outside, beside the seed's own notebook code (seed 001, cell 7, extracted to a file):
+outside, beside the seed's own code (seed 001's value iteration, kept below) in the same
+run, alternating the two:
 
-    farm-bench -n 5 --vs "python /tmp/seed001.py" -- perfectplay solve dice-cards n=5 --quiet
+    for i in 1 2 3 4 5; do
+        /usr/bin/time -f "%e s %U user %M KB" perfectplay solve dice-cards n=5 --quiet
+        /usr/bin/time -f "%e s %U user %M KB" python benchmarks/markov.py --case seed-dice-5
+    done
+
+Measured (issue 11, session 5; 2 cores shared with other engineers' jobs, so the load
+average is given; seconds of the solve, peak resident memory of the case's process):
+
+    case         before (load)                    after (load)
+    trios-100    221.8 s, 10,089 MiB (2.7-4.2)    45.3 s, 5,100 MiB (1.8-2.0)
+                 explore 55.5, order ~131,        explore 27.9, components 17.4
+                 iterate 35.2                     (59.0 s at load 4.2)
+    dice-10      112.9 s, 5,178 MiB (0.9-2.8)     79.7 s, 3,951 MiB (2.0)
+    trios-50     6.6-7.1 s, 857-918 MiB           3.8 s, 476 MiB
+    dice-5, whole process, 5 runs alternating with seed-dice-5: 2.24 s wall median
+                 against the seed's 14.6 s (load 2.0)
+
+trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
+read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;
+15 s and 4 GiB; 0.6 s) and what stands in the way: docs/architecture.md, "Measured".
 """
 
 from __future__ import annotations
@@ -44,15 +64,15 @@ def seed_value_iteration(N: int) -> float:
 
 
 def run_case(name: str) -> dict:
-    from perfectplay import load_game, solve
-    from perfectplay.games.tricky_trios import START
-
     kind, _, arg = name.rpartition("-")
     n = int(arg)
-    if kind == "seed-dice":
+    if kind == "seed-dice":  # the seed's code alone: nothing of perfectplay is imported
         t = time.perf_counter()
         value = seed_value_iteration(n)
         return {"value": f"{value:.6f}", "seconds": time.perf_counter() - t}
+    from perfectplay import load_game, solve
+    from perfectplay.games.tricky_trios import START
+
     game_name = "dice-cards" if kind.startswith("dice") else "tricky-trios"
     solve(load_game(game_name, ["n=2"]))  # load the compiled kernels before timing
     game = load_game(game_name, [f"n={n}"])
@@ -61,9 +81,11 @@ def run_case(name: str) -> dict:
     seconds = time.perf_counter() - t
     row = {"value": f"{sol.value_float:.9f}" if not (game_name == "dice-cards" and n == 6) else "(hidden)",
            "seconds": seconds, "states": sol.stats["states"], "choices": sol.stats["choices"],
+           "components": sol.stats.get("components"),
            "sweeps": sol.stats.get("sweeps"), "policy_rounds": sol.stats.get("policy_rounds"),
            "status": sol.status,
-           "split": {k: sol.stats[k] for k in ("compile_seconds", "iterate_seconds", "exact_seconds")
+           "split": {k: sol.stats[k] for k in ("compile_seconds", "order_seconds",
+                                                "iterate_seconds", "exact_seconds")
                      if k in sol.stats}}
     if game_name == "tricky-trios" and n > 1:
         import numpy as np

@@ -20,7 +20,7 @@ import numpy as np
 
 from numba import njit
 
-from ..markov.compiled import CompiledRules, expand_batch, explore
+from ..markov.compiled import CompiledRules, expand_batch, fill, reach
 from ..markov.model import Expansion, MarkovGame
 from ..params import param
 
@@ -112,8 +112,15 @@ def _expand_batch(params, codes, K, C):
 
 
 @njit(cache=True)
-def _explore(params, start, bound, K, C):
-    return explore(_rules, params, start, bound, K, C)
+def _reach(params, start, bound, K, C):
+    return reach(_rules, params, start, bound, K, C)
+
+
+@njit(cache=True)
+def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
+          choice_ptr, target, cost, choice_c):
+    return fill(_rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight,
+                outcome_k, choice_ptr, target, cost, choice_c)
 
 
 @dataclass(frozen=True)
@@ -153,7 +160,7 @@ class TrickyTrios(MarkovGame):
         return int(self.encode(START, 0, np.array([self.n, 0, 0, 0])))
 
     def compiled_rules(self) -> CompiledRules:
-        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _explore)
+        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _reach, _fill)
 
     def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
         """Unknown flips (kind 0); known flips completing a trio (kind 1): a card of a trio
@@ -168,10 +175,10 @@ class TrickyTrios(MarkovGame):
         kinds[f == 3, :, KNOWN_FACE_UP] = 1
         return kinds
 
-    #: Peak resident memory per bound state, measured: n = 15, 30, 45 peak at 197, 333
-    #: and 869 MB for bounds of 93,024, 1,113,024 and 5,085,024 states (about 140 bytes
-    #: per bound state above the interpreter's 190 MB; about 300 per reachable state).
-    bytes_per_state = 160
+    #: Peak resident memory per bound state, measured: n = 100 peaks at 5,100 MiB for a
+    #: bound of 110,355,024 states (53,408,689 reachable): about 48 bytes per bound state,
+    #: 100 per reachable one (narrow graph arrays, strong components solved in one pass).
+    bytes_per_state = 50
 
     def state_bound(self) -> int:
         return 24 * comb(self.n + 4, 4)

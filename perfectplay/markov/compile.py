@@ -186,16 +186,38 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int
 
 
 def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
-    """The whole exploration in one compiled call (``compiled.explore``)."""
+    """The whole exploration in two compiled calls (``compiled.reach`` and ``fill``),
+    the arrays allocated in between, exactly sized and no wider than their values need."""
     try:
-        arrays = rules.explore(rules.params, np.int64(game.initial_state()), np.int64(bound),
-                               rules.outcomes, rules.choices)
+        bits, n, n_out, n_edge, top_w, top_total, top_cost = rules.reach(
+            rules.params, np.int64(game.initial_state()), np.int64(bound), rules.outcomes,
+            rules.choices)
     except ValueError as err:
         raise PerfectplayError(f"{game}: {err}") from None
-    *fields, start = arrays
-    names = ("codes", "terminal", "denom", "out_ptr", "weight", "outcome_k", "choice_ptr",
-             "target", "cost", "choice_c")
-    return Graph(**dict(zip(names, fields)), start=int(start))
+    g = Graph(codes=np.empty(n, dtype=np.int64), terminal=np.empty(n, dtype=bool),
+              denom=np.empty(n, dtype=narrowest(top_total, np.int32)),
+              out_ptr=np.empty(n + 1, dtype=np.int64),
+              weight=np.empty(n_out, dtype=narrowest(top_w, np.int32)),
+              outcome_k=np.empty(n_out, dtype=narrowest(rules.outcomes)),
+              choice_ptr=np.empty(n_out + 1, dtype=narrowest(n_edge, low=np.int32)),
+              target=np.empty(n_edge, dtype=np.int32), cost=np.empty(n_edge, dtype=narrowest(top_cost)),
+              choice_c=np.empty(n_edge, dtype=narrowest(rules.choices)))
+    g.start = int(rules.fill(rules.params, bits, np.int64(game.initial_state()), rules.outcomes,
+                             rules.choices, g.codes, g.terminal, g.denom, g.out_ptr, g.weight,
+                             g.outcome_k, g.choice_ptr, g.target, g.cost, g.choice_c))
+    return g
+
+
+def narrowest(largest: int, low=np.int8) -> type:
+    """The narrowest signed integer type, `low` or wider, that holds 0..largest: the graph's
+    costs and labels are small in practice, and at tens of millions of states each byte
+    per choice is hundreds of MB. (Weights and pointers start at int32 so that nearly
+    every game gives the compiled kernels the same argument types: each new combination
+    is compiled once more.)"""
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        if np.dtype(dtype).itemsize >= np.dtype(low).itemsize and largest <= np.iinfo(dtype).max:
+            return dtype
+    raise PerfectplayError(f"a value of {largest} does not fit in 64 bits")
 
 
 def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
@@ -246,6 +268,9 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
             setattr(p, name, None)
         return joined
 
+    def narrow(a: np.ndarray, low=np.int8) -> np.ndarray:
+        return a.astype(narrowest(int(a.max(initial=0)), low), copy=False)
+
     out_ptr = _pointers(take("n_out", np.int32))
     choice_ptr = _pointers(take("n_choice", np.int32))
     order = np.argsort(codes, kind="stable")
@@ -253,8 +278,8 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
     target = order[np.searchsorted(codes[order], take("target_codes", np.int64))].astype(index_type)
     del order
     return Graph(
-        codes=codes, terminal=take("terminal", bool), denom=take("denom", np.int64),
-        out_ptr=out_ptr, weight=take("weight", np.int64), outcome_k=take("outcome_k", np.int32),
-        choice_ptr=choice_ptr, target=target, cost=take("cost", np.int32),
-        choice_c=take("choice_c", np.int16),
+        codes=codes, terminal=take("terminal", bool), denom=narrow(take("denom", np.int64), np.int32),
+        out_ptr=out_ptr, weight=narrow(take("weight", np.int64), np.int32),
+        outcome_k=narrow(take("outcome_k", np.int32)), choice_ptr=narrow(choice_ptr, np.int32),
+        target=target, cost=narrow(take("cost", np.int32)), choice_c=narrow(take("choice_c", np.int16)),
     )

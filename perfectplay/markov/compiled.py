@@ -6,7 +6,7 @@ A game may write its rules once, for a single state, as an ``@njit`` function
 
 which fills ``weight[K]``, ``next[K, C]`` and ``cost[K, C]`` (handed over cleared: weights
 0, next -1, costs 0) with its chance outcomes and choices exactly as ``Expansion``
-describes them. Exploration then runs compiled from start to finish (``explore``): no
+describes them. Exploration then runs compiled from start to finish (``reach``, then ``fill``): no
 Python per state or per batch, memory proportional to the states and choices found.
 The vectorised ``expand`` the rest of the package reads (show, verify, play, the
 conformance checker, the generic exploration path) is derived from the same function
@@ -14,7 +14,7 @@ conformance checker, the generic exploration path) is derived from the same func
 
 Why the boilerplate in each game module (see ``games/dice_cards.py``): numba cannot cache
 a function that receives another compiled function as an argument or a closure, so the
-two generic loops below are ``inline="always"`` and each game defines two one-line
+three generic loops below are ``inline="always"`` and each game defines three one-line
 cached wrappers that call them with its own rules as a global. After editing this file,
 clear the games' numba caches (docs/architecture.md, "Developing").
 """
@@ -31,13 +31,15 @@ from numba import njit
 @dataclass(frozen=True)
 class CompiledRules:
     """A game's compiled rules: its integer parameters, the padded sizes K (outcomes) and
-    C (choices), and its two cached wrappers around ``expand_batch`` and ``explore``."""
+    C (choices), and its three cached wrappers around ``expand_batch``, ``reach`` and
+    ``fill``."""
 
     params: np.ndarray
     outcomes: int
     choices: int
     expand_batch: Callable
-    explore: Callable
+    reach: Callable
+    fill: Callable
 
 
 @njit(inline="always")
@@ -70,19 +72,12 @@ def _popcount(x):
 
 
 @njit(inline="always")
-def explore(rules, params, start, bound, K, C):
-    """Every state reachable from `start`, as the arrays of a ``Graph`` with states
-    indexed in increasing code order.
-
-    Two passes over the states, each expanding every state once: the first, breadth
-    first, marks reachable codes in a bitmap and counts outcomes and choices; the second
-    visits the set bits in order and writes the CSR arrays, a target's index being the
-    rank of its code in the bitmap (prefix counts per 64-bit word plus a popcount), so no
-    code-to-index table or temporary target codes are needed.
-
-    Returns (codes, terminal, denom, out_ptr, weight, outcome_k, choice_ptr, target, cost,
-    choice_c, start index), or raises ValueError naming the broken rule.
-    """
+def reach(rules, params, start, bound, K, C):
+    """First pass: every code reachable from `start`, breadth first, marked in a bitmap
+    of `bound` bits, the rules checked on the way. Returns (bitmap, states, outcomes,
+    choices, largest weight, largest state weight total, largest cost), from which the
+    caller sizes ``fill``'s arrays and picks their narrowest integer types; raises
+    ValueError naming a broken rule."""
     words = (bound + 63) // 64
     bits = np.zeros(words, dtype=np.uint64)
     w = np.zeros(K, dtype=np.int64)
@@ -92,20 +87,30 @@ def explore(rules, params, start, bound, K, C):
     queue[0] = start
     bits[start >> 6] |= np.uint64(1) << np.uint64(start & 63)
     head, tail, n_out, n_edge = 0, 1, 0, 0
+    top_w, top_total, top_cost = 1, 1, 0
     while head < tail:
         code = queue[head]
         head += 1
         _clear(w, nx, cs)
         if rules(params, code, w, nx, cs):
             continue
+        total = 0
         for k in range(K):
-            if w[k] <= 0:
+            if w[k] < 0:
+                raise ValueError("a chance weight is negative")
+            if w[k] == 0:
                 continue
+            total += w[k]
+            top_w = max(top_w, w[k])
             n_out += 1
+            first = n_edge
             for c in range(C):
                 t = nx[k, c]
                 if t < 0:
                     continue
+                if cs[k, c] < 0 or cs[k, c] >= 2**31:
+                    raise ValueError("a choice's cost is negative or too large")
+                top_cost = max(top_cost, cs[k, c])
                 n_edge += 1
                 if t >= bound:
                     raise ValueError("a state code is beyond the game's code_bound")
@@ -118,12 +123,30 @@ def explore(rules, params, start, bound, K, C):
                         queue = grown
                     queue[tail] = t
                     tail += 1
-    n = tail
-    if n >= 2**31:
+            if n_edge == first:
+                raise ValueError("a chance outcome offers no choice")
+        if total == 0:
+            raise ValueError("a non-terminal state has no chance outcome")
+        top_total = max(top_total, total)
+    if tail >= 2**31:
         raise ValueError("more than 2**31 states")
-    queue = np.empty(0, dtype=np.int64)  # released before the graph is written
-    rank = np.empty(words, dtype=np.int64)
-    codes = np.empty(n, dtype=np.int64)
+    return bits, tail, n_out, n_edge, top_w, top_total, top_cost
+
+
+@njit(inline="always")
+def fill(rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
+         choice_ptr, target, cost, choice_c):
+    """Second pass: visit the set bits of ``reach``'s bitmap in code order and write the
+    arrays of a ``Graph`` (allocated by the caller, exactly sized, of any integer types
+    that hold the values), states indexed in increasing code order, a target's index
+    being the rank of its code in the bitmap (prefix counts per 64-bit word plus a
+    popcount), so no code-to-index table or temporary target codes are needed. Returns
+    the start's index."""
+    words = bits.shape[0]
+    w = np.zeros(K, dtype=np.int64)
+    nx = np.full((K, C), -1, dtype=np.int64)
+    cs = np.zeros((K, C), dtype=np.int64)
+    rank = np.empty(words, dtype=np.int32)
     i = 0
     for word in range(words):
         rank[word] = i
@@ -133,52 +156,35 @@ def explore(rules, params, start, bound, K, C):
             codes[i] = word * 64 + int(_popcount(low - np.uint64(1)))
             i += 1
             x ^= low
-    terminal = np.zeros(n, dtype=np.bool_)
-    denom = np.ones(n, dtype=np.int64)
-    out_ptr = np.zeros(n + 1, dtype=np.int64)
-    weight = np.empty(n_out, dtype=np.int64)
-    outcome_k = np.empty(n_out, dtype=np.int32)
-    choice_ptr = np.zeros(n_out + 1, dtype=np.int64)
-    target = np.empty(n_edge, dtype=np.int32)
-    cost = np.empty(n_edge, dtype=np.int32)
-    choice_c = np.empty(n_edge, dtype=np.int16)
     o, e = 0, 0
-    for s in range(n):
+    out_ptr[0] = 0
+    choice_ptr[0] = 0
+    for s in range(codes.shape[0]):
         _clear(w, nx, cs)
         terminal[s] = rules(params, codes[s], w, nx, cs)
+        denom[s] = 1
         if not terminal[s]:
             total = 0
             for k in range(K):
-                if w[k] < 0:
-                    raise ValueError("a chance weight is negative")
                 if w[k] == 0:
                     continue
                 total += w[k]
                 weight[o] = w[k]
                 outcome_k[o] = k
-                start_e = e
                 for c in range(C):
                     t = nx[k, c]
                     if t < 0:
                         continue
-                    if cs[k, c] < 0 or cs[k, c] >= 2**31:
-                        raise ValueError("a choice's cost is negative or too large")
                     word = t >> 6
                     below = bits[word] & ((np.uint64(1) << np.uint64(t & 63)) - np.uint64(1))
                     target[e] = rank[word] + int(_popcount(below))
                     cost[e] = cs[k, c]
                     choice_c[e] = c
                     e += 1
-                if e == start_e:
-                    raise ValueError("a chance outcome offers no choice")
                 o += 1
                 choice_ptr[o] = e
-            if total == 0:
-                raise ValueError("a non-terminal state has no chance outcome")
             denom[s] = total
         out_ptr[s + 1] = o
     word = start >> 6
     below = bits[word] & ((np.uint64(1) << np.uint64(start & 63)) - np.uint64(1))
-    start_index = rank[word] + int(_popcount(below))
-    return (codes, terminal, denom, out_ptr, weight, outcome_k, choice_ptr, target, cost,
-            choice_c, start_index)
+    return rank[word] + int(_popcount(below))

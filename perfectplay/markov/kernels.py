@@ -75,7 +75,7 @@ def greedy_choices(V, choice_ptr, target, cost):
     """For each outcome, the edge index of its cheapest choice (cost + value of the next
     state). Ties go to the lowest choice, so the policy is deterministic."""
     n_out = choice_ptr.shape[0] - 1
-    best_edge = np.empty(n_out, dtype=np.int64)
+    best_edge = np.empty(n_out, dtype=choice_ptr.dtype)  # int32 where the edges allow
     for o in range(n_out):
         arg = choice_ptr[o]
         best = cost[arg] + V[target[arg]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import numpy as np
 
-from ..errors import Unsupported
+from ..errors import PerfectplayError, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, FLOATING, PROVEN, Solution
@@ -13,7 +13,8 @@ from .compile import compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
-from .structure import check_no_free_cycles, components, solve_order, zero_cost_order
+from .structure import (FREE_CYCLE_MESSAGE, NEVER_ENDS_MESSAGE, check_no_free_cycles, components,
+                        solve_order, zero_cost_order)
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
@@ -24,6 +25,12 @@ EXACT_HORIZON_WORK = 5_000_000
 #: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
 WARM_TOL = 1e-2
 MAX_DENSE = 400
+#: Strong components up to this size are solved where Tarjan completes them
+#: (``by_components``); a graph with a larger one goes to sweeps and policy iteration.
+LOCAL_BLOCK = 1000
+#: ... and the depth-first search keeps at most this many states on its stacks (16 bytes
+#: each); a deeper one also goes to the sweeps.
+LOCAL_STACK = 1 << 22
 #: Sweeps per kernel call between progress reports (and chances for Ctrl-C: a compiled
 #: call cannot be interrupted), at most about EDGES_PER_CALL edges' work per call;
 #: policy rounds before giving up.
@@ -56,13 +63,12 @@ def solve_markov(
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")
     g = compile_game(game, progress=progress, compiled=compiled)
-    check_no_free_cycles(g)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
-        _renumber_in_visiting_order(game, g)
         sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress)
     elif objective.name == "probability":
+        check_no_free_cycles(g)
         sol = _solve_horizon(game, g, objective.horizon, exact, stats)
     else:
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
@@ -73,8 +79,6 @@ def solve_markov(
 
 def _renumber_in_visiting_order(game, g) -> None:
     """Renumber the graph in Gauss-Seidel's visiting order (see ``solve_order``)."""
-    from ..errors import PerfectplayError
-
     try:
         order = solve_order(g)
     except PerfectplayError as why:
@@ -84,9 +88,20 @@ def _renumber_in_visiting_order(game, g) -> None:
 
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
     t = time.perf_counter()
-    V, best, sweeps, rounds, change = _policy_iteration(g, tol, max_sweeps, progress)
-    stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
-                 iterate_seconds=round(time.perf_counter() - t, 4))
+    progress.stage("value iteration by strong components")
+    solved = _by_components(game, g, tol, max_sweeps)
+    if solved is not None:
+        V, best, n_components, most = solved
+        stats.update(components=n_components, sweeps=most, policy_rounds=0,
+                     iterate_seconds=round(time.perf_counter() - t, 4))
+    else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
+        check_no_free_cycles(g)
+        _renumber_in_visiting_order(game, g)
+        stats["order_seconds"] = round(time.perf_counter() - t, 4)
+        t = time.perf_counter()
+        V, best, sweeps, rounds, change = _policy_iteration(g, tol, max_sweeps, progress)
+        stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
+                     iterate_seconds=round(time.perf_counter() - t, 4))
     values, value, is_exact, proven, status = V, float(V[g.start]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
         progress.stage("exact proof (rational arithmetic)")
@@ -104,6 +119,29 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
     return Solution(game=game.name, params=game.params, objective=None, value=value,
                     exact=is_exact, proven=proven, status=status,
                     strategy=Policy(game, g, best, values), stats=stats)
+
+
+def _by_components(game, g, tol, max_sweeps):
+    """(values, greedy choices, components, most sweeps in one) when every strong
+    component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
+    (``by_components``), else None."""
+    from .by_components import BIG, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
+    from .kernels import greedy_choices
+
+    V = np.empty(g.n_states)
+    status, _, n_components, _, most = solve_by_components(
+        g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol, LOCAL_BLOCK,
+        LOCAL_STACK, max_sweeps, V)
+    if status == BIG:
+        return None
+    if status == FREE_CYCLE:
+        raise PerfectplayError(FREE_CYCLE_MESSAGE)
+    if status == NEVER_ENDS:
+        raise Unsupported(f"{game}: {NEVER_ENDS_MESSAGE}")
+    if status != OK:
+        raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
+                          f"of one strong component (raise max_sweeps)")
+    return V, greedy_choices(V, g.choice_ptr, g.target, g.cost), n_components, most
 
 
 def _sweep(V, order, g, tol, budget, progress, done) -> tuple[int, float]:

@@ -13,6 +13,10 @@ import numpy as np
 from ..errors import PerfectplayError
 from .compile import Graph
 
+FREE_CYCLE_MESSAGE = "the game has a cycle of zero-cost choices, which this engine does not solve"
+NEVER_ENDS_MESSAGE = ("from some reachable state the game can never end; this engine needs every "
+                      "state to be able to finish")
+
 
 def components(row_ptr: np.ndarray, col: np.ndarray) -> np.ndarray:
     """Strong-component label of every state, successors' components numbered first
@@ -35,8 +39,7 @@ def check_no_free_cycles(g: Graph) -> None:
     if not len(cols):
         return
     if self_loop or np.bincount(components(rows, cols)).max() > 1:
-        raise PerfectplayError("the game has a cycle of zero-cost choices, which this engine "
-                               "does not solve")
+        raise PerfectplayError(FREE_CYCLE_MESSAGE)
 
 
 def solve_order(g: Graph) -> np.ndarray:
@@ -48,8 +51,7 @@ def solve_order(g: Graph) -> np.ndarray:
     rows = edge_rows(g.out_ptr, g.choice_ptr)
     dist = distance_to_goal(rows, g.target, g.terminal)
     if (dist > g.n_states).any():
-        raise PerfectplayError("from some reachable state the game can never end; this "
-                               "engine needs every state to be able to finish")
+        raise PerfectplayError(NEVER_ENDS_MESSAGE)
     labels, n_labels, ok = strong_components(rows, g.target)
     if not ok:
         raise RuntimeError("strong components are not in reverse topological order")

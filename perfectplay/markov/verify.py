@@ -26,6 +26,9 @@ EXACT_LIMIT = 2000
 #: Relative tolerance of the float comparisons (recorded values, better choices).
 TOLERANCE = 1e-9
 BATCH = 1 << 14
+#: Codes are looked up through a table indexed by code when the game's code bound is at
+#: most this many times the states listed.
+DENSE_CODES = 4
 
 __all__ = ["BadPolicy", "PolicyCheck", "verify_policy"]
 
@@ -69,7 +72,8 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
     bad = np.flatnonzero(terminal != (cols.n_out == 0))
     if len(bad):
         raise BadPolicy(f"state {code[bad[0]]}: its outcomes do not match the rules")
-    chosen = _replay(game, cols, order)
+    position = _Positions(game, code, order)
+    chosen = _replay(game, cols, order, position)
     values = _apply_policy(n, chosen, cols.value)
     err = float(np.max(np.abs(values - cols.value) / np.maximum(1.0, np.abs(values))))
     if not err <= TOLERANCE:
@@ -80,7 +84,8 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
             if abs(float(start) - values[0]) > TOLERANCE * max(1.0, abs(values[0])):
                 raise BadPolicy(f"the start's recorded exact value {exact_text(start)} is not "
                                 f"the policy's {values[0]!r}")
-        return PolicyCheck(n, float(values[0]), False, _optimal(game, cols, order, values), err)
+        optimal = _optimal(game, cols, order, position, values)
+        return PolicyCheck(n, float(values[0]), False, optimal, err)
     exact = _solve_exact(n, chosen)
     if recorded_exact:
         if cols.exact is None:
@@ -93,7 +98,7 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
             if recorded != exact[i]:
                 raise BadPolicy(f"state {code[i]}: recorded exact value {exact_text(recorded)} "
                                 f"is not the policy's {exact_text(exact[i])}")
-    return PolicyCheck(n, exact[0], True, _optimal(game, cols, order, exact), err)
+    return PolicyCheck(n, exact[0], True, _optimal(game, cols, order, position, exact), err)
 
 
 def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
@@ -119,10 +124,10 @@ def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
         yield idx, exp, b_of, k, c
 
 
-def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray) -> _Chosen:
+def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray,
+            position: _Positions) -> _Chosen:
     """Check every chosen choice is legal and leads to a listed state; the chosen edges."""
     parts = []
-    sorted_codes = cols.code[order]
     for idx, exp, b_of, k, c in _batches(game, cols, order):
         nxt_all = np.asarray(exp.next)
         ok = (c >= 0) & (c < nxt_all.shape[2])
@@ -131,7 +136,7 @@ def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray) -> _Chosen
             i = np.flatnonzero(nxt < 0)[0]
             raise BadPolicy(f"state {cols.code[idx[b_of[i]]]}: choice {c[i]} after outcome {k[i]} "
                             "is not legal")
-        target = _index(sorted_codes, order, nxt)
+        target = position(nxt)
         if (target < 0).any():
             i = np.flatnonzero(target < 0)[0]
             raise BadPolicy(f"state {cols.code[idx[b_of[i]]]} leads to state {nxt[i]}, "
@@ -143,10 +148,27 @@ def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray) -> _Chosen
                      for i in range(5)))
 
 
-def _index(sorted_codes: np.ndarray, order: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """Position in the file of each code, -1 where it is not listed."""
-    pos = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
-    return np.where(sorted_codes[pos] == codes, order[pos], -1)
+class _Positions:
+    """Position in the file of game codes, -1 where a code is not listed: one gather from
+    a table indexed by code when the game's codes are dense (dice-cards: all 2^2n codes
+    are states), else a binary search of the sorted codes (measured: the binary search
+    was the largest single cost of verifying dice-cards n=10, 162M choices)."""
+
+    def __init__(self, game: MarkovGame, code: np.ndarray, order: np.ndarray):
+        bound = game.code_bound()
+        self.table = None
+        if bound is not None and bound <= DENSE_CODES * len(code) and code.max() < bound:
+            self.table = np.full(bound, -1, dtype=np.int64)
+            self.table[code] = np.arange(len(code))
+        else:
+            self.sorted, self.order = code[order], order
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            inside = (codes >= 0) & (codes < len(self.table))
+            return np.where(inside, self.table[np.clip(codes, 0, len(self.table) - 1)], -1)
+        pos = np.minimum(np.searchsorted(self.sorted, codes), len(self.sorted) - 1)
+        return np.where(self.sorted[pos] == codes, self.order[pos], -1)
 
 
 def _finishes(n: int, chosen: _Chosen, terminal_rows: np.ndarray) -> bool:
@@ -196,18 +218,18 @@ def _solve_exact(n: int, chosen: _Chosen) -> list[Fraction]:
     return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
 
 
-def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, values) -> bool | None:
+def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position: _Positions,
+             values) -> bool | None:
     """Is no legal choice better than the chosen one after any outcome? Exact when
     `values` are Fractions, else to TOLERANCE; None when a legal choice leads to a state
     the file does not list (its value is unknown)."""
     exact = isinstance(values, list)
     vf = np.array([float(v) for v in values]) if exact else values
-    sorted_codes = cols.code[order]
     for idx, exp, b_of, k, c in _batches(game, cols, order):
         nxt = np.asarray(exp.next)[b_of, k]
         cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[b_of, k]
         legal = nxt >= 0
-        target = np.where(legal, _index(sorted_codes, order, nxt), 0)
+        target = np.where(legal, position(nxt), 0)
         if (legal & (target < 0)).any():
             return None
         q = np.where(legal, cost + vf[target], np.inf)

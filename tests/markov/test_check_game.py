@@ -23,7 +23,7 @@ def test_check_game_catches_a_broken_game():
 
 
 def test_tricky_trios_estimates_its_memory_up_front():
-    # n=100 peaks near 16 GB; with 8 GiB allowed it is refused before exploring, the
+    # n=100 peaks near 5.1 GiB; with 4 GiB allowed it is refused before exploring, the
     # figure in the message (it used to start and grow without an estimate)
     import pytest
 
@@ -31,6 +31,6 @@ def test_tricky_trios_estimates_its_memory_up_front():
     from perfectplay.errors import Unsupported
     from perfectplay.markov.compile import compile_game
 
-    with pytest.raises(Unsupported, match=r"110,355,024 states at 160 bytes each \(measured\) "
-                                          r"need ~16 GiB, more than the 8 GiB allowed"):
-        compile_game(load_game("tricky-trios", ["n=100"]), memory_bytes=8 * 2**30)
+    with pytest.raises(Unsupported, match=r"110,355,024 states at 50 bytes each \(measured\) "
+                                          r"need ~5 GiB, more than the 4 GiB allowed"):
+        compile_game(load_game("tricky-trios", ["n=100"]), memory_bytes=4 * 2**30)

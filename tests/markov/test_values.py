@@ -41,9 +41,13 @@ def test_float_and_exact_stages_agree():
     assert abs(floats.value_float - exact.value_float) < 1e-9
 
 
-def test_policy_iteration_gives_up_cleanly_without_enough_sweeps():
+def test_value_iteration_gives_up_cleanly_without_enough_sweeps(monkeypatch):
     from perfectplay.errors import Unsupported
+    from perfectplay.markov import solve as markov_solve
 
+    with pytest.raises(Unsupported, match="did not settle within 1 sweeps of one strong component"):
+        solve(load_game("dice-cards", ["n=3"]), exact=False, max_sweeps=1)
+    monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 10)  # its 63-state cycle: the global path
     with pytest.raises(Unsupported, match="no policy that finishes"):
         solve(load_game("dice-cards", ["n=3"]), exact=False, max_sweeps=1)
 

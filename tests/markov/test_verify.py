@@ -36,9 +36,10 @@ def _broken(exported, how):
     elif how == "wrong value":
         cols.value[5] = 1 / 3
     elif how == "missing state":
-        last, lo = len(cols.code) - 1, int(cols.out_ptr[-2])  # drop the last state listed
-        cols.code, cols.n_out, cols.value = cols.code[:last], cols.n_out[:last], cols.value[:last]
-        cols.outcome, cols.choose, cols.exact = cols.outcome[:lo], cols.choose[:, :lo], cols.exact[:last]
+        goal = int(np.flatnonzero(cols.n_out == 0)[0])  # the policy must lead there
+        keep = np.arange(len(cols.code)) != goal  # it has no outcomes to drop
+        cols.code, cols.n_out, cols.value = cols.code[keep], cols.n_out[keep], cols.value[keep]
+        cols.exact = [x for i, x in enumerate(cols.exact) if i != goal]
     elif how == "wrong exact value":
         cols.exact[0] = "311/57"
     elif how == "unreadable value":

@@ -22,6 +22,7 @@ from ..engines import load
 from ..errors import PerfectplayError
 from ..objectives import Objective
 from .app import templates
+from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
@@ -168,6 +169,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     undo = ",".join(map(str, moves[:played - 1])) if played else None
     return templates.TemplateResponse(request, "play_markov.html", {
         "game": game, "state": game.describe_state(state), "branch": branch, "done": done,
+        "board": draw(game, state, k),
         "paid": paid, "log": log[-12:], "value": strategy.value(game.initial_state()),
         "unit": getattr(game, "cost_unit", "moves"), "seed": seed,
         "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),

@@ -38,7 +38,8 @@ def _flag(spelling: str, default: Any = None) -> Any:
 
 @dataclass(frozen=True)
 class SolveArgs:
-    """The engine options of ``perfectplay solve`` as given (None/False/"": not given).
+    """The engine options of ``perfectplay solve`` as given (a field at its default: not
+    given).
 
     Each engine takes some of them (`Engine.solve_flags`); the others are refused."""
 
@@ -159,7 +160,7 @@ class Engine(ABC):
         """Refuse, in one line naming them, the options of `args` this engine does not take."""
         taken = self.solve_flags if isinstance(args, SolveArgs) else self.play_flags
         refused = [f for f in dataclasses.fields(args)
-                   if f.name not in taken and getattr(args, f.name) not in (None, False, "")]
+                   if f.name not in taken and getattr(args, f.name) != f.default]
         if refused:
             owners = sorted({e.label for e in ENGINES for f in refused
                              if f.name in (e.solve_flags | e.play_flags)})

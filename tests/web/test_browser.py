@@ -1,7 +1,8 @@
 """The web page in a real browser: the catalogue, a solve of Mastermind 3x4 to its
 result, three levels of its tree, a Wordle game played to the end with the suggestions
-(one undo), and feedback no secret fits refused without losing the game. Screenshots of
-the explorer and of the Wordle game go to docs/img/ (the README shows them)."""
+(one undo), feedback no secret fits refused without losing the game, and the drawn
+tables of dice-cards and Tricky Trios. Screenshots of the explorer, the Wordle game and
+the dice-cards table go to docs/img/ (the README shows them)."""
 
 from __future__ import annotations
 
@@ -130,6 +131,8 @@ def test_dice_cards_board_draws_the_dice_and_the_cards(server, browser):
     assert len(down) == 1 and down[0].get_attribute("aria-label").startswith("card ")
     assert f"face down: {down[0].get_attribute('aria-label').split()[1]}" in \
         browser.find_element(By.ID, "state").text
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMAGES / "dice-cards-board.png"))
 
 
 def test_tricky_trios_board_draws_the_cards_face_down_then_one_face_up(server, browser):

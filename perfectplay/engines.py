@@ -7,7 +7,7 @@ command line's engine options it takes and what they become (``solve_options``,
 ``play``), what it ranks or trades off (``rank``, ``trade_off``), how large a request
 is (``size``), and which class or page stands for its games in each front end
 (``gym_env``, ``web_board``, named as ``"module:attribute"`` and imported only when
-used, so that reading the catalogue imports no engine).
+used: the engine modules import nothing heavy, since every game class names its engine).
 
 The engines themselves: ``deduction/engine.py`` and ``markov/engine.py``.
 """
@@ -162,7 +162,7 @@ class Engine(ABC):
         refused = [f for f in dataclasses.fields(args)
                    if f.name not in taken and getattr(args, f.name) != f.default]
         if refused:
-            owners = sorted({e.label for e in ENGINES for f in refused
+            owners = sorted({e.label for e in all_engines() for f in refused
                              if f.name in (e.solve_flags | e.play_flags)})
             flags = [f.metadata["flag"] for f in refused]
             listed = ", ".join(flags[:-1]) + " or " + flags[-1] if len(flags) > 1 else flags[0]
@@ -178,27 +178,17 @@ def load(target: str) -> Any:
 
 def _owners(method: str) -> str:
     """The labels of the engines that do `method` (for "... games only" messages)."""
-    return " or ".join(e.label for e in ENGINES
+    return " or ".join(e.label for e in all_engines()
                        if getattr(type(e), method) is not getattr(Engine, method))
 
 
-def _engines() -> tuple[Engine, ...]:
+def all_engines() -> tuple[Engine, ...]:
+    """Every engine perfectplay has (imported when asked for: the engine modules import
+    their base class from here)."""
     from .deduction.engine import DEDUCTION
     from .markov.engine import MARKOV
 
     return (DEDUCTION, MARKOV)
-
-
-class _Engines:
-    """Every engine, imported when first asked for (the engine modules import the
-    engines' base from here)."""
-
-    def __iter__(self):
-        return iter(_engines())
-
-
-#: Every engine perfectplay has.
-ENGINES = _Engines()
 
 
 def solve(game: Game, objective: Objective | str = "expected", **options: Any) -> Solution:

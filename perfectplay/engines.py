@@ -4,10 +4,11 @@ A game names its engine (``game.engine``, a class attribute of `MarkovGame` and
 `DeductionGame`). The command line, the web page and the Gymnasium wrapper ask the
 engine instead of testing the game's kind: how to solve (``solve``), which of the
 command line's engine options it takes and what they become (``solve_options``,
-``play``), what it ranks or trades off (``rank``, ``trade_off``), how large a request
-is (``size``), and which class or page stands for its games in each front end
-(``gym_env``, ``web_board``, named as ``"module:attribute"`` and imported only when
-used: the engine modules import nothing heavy, since every game class names its engine).
+``play``), what it ranks or trades off (``rank``, ``trade_off``), what a position
+given as ``--after`` text is (``position``), how large a request is (``size``), and
+which class or page stands for its games in each front end (``gym_env``,
+``web_board``, named as ``"module:attribute"`` and imported only when used: the engine
+modules import nothing heavy, since every game class names its engine).
 
 The engines themselves: ``deduction/engine.py`` and ``markov/engine.py``.
 """
@@ -151,6 +152,11 @@ class Engine(ABC):
         """P(win within the horizon) against expected cost (``solve --frontier``)."""
         raise Unsupported(f"--frontier and --cost-weight need a {_owners('trade_off')} game "
                           "and a horizon (--objective probability or probability-then-cost)")
+
+    def position(self, game: Game, after: str, needed_for: str) -> Any:
+        """The position the command line's ``--after`` text names, for a command that
+        needs one (`needed_for`, as its refusal says: "openings to value")."""
+        raise Unsupported(f"{game.name} has no {needed_for} ({_owners('position')} games only)")
 
     def size(self, game: Game) -> Size | None:
         """The work a solve of `game` is, where the engine can say it before solving."""

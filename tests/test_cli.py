@@ -57,6 +57,8 @@ def test_solve_out_writes_the_policy(tmp_path):
     (["play", "tricky-trios", "--secret", "random"],
      "tricky-trios takes no --secret (deduction games only)"),
     (["rank", "dice-cards"], "dice-cards has no guesses to rank (deduction games only)"),
+    (["openings", "list", "tricky-trios"],
+     "tricky-trios has no openings to value (deduction games only)"),
     (["solve", "dice-cards", "--frontier"], "--frontier and --cost-weight need a deduction game"),
     (["solve", "mastermind", "--frontier"], "--frontier and --cost-weight need a horizon"),
 ])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..engines import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ..play.console import Console
     from ..progress import Silent
     from ..solution import Solution
-    from .model import DeductionGame
+    from .model import DeductionGame, History
 
 #: Seconds the terminal advisor's optimal search may take when --budget is not given.
 BUDGET = 2.0
@@ -49,7 +49,7 @@ class DeductionEngine(Engine):
                    "first": None if args.first is None else guess_index(game, args.first),
                    "cluster": args.cluster, "top": args.top}
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
-            options["store"] = _open_store(args.store, args.no_store, note)
+            options["store"] = open_store(args.store, args.no_store, note)
         return options
 
     def play(self, game: DeductionGame, console: Console, seed: int | None,
@@ -87,11 +87,16 @@ class DeductionEngine(Engine):
         return TradeOff(front, tuple(game.format_code(codes[p.tree.guess]) if p.tree is not None
                                      else "(stop)" for p in front.points))
 
+    def position(self, game: DeductionGame, after: str, needed_for: str) -> History:
+        from .position import parse_position
+
+        return parse_position(game, after)
+
     def size(self, game: DeductionGame) -> Size:
         return Size(len(game.guesses()) * len(game.secrets()), "guess-secret pairs")
 
 
-def _open_store(path: str | None, off: bool, note):
+def open_store(path: str | None, off: bool, note: Callable[[str], None] = print):
     """The result store a solve uses (None with --no-store); `note` says when the file
     was written by another engine version (it is then not used)."""
     if off:

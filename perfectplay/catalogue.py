@@ -14,6 +14,7 @@ import re
 from functools import cache
 from importlib.metadata import entry_points
 
+from .engines import Engine
 from .errors import PerfectplayError, UnknownGame
 from .game import Game
 from .params import parse_assignments
@@ -66,13 +67,14 @@ def _check_class(cls: object, name: str | None) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise BadGame(f"game {name!r}: {cls!r} is not a perfectplay Game class "
                       "(subclass MarkovGame or DeductionGame)")
-    missing = [a for a in ("name", "kind", "summary", "objectives") if not hasattr(cls, a)]
+    missing = [a for a in ("name", "engine", "summary", "objectives") if not hasattr(cls, a)]
     if missing:
         raise BadGame(f"game class {cls.__name__} does not set {', '.join(missing)}")
     if name is not None and cls.name != name:
         raise BadGame(f"game {name!r}: its class {cls.__name__} is named {cls.name!r}")
-    if cls.kind not in ("markov", "deduction"):
-        raise BadGame(f"game {cls.name!r} has kind {cls.kind!r} (markov or deduction)")
+    if not isinstance(cls.engine, Engine):
+        raise BadGame(f"game {cls.name!r} has no engine ({cls.engine!r}; subclass MarkovGame "
+                      "or DeductionGame)")
 
 
 def game_class(name: str) -> type[Game]:

@@ -76,11 +76,14 @@ def list_games() -> None:
               help="budget of moves/guesses for --objective probability "
                    "(default: the game's own, e.g. item-matching's turns)")
 @click.option("--exact/--float", "exact", default=None,
-              help="insist on (or skip) the exact rational stage; default: where sizes allow")
-@click.option("--tol", type=float, default=1e-12, show_default=True,
-              help="value-iteration tolerance (relative change per sweep)")
-@click.option("--strategy", default="optimal", show_default=True,
-              help="deduction games: optimal | minimax | expected-size | entropy | most-parts")
+              help="Markov games: insist on (or skip) the exact rational stage; default: where "
+                   "sizes allow")
+@click.option("--tol", type=float, default=None,
+              help="Markov games: value-iteration tolerance (relative change per sweep; "
+                   "default: 1e-12)")
+@click.option("--strategy", default=None,
+              help="deduction games: optimal | minimax | expected-size | entropy | most-parts "
+                   "(default: optimal)")
 @click.option("--max-guesses", type=int, default=None,
               help="deduction games: at most this many guesses for any secret")
 @click.option("--top", type=int, default=None, metavar="N",
@@ -131,7 +134,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
           cost_weight, as_json, out, plot, quiet) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
-    from .engines import solve as run
+    from .engines import SolveArgs, solve as run
     from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
@@ -149,26 +152,13 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     obj = Objective(objective, horizon, determine)
     if pareto or cost_weight is not None:
         return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
+    args = SolveArgs(exact=exact, tol=tol, strategy=strategy, max_guesses=max_guesses, top=top,
+                     workers=workers, without=without, first=first, after=after,
+                     store=store_path, no_store=no_store, cluster=cluster)
+    g.engine.check(g, args)
+    options = g.engine.solve_options(
+        g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
     progress = Silent() if quiet else Bar()
-    if g.kind == "deduction":
-        if workers is not None and workers < 1:
-            raise Unsupported(f"--workers must be at least 1, got {workers}")
-        from .deduction.position import guess_index, parse_position
-
-        options = {"strategy": strategy, "max_guesses": max_guesses,
-                   "workers": workers or os.cpu_count() or 1,
-                   "without": tuple(n.strip() for n in without.split(",") if n.strip()),
-                   "position": parse_position(g, after),
-                   "first": None if first is None else guess_index(g, first),
-                   "cluster": cluster, "top": top}
-        if strategy == "optimal" and top is None:  # (upper bounds are never kept)
-            options["store"] = _open_store(store_path, no_store)
-    elif (strategy != "optimal" or max_guesses is not None or workers is not None or without
-          or first is not None or after or store_path or cluster or top is not None):
-        raise Unsupported(f"{g.name} takes no --strategy, --max-guesses, --top, --workers, "
-                          "--without, --first, --after, --store or --cluster (deduction games only)")
-    else:
-        options = {"exact": exact, "tol": tol}
     try:
         solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
@@ -196,29 +186,22 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
 @click.option("--seed", type=int, default=None, help="seed for chance (dice, a random secret)")
 @click.option("--secret", default=None,
               help="deduction games: the tool holds this secret (a code, or 'random')")
-@click.option("--budget", type=float, default=2.0, show_default=True,
-              help="deduction games: seconds for the optimal suggestion before a heuristic answers")
+@click.option("--budget", type=float, default=None,
+              help="deduction games: seconds for the optimal suggestion before a heuristic "
+                   "answers (default: 2)")
 def play(game, assignments, seed, secret, budget) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
+    from .engines import PlayArgs
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
+    args = PlayArgs(secret=secret, budget=budget)
+    g.engine.check(g, args)
     console = Console()
     try:
-        if g.kind == "markov":
-            from .engines import solve as run
-            from .play.markov_play import play_markov
-            from .strategy import load_strategy
-
-            if secret is not None:
-                raise Unsupported(f"{g.name} has no secret (--secret is for deduction games)")
-            play_markov(g, load_strategy(run(g, exact=False).export()), console, seed)
-        else:
-            from .play.deduction_play import play_deduction
-
-            play_deduction(g, console, secret=secret, seed=seed, budget=budget)
+        g.engine.play(g, console, seed, args)
     except Quit:
         console.say("bye")
     except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
@@ -250,52 +233,46 @@ def rank(game, assignments, objective, horizon, after, top, possible_only, deter
     from rich.table import Table
 
     from .catalogue import load_game
-    from .deduction.position import format_position, parse_position
-    from .deduction.rank import rank_guesses
     from .objectives import Objective, require_supported
     from .progress import Bar, Silent
     from .solution import format_value
 
     g = load_game(game, _with_flags(assignments, possible_only))
-    if g.kind != "deduction":
-        raise Unsupported(f"{g.name} has no guesses to rank (deduction games only)")
     objective = objective or g.default_objective
     if objective == "probability" and horizon is None:
         horizon = g.default_horizon()
     obj = Objective(objective, horizon, determine)
     require_supported(g, obj)
-    position = parse_position(g, after)
     progress = Silent() if quiet else Bar()
     try:
-        ranking = rank_guesses(g, obj, position, progress=progress)
+        ranking = g.engine.rank(g, obj, after, progress)
     finally:
         progress.close()
-    codes = g.guesses()
-    shown = ranking.guesses[:top]
+    shown = ranking.choices[:top]
     if as_json:
         click.echo(json.dumps({
             "game": g.name, "params": g.params, "objective": obj.name,
             **({"horizon": obj.horizon} if obj.horizon is not None else {}),
             **({"determine": True} if obj.determine else {}),
-            **({"after": format_position(g, position)} if position else {}),
-            "secrets": ranking.secrets, "allowed": len(ranking.guesses),
-            "classes": ranking.classes, "optimal": len(ranking.optimal()),
+            **({"after": ranking.position} if ranking.position else {}),
+            "secrets": ranking.secrets, "allowed": len(ranking.choices),
+            "classes": ranking.classes, "optimal": ranking.optimal,
             "optimal_classes": ranking.optimal_classes,
-            "top": [{"guess": g.format_code(codes[p.guess]), "value": format_value(p.value),
+            "top": [{"guess": p.label, "value": format_value(p.value),
                      "value_float": float(p.value)} for p in shown]}))
         return
     what = {"expected": "expected guesses", "worst": "worst-case guesses",
             "probability": f"P(win within {obj.horizon})"}[obj.name]
     table = Table(title=f"{g}: {what}{', determine' if obj.determine else ''}"
-                        f"{' after ' + format_position(g, position) if position else ''}")
+                        f"{' after ' + ranking.position if ranking.position else ''}")
     for col in ("rank", "guess", "value", "exact", "vs best"):
         table.add_column(col)
     for i, p in enumerate(shown, 1):
         gap = p.value - ranking.best
-        table.add_row(str(i), g.format_code(codes[p.guess]), f"{float(p.value):.6f}",
+        table.add_row(str(i), p.label, f"{float(p.value):.6f}",
                       format_value(p.value), "optimal" if gap == 0 else f"{float(gap):+.6f}")
     Console().print(table)
-    click.echo(f"{len(ranking.optimal())} of {len(ranking.guesses)} useful guesses are optimal "
+    click.echo(f"{ranking.optimal} of {len(ranking.choices)} useful guesses are optimal "
                f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
                f"{ranking.secrets} secrets possible")
 
@@ -308,28 +285,19 @@ def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_jso
     from rich.console import Console
     from rich.table import Table
 
-    from .deduction.frontier import frontier
-    from .deduction.position import parse_position
     from .solution import format_value
 
-    if g.kind != "deduction" or obj.horizon is None:
-        raise Unsupported("--frontier and --cost-weight need a deduction game and a horizon "
-                          "(--objective probability or probability-then-cost)")
     weight = None
     if cost_weight is not None:
         try:
             weight = Fraction(cost_weight)
         except (ValueError, ZeroDivisionError):
             raise Unsupported(f"--cost-weight must be a number like 1/100, got {cost_weight!r}") from None
-    front = frontier(g, obj.horizon, parse_position(g, after), obj.determine)
-    codes = g.guesses()
-
-    def first(p) -> str:
-        return g.format_code(codes[p.tree.guess]) if p.tree is not None else "(stop)"
-
+    trade = g.engine.trade_off(g, obj, after)
+    front = trade.front
     rows = [{"probability": format_value(front.probability(p)),
              "expected_cost": format_value(front.expected_cost(p)), "wins": p.wins,
-             "total_cost": p.cost, "first": first(p)} for p in front.points]
+             "total_cost": p.cost, "first": first} for p, first in zip(front.points, trade.first)]
     doc = {"game": g.name, "params": g.params, "horizon": obj.horizon, "secrets": front.secrets,
            **({"determine": True} if obj.determine else {}),
            **({"frontier": rows} if pareto else {})}
@@ -338,7 +306,7 @@ def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_jso
         doc.update({"cost_weight": format_value(weight), "value": format_value(value),
                     "probability": format_value(front.probability(point)),
                     "expected_cost": format_value(front.expected_cost(point)),
-                    "first": first(point)})
+                    "first": trade.first_of(point)})
     if plot:
         from .plot import plot_frontier
 
@@ -462,19 +430,6 @@ def show(file, depth) -> None:
     table = strategy.learned()
     if table is not None:
         Console().print(table)
-
-
-def _open_store(path, off: bool):
-    """The result store a solve uses (None with --no-store); a note on stderr when the
-    file was written by another engine version (it is then not used)."""
-    if off:
-        if path:
-            raise Unsupported("--store and --no-store exclude each other")
-        return None
-    from .store import Store, default_path
-
-    return Store(path or default_path(),
-                 note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
 
 
 @cli.group("store")

@@ -8,8 +8,6 @@ import os
 
 import click
 
-from .errors import Unsupported
-
 
 @click.group("openings")
 def openings() -> None:
@@ -20,12 +18,9 @@ def openings() -> None:
 
 def _game(name: str, assignments: tuple[str, ...], after: str):
     from .catalogue import load_game
-    from .deduction.position import parse_position
 
     game = load_game(name, list(assignments))
-    if game.kind != "deduction":
-        raise Unsupported(f"{game.name} has no openings to value (deduction games only)")
-    return game, parse_position(game, after)
+    return game, game.engine.position(game, after, "openings to value")
 
 
 _AFTER = click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
@@ -79,7 +74,7 @@ def list_openings(game, assignments, after, as_json) -> None:
 def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, store_path,
           no_store, out, as_json, quiet) -> None:
     """Value a slice of GAME's openings against --bound (the expected objective's total)."""
-    from .cli import _open_store
+    from .deduction.engine import open_store
     from .deduction.shards import openings as numbered
     from .deduction.shards import select, value_openings
     from .progress import Bar, Silent
@@ -90,7 +85,7 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
     try:
         shard = value_openings(g, chosen, bound, position=position, max_guesses=max_guesses,
                                workers=workers or os.cpu_count() or 1, cluster=cluster,
-                               store=_open_store(store_path, no_store), out=out,
+                               store=open_store(store_path, no_store, _note), out=out,
                                progress=progress)
     finally:
         progress.close()
@@ -104,6 +99,11 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
                + (f"; shard written to {out}" if out else ""))
     for r in within:
         click.echo(f"  {r.index}:{r.guess} {r.total}")
+
+
+def _note(message: str) -> None:
+    """A remark to the person, on stderr (as the store's notes in ``solve``)."""
+    click.echo(f"perfectplay: note: {message}", err=True)
 
 
 @openings.command("combine")

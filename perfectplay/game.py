@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .params import check_params, param_specs, ParamSpec
+
+if TYPE_CHECKING:
+    from .engines import Engine
 
 
 class Game:
     """Base of every game: a frozen dataclass whose fields are its parameters.
 
-    Subclasses set ``name`` (the catalogue name), ``kind`` (which engine solves it),
-    ``summary`` (one line) and ``objectives`` (the objective names it supports).
+    Subclasses set ``name`` (the catalogue name), ``summary`` (one line) and
+    ``objectives`` (the objective names it supports); ``engine`` (what solves, plays and
+    advises it, ``engines.Engine``) and ``kind`` (its name, written in documents) come
+    with `MarkovGame` or `DeductionGame`.
     """
 
     name: ClassVar[str]
     kind: ClassVar[str]
+    engine: ClassVar[Engine]
     summary: ClassVar[str]
     objectives: ClassVar[tuple[str, ...]]
     #: The objective solved when none is named (the command line's --objective default).

@@ -91,6 +91,11 @@ class DeductionEnv(gymnasium.Env):
         return {"guesses": np.zeros(self.limit, dtype=np.int64),
                 "feedbacks": np.zeros(self.limit, dtype=np.int64)}
 
+    @property
+    def position(self) -> tuple[tuple[int, int], ...]:
+        """The current position as a strategy reads it: the guesses and feedbacks so far."""
+        return self.history
+
     def _mask(self) -> np.ndarray:
         mask = self.game.restrict_guesses(self.history, self._guesses)
         return np.ones(len(self._guesses), dtype=np.int8) if mask is None else mask.astype(np.int8)
@@ -165,7 +170,7 @@ class MarkovEnv(gymnasium.Env):
         return None if h is None else h - self.paid
 
     @property
-    def decision(self) -> Decision:
+    def position(self) -> Decision:
         """The current position as a strategy reads it."""
         g = self.graph
         return Decision(int(g.codes[self.state]), int(g.outcome_k[self.o]), self.budget)
@@ -256,9 +261,7 @@ class OptimalAgent:
 
     def act(self, observation: Any = None) -> int:
         """The optimal action at the environment's current position."""
-        env = self.env
-        position = env.history if isinstance(env, DeductionEnv) else env.decision
-        action = self.strategy.action(position)
+        action = self.strategy.action(self.env.position)
         if action is None:
             raise ValueError("the environment left the optimal strategy's positions")
         return action
@@ -274,10 +277,9 @@ def register_all() -> list[str]:
     ids = []
     for name in game_names():
         try:
-            kind = game_class(name).kind
+            entry = game_class(name).engine.gym_env
         except Exception:  # noqa: BLE001 - a plug-in that cannot load is left out
             continue
-        entry = "perfectplay.gym:DeductionEnv" if kind == "deduction" else "perfectplay.gym:MarkovEnv"
         gymnasium.register(id=env_id(name), entry_point=entry, kwargs={"game": name},
                            disable_env_checker=False)
         ids.append(env_id(name))

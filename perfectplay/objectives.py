@@ -50,7 +50,7 @@ class Objective:
 
 def require_supported(game, objective: Objective) -> None:
     """Raise Unsupported unless `game` declares support for `objective`."""
-    if objective.determine and game.kind != "deduction":
+    if objective.determine and not game.engine.determines:
         raise Unsupported(f"{game.name} has no secret to determine (--determine is for "
                           "deduction games)")
     if objective.name not in game.objectives:

@@ -145,6 +145,9 @@ def load_strategy(document: Any) -> Strategy:
         raise BadFile(f"the file holds no strategy for {game.name}")
     module, _, name = target.partition(":")
     cls = getattr(importlib.import_module(module), name)
-    if cls.game_kind != game.kind:
-        raise BadFile(f"{game.name} is not a {'Markov' if cls.game_kind == 'markov' else cls.game_kind} game")
+    if cls.game_kind != game.engine.kind:
+        from .engines import all_engines
+
+        label = next(e.label for e in all_engines() if e.kind == cls.game_kind)
+        raise BadFile(f"{game.name} is not a {label} game")
     return cls(game, document)

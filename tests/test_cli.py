@@ -48,6 +48,19 @@ def test_solve_out_writes_the_policy(tmp_path):
     (["solve", "dice-cards", "--objective", "probability"], "needs a horizon"),
     (["solve", "dice-cards", "--objective", "worst"], "does not support objective 'worst'"),
     (["solve", "dice-cards", "--frobnicate"], "No such option"),
+    # each engine's options, the others refused in one line naming them (engines.py)
+    (["solve", "dice-cards", "--workers", "2", "--without", "memo", "--store", "s.sqlite"],
+     "dice-cards takes no --workers, --without or --store (deduction games only)"),
+    (["solve", "dice-cards", "--no-store"], "dice-cards takes no --no-store (deduction games only)"),
+    (["solve", "mastermind", "--tol", "1e-3"], "mastermind takes no --tol (Markov games only)"),
+    (["solve", "mastermind", "--float"], "mastermind takes no --exact/--float (Markov games only)"),
+    (["play", "tricky-trios", "--secret", "random"],
+     "tricky-trios takes no --secret (deduction games only)"),
+    (["rank", "dice-cards"], "dice-cards has no guesses to rank (deduction games only)"),
+    (["openings", "list", "tricky-trios"],
+     "tricky-trios has no openings to value (deduction games only)"),
+    (["solve", "dice-cards", "--frontier"], "--frontier and --cost-weight need a deduction game"),
+    (["solve", "mastermind", "--frontier"], "--frontier and --cost-weight need a horizon"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     res = run(*args)

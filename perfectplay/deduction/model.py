@@ -25,6 +25,7 @@ import numpy as np
 
 from ..errors import PerfectplayError, missing_rule
 from ..game import Game
+from .engine import DEDUCTION, DeductionEngine
 from .restriction import Restriction
 
 #: What a deduction game must define (named in the error when one is missing).
@@ -71,6 +72,7 @@ class DeductionGame(Game):
     """
 
     kind: ClassVar[str] = "deduction"
+    engine: ClassVar[DeductionEngine] = DEDUCTION
     objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability",
                                              "probability-then-cost")
     cost_unit: ClassVar[str] = "guesses"

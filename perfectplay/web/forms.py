@@ -11,8 +11,9 @@ from ..errors import BadParameter, PerfectplayError
 from ..game import Game
 from ..objectives import Objective, require_supported
 
-#: Deduction games: at most this many guess-secret pairs (full Wordle is 30 million).
-MAX_PAIRS = 31_000_000
+#: At most this much work, in the unit the game's engine measures it (``Engine.size``:
+#: deduction games count guess-secret pairs, full Wordle is 30 million).
+MAX_SIZE = 31_000_000
 #: Parameters capped below their command-line range on the web ("game": {"param": max}).
 WEB_LIMITS: dict[str, dict[str, int]] = {"dice-cards": {"n": 8}, "tricky-trios": {"n": 9},
                                          "item-matching": {"slots": 5, "items": 8}}
@@ -41,11 +42,10 @@ def read_game(name: str, fields: Mapping[str, Any]) -> Game:
         if game.params[param] > high:
             raise TooLarge(f"{param}={game.params[param]} is more than the web page solves "
                            f"(at most {high}; the command line goes further)")
-    if game.kind == "deduction":
-        pairs = len(game.guesses()) * len(game.secrets())
-        if pairs > MAX_PAIRS:
-            raise TooLarge(f"{game} has {pairs:,} guess-secret pairs, more than the web page "
-                           f"solves (at most {MAX_PAIRS:,}; the command line goes further)")
+    size = game.engine.size(game)
+    if size is not None and size.count > MAX_SIZE:
+        raise TooLarge(f"{game} has {size.count:,} {size.unit}, more than the web page "
+                       f"solves (at most {MAX_SIZE:,}; the command line goes further)")
     return game
 
 

@@ -18,9 +18,11 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ..engines import load
 from ..errors import PerfectplayError
 from ..objectives import Objective
 from .app import templates
+from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
@@ -33,7 +35,7 @@ def page(request: Request) -> Response:
     game = read_game(request.path_params["game"], q)
     seed = _int(q.get("seed") or "1", "seed")
     base = {**{k: v for k, v in game.params.items() if v != ""}, "seed": seed}
-    return _PLAYS[game.kind](request, game, seed, base)
+    return load(game.engine.web_board)(request, game, seed, base)
 
 
 def _int(raw: str, what: str) -> int:
@@ -48,7 +50,9 @@ def _url(game, base: dict, **extra) -> str:
 
 
 # --- deduction games ------------------------------------------------------------------
-def _deduction(request: Request, game, seed: int, base: dict) -> Response:
+def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
+    """A deduction game's board (``DeductionEngine.web_board``): the guesses and their
+    feedback, the advisor's suggestion, the secrets still possible."""
     from ..deduction.position import format_position, guess_index, parse_position
     from ..deduction.feedback import compute_feedback
     from ..play.deduction_play import Turn, suggest
@@ -123,7 +127,9 @@ def _strategy(spec: str, objective: Objective):
     return load_strategy(solve(load_game(spec), objective, exact=False).export())
 
 
-def _markov(request: Request, game, seed: int, base: dict) -> Response:
+def markov_board(request: Request, game, seed: int, base: dict) -> Response:
+    """A Markov game's board (``MarkovEngine.web_board``): the state, the chance outcome
+    drawn, every choice with its expected cost."""
     q = request.query_params
     raw = [m for m in (q.get("moves") or "").split(",") if m.strip()]
     if len(raw) > 10 * MAX_TURNS:
@@ -163,12 +169,10 @@ def _markov(request: Request, game, seed: int, base: dict) -> Response:
     undo = ",".join(map(str, moves[:played - 1])) if played else None
     return templates.TemplateResponse(request, "play_markov.html", {
         "game": game, "state": game.describe_state(state), "branch": branch, "done": done,
+        "board": draw(game, state, k),
         "paid": paid, "log": log[-12:], "value": strategy.value(game.initial_state()),
         "unit": getattr(game, "cost_unit", "moves"), "seed": seed,
         "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),
         "undo_url": None if undo is None else _url(game, base, moves=undo),
         "new_url": _url(game, {**base, "seed": seed + 1})})
 
-
-#: The board of each kind of game (the kinds the catalogue admits).
-_PLAYS = {"deduction": _deduction, "markov": _markov}

@@ -1,7 +1,8 @@
 """The web page in a real browser: the catalogue, a solve of Mastermind 3x4 to its
 result, three levels of its tree, a Wordle game played to the end with the suggestions
-(one undo), and feedback no secret fits refused without losing the game. Screenshots of
-the explorer and of the Wordle game go to docs/img/ (the README shows them)."""
+(one undo), feedback no secret fits refused without losing the game, and the drawn
+tables of dice-cards and Tricky Trios. Screenshots of the explorer, the Wordle game and
+the dice-cards table go to docs/img/ (the README shows them)."""
 
 from __future__ import annotations
 
@@ -107,3 +108,50 @@ def test_feedback_no_secret_fits_is_refused_and_the_game_goes_on(server, browser
     assert "feedback refused" in refused.text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .row")) == 1
     assert "8 secrets still possible" in _text(browser)
+
+
+def test_dice_cards_board_draws_the_dice_and_the_cards(server, browser):
+    browser.get(server + "/play/dice-cards?n=3&seed=2")
+    _wait(browser, "#drawn", 300)
+    dice = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.die")
+    values = [int(d.get_attribute("data-value")) for d in dice]
+    assert len(values) == 2 and all(1 <= v <= 3 for v in values)
+    for die, value in zip(dice, values):  # a die shows as many pips as its value
+        assert len(die.find_elements(By.CSS_SELECTOR, "circle.pip")) == value
+    x, y = sorted(values)
+    assert browser.find_element(By.ID, "outcome").text == f"rolled {x} and {y}"
+    cards = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card")
+    assert [c.text for c in cards] == ["1", "2", "3", "4", "5", "6"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")) == 6
+    hinted = {c.text for c in browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.hint")}
+    assert hinted == {str(x), str(y), str(x + y)}
+    browser.find_element(By.CSS_SELECTOR, "#choices li.chosen a").click()
+    _wait(browser, "#undo")
+    down = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-down")
+    assert len(down) == 1 and down[0].get_attribute("aria-label").startswith("card ")
+    assert f"face down: {down[0].get_attribute('aria-label').split()[1]}" in \
+        browser.find_element(By.ID, "state").text
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMAGES / "dice-cards-board.png"))
+
+
+def test_tricky_trios_board_draws_the_cards_face_down_then_one_face_up(server, browser):
+    # seed 1: the forced first flips are played; a round starts with one card of each
+    # trio seen (face down, remembered)
+    browser.get(server + "/play/tricky-trios?n=2&seed=1")
+    _wait(browser, "#drawn", 300)
+    assert browser.find_element(By.ID, "state").text.startswith(
+        "trios with 0/1/2/3 cards known: 0/2/0/0; start of a round")
+    groups = browser.find_elements(By.CSS_SELECTOR, "#drawn .group")
+    assert len(groups) == 2
+    for group in groups:
+        assert len(group.find_elements(By.CSS_SELECTOR, "svg.card.face-down")) == 3
+        assert len(group.find_elements(By.CSS_SELECTOR, "svg.card.known")) == 1
+    assert not browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")
+    flip = [a for a in browser.find_elements(By.CSS_SELECTOR, "#choices a")
+            if a.text == "flip a known card of a trio with 1 known"]
+    flip[0].click()
+    _wait(browser, "#undo")
+    up = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")
+    assert len(up) == 1 and "one card face up" in browser.find_element(By.ID, "state").text
+    assert browser.find_element(By.ID, "caption").text == "0 of 2 trios removed; 1 card face up"

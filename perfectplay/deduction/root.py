@@ -212,6 +212,16 @@ def _wait(future: Future, search: Search | None = None,
                 progress(f"{search.nodes - start:,} nodes searched")
 
 
+def on_a_thread(fn: Callable[[], object]) -> None:
+    """Run `fn` on a daemon thread, waiting for it in short steps: this thread keeps
+    answering Ctrl-C meanwhile (numba compiling or running a kernel would not)."""
+    lane = ThreadLane()
+    try:
+        _wait(lane.submit(fn))
+    finally:
+        lane.shutdown()
+
+
 def solve_position(sub: Subproblem, lanes: list[Executor],
                    progress: Callable[[str], None] | None = None,
                    known: dict | None = None, searches: dict | None = None,

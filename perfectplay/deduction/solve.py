@@ -28,7 +28,8 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
-from .root import Subproblem, close_lanes, open_lanes, search_for, solve_position
+from .root import (Subproblem, close_lanes, on_a_thread, open_lanes, search_for,
+                   solve_position)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
 from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_stats,
@@ -225,7 +226,7 @@ def solve_deduction(
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         note("loading the search's compiled kernels (the first run after installing compiles "
              "them: about a minute, then cached)")
-        search_for(game, "expected", speedups, passes.searches, top).load_kernels()
+        on_a_thread(search_for(game, "expected", speedups, passes.searches, top).load_kernels)
         if probability:
             within = OBJECTIVES[core_objective("losses", objective.determine)]
             if costed:

@@ -1,5 +1,6 @@
 """Running the ``perfectplay`` command from tests: through pipes, or in a terminal."""
 
+import signal
 import subprocess
 import sys
 
@@ -12,10 +13,18 @@ def perfectplay(*args: str, input: str | None = None, cwd=None) -> subprocess.Co
                           capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
+def default_signals() -> None:
+    """In a child: Ctrl-C, hang-up and terminate as a terminal leaves them (a test run
+    started under ``nohup`` ignores SIGHUP, and its children would inherit that)."""
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def in_terminal(*args: str, cwd=None) -> pexpect.spawn:
     """Start ``perfectplay ARGS`` in a pseudo-terminal, as a person would."""
     return pexpect.spawn(sys.executable, ["-m", "perfectplay", *args], encoding="utf-8",
-                         timeout=60, dimensions=(40, 200), cwd=cwd)
+                         timeout=60, dimensions=(40, 200), cwd=cwd,
+                         preexec_fn=default_signals)
 
 
 def accept_suggestions(child: pexpect.spawn, prompt: str, finished: str, turns: int) -> int:

@@ -188,9 +188,12 @@ def test_a_parallel_solve_ends_at_once_on_a_signal(how):
     import sys
     import time
 
+    from ..cli_runner import default_signals
+
     solve = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "bulls-and-cows",
                               "--workers", "2", "--no-store"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=default_signals)
     try:
         deadline = time.time() + 240  # (the first run after installing compiles first)
         while time.time() < deadline and _threads(solve.pid) < 3:  # main and two lanes

@@ -1,7 +1,18 @@
 """Test-session set-up: the compiled kernels are loaded (compiled on a fresh checkout) once,
 in this process, before the tests that run the command in subprocesses with time limits."""
 
+import os
+from pathlib import Path
+
+import perfectplay
 import pytest
+
+# Commands the tests start (``python -m perfectplay``, servers, cluster workers) import the
+# same copy of the package as the tests do: with ``pip install .`` a second copy sits in
+# site-packages, and each copy compiles and caches its own numba kernels (minutes).
+_SOURCE = str(Path(perfectplay.__file__).resolve().parent.parent)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (_SOURCE, os.environ.get("PYTHONPATH")) if p)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -37,6 +37,7 @@ from .model import DeductionGame, History
 from .position import format_position, guess_index, position_secrets
 from .root import Subproblem, close_lanes, open_lanes, search_for, solve_position
 from .search import SpeedUps
+from .solve import guesses_left
 from .stored import AnswerStore
 
 #: The document kind of a shard file.
@@ -107,18 +108,6 @@ class Verdict:
         return not self.missing
 
 
-def _limit(game: DeductionGame, secrets: int, n_secrets: int, played: int,
-           max_guesses: int | None) -> int:
-    """Guesses allowed after the position: the game's limit or `max_guesses`, else enough."""
-    limit = secrets if game.consistent_secrets_allowed() else n_secrets
-    for rule in (game.guess_limit(), max_guesses):
-        if rule is not None:
-            if rule <= played:
-                raise Unsupported(f"no guess is left after the {played} played (limit {rule})")
-            limit = min(limit, rule - played)
-    return limit
-
-
 def openings(game: DeductionGame, position: History = ()) -> list[int]:
     """The openings at `position` (guess indices, in guess order): allowed, one per
     symmetry class, useful."""
@@ -184,7 +173,7 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
     subset = position_secrets(table, position)
     n, played = len(subset), len(position)
     numbered = openings(game, position)
-    limit = _limit(game, n, table.n_secrets, played, max_guesses)
+    limit = guesses_left(game, n, table.n_secrets, played, max_guesses)
     job = Job(game.name, dict(game.params), format_position(game, position), n, limit + played,
               bound, len(numbered))
     shard = Shard(job)

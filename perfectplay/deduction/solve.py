@@ -85,6 +85,21 @@ def core_objective(name: str, determine: bool) -> str:
     return f"{name}-determine" if determine else name
 
 
+def guesses_left(game: DeductionGame, consistent: int, n_secrets: int, played: int,
+                 max_guesses: int | None, limit_text: str | None = None) -> int:
+    """The guesses a search may use after `played`: the game's own limit or `max_guesses`
+    (counted from the start; `limit_text` names it in the error), else as many as any
+    strategy needs (one per consistent secret when secrets are allowed guesses)."""
+    limit = consistent if game.consistent_secrets_allowed() else n_secrets
+    for rule in (game.guess_limit(), max_guesses):
+        if rule is not None:
+            if rule <= played:
+                raise Unsupported(f"no guess is left after the {played} played "
+                                  f"({limit_text or f'limit {rule}'})")
+            limit = min(limit, rule - played)
+    return limit
+
+
 def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
                  determine: bool = False) -> Node:
     """The optimal tree for `objective` within `limit` more guesses, ties broken by the
@@ -235,12 +250,8 @@ def solve_deduction(
                                                costliest, objective.determine)
             result = passes.within(within, objective.horizon - played)
         else:
-            limit = len(subset) if game.consistent_secrets_allowed() else table.n_secrets
-            if max_guesses is not None:
-                if max_guesses <= played:
-                    raise Unsupported(f"no guess is left after the {played} played "
-                                      f"({limit_text})")
-                limit = min(limit, max_guesses - played)
+            limit = guesses_left(game, len(subset), table.n_secrets, played, max_guesses,
+                                 limit_text)
             root = optimal_tree(passes, table, objective.name, limit, objective.determine)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
         close_lanes(lanes, abort=True)

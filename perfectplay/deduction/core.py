@@ -35,6 +35,8 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
   the cap and the restriction state) and per canonical form of the history;
 * obvious: a possible guess splitting S into singletons is optimal for every objective;
   so is a guess reaching 2|S| (expected) when no possible guess splits S that well.
+* columns: with few feedbacks the table is also kept by secret, and a set's candidates
+  are scored together in one pass over its secrets (``score_by_secret``).
 
 A breadth (``core.top`` > 0) searches each node over its first ``top`` candidates in the
 order tried (by bound: the heuristic that ranks SALET second of Wordle's 12,972 openings)
@@ -110,6 +112,7 @@ class Core(NamedTuple):
 
     # the game
     fb: np.ndarray              # (G, S) feedback table (uint8 or uint16), or (0, 0)
+    by_secret: np.ndarray       # (S, G) uint8: the table transposed (few feedbacks), or (0, 0)
     row: object                 # compiled row function when there is no table
     codes: np.ndarray           # (G, L) int8 guesses
     secret_codes: np.ndarray    # (S, L) int8 secrets
@@ -339,15 +342,77 @@ def possible_mask(core, cand, subset):
 def score(core, cand, subset, lower, depth):
     """Bound and largest non-solved cell of each candidate on `subset`.
 
-    bound[i] = node_cost * |subset| + the sum of lower[cell size] over the non-solved
-    cells of cand[i]. The table is read in place, one guess's row at a time (no call
-    per candidate: a call touching ``core`` costs reference counts that outweigh a small
-    set's work); without a table the game's row function fills a buffer.
+    bound[i] = node_cost * |subset| (plus the guess's cost) + the sum of lower[cell size]
+    over the non-solved cells of cand[i] (lower[0] is 0). With the table kept by secret
+    (``by_secret``: games with few feedbacks) every candidate's cells are counted in one
+    pass over the secrets (``score_by_secret``); otherwise one candidate after another.
     """
     n, m = subset.shape[0], cand.shape[0]
     core.counters[SCORED] += n * m
     bound = np.empty(m, dtype=np.int64)
-    largest = np.empty(m, dtype=np.int64)
+    largest = np.zeros(m, dtype=np.int64)
+    base = core.node_cost * n
+    free = free_positions(core, depth)
+    for i in range(m):
+        bound[i] = base + guess_cost(core, cand[i], free) * n
+    if core.by_secret.shape[0] > 0 and n <= MAX_COUNT:
+        score_by_secret(core, cand, subset, lower, bound, largest)
+    else:
+        score_by_guess(core, cand, subset, lower, bound, largest)
+    return bound, largest
+
+
+#: Largest set scored by secret (its cell counts are 16-bit).
+MAX_COUNT = 65535
+
+
+@njit(cache=True)
+def score_by_secret(core, cand, subset, lower, bound, largest):
+    """``score``'s sums, the table read one secret's row at a time: each secret adds one to
+    a count of every candidate (counts of all candidates together stay in cache, and the
+    row is read in order). Up to the number of feedbacks, each count's growth adds
+    lower[c + 1] - lower[c] to its candidate's bound at once; beyond, the counts are
+    summed at the end (fewer steps per secret)."""
+    n, m, F = subset.shape[0], cand.shape[0], core.n_feedbacks
+    solved, table = core.solved, core.by_secret
+    cnt = np.zeros((m, F), dtype=np.uint16)
+    if n <= F:
+        step = np.empty(n, dtype=np.int64)
+        for c in range(n):
+            step[c] = lower[c + 1] - lower[c]
+        for j in range(n):
+            row = table[subset[j]]
+            for i in range(m):
+                f = row[cand[i]]
+                c = cnt[i, f]
+                cnt[i, f] = c + 1
+                if f != solved:
+                    bound[i] += step[c]
+                    if c >= largest[i]:
+                        largest[i] = c + 1
+        return
+    for j in range(n):
+        row = table[subset[j]]
+        for i in range(m):
+            cnt[i, row[cand[i]]] += 1
+    for i in range(m):
+        b = np.int64(0)
+        big = np.int64(0)
+        for f in range(F):
+            if f != solved:
+                c = np.int64(cnt[i, f])
+                b += lower[c]
+                big = max(big, c)
+        bound[i] += b
+        largest[i] = big
+
+
+@njit(cache=True)
+def score_by_guess(core, cand, subset, lower, bound, largest):
+    """``score``'s sums, one candidate after another: its row of the table read in place
+    (no call per candidate: a call touching ``core`` costs reference counts that outweigh
+    a small set's work), or filled by the game's row function without a table."""
+    n, m = subset.shape[0], cand.shape[0]
     F = core.n_feedbacks
     cnt = np.zeros(F, dtype=np.int32)
     fbs = np.empty(n, dtype=np.int64)
@@ -355,9 +420,7 @@ def score(core, cand, subset, lower, depth):
     tabulated = core.fb.shape[0] > 0
     fb = core.fb
     rows = rows_of(core, subset)
-    base = core.node_cost * n
     solved = core.solved
-    free = free_positions(core, depth)
     for i in range(m):
         g = cand[i]
         if tabulated:
@@ -369,7 +432,7 @@ def score(core, cand, subset, lower, depth):
                 fbs[j] = buf[j]
         for j in range(n):
             cnt[fbs[j]] += 1
-        b = base + guess_cost(core, g, free) * n
+        b = np.int64(0)
         big = 0
         if n < F:  # visit the feedbacks met, each once
             for j in range(n):
@@ -386,9 +449,8 @@ def score(core, cand, subset, lower, depth):
                 if f != solved:
                     b += lower[c]
                     big = max(big, c)
-        bound[i] = b
+        bound[i] += b
         largest[i] = big
-    return bound, largest
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -23,6 +23,9 @@ PARALLEL_ENTRIES = 1 << 22
 
 #: Largest game searched without a table (guesses x secrets pairs).
 MAX_SEARCHED = 100_000_000_000
+
+#: Most feedbacks for which the table is also kept by secret (``Table.by_secret``).
+BY_SECRET_FEEDBACKS = 64
 
 #: Largest table built (guesses x secrets entries, one byte each).
 MAX_TABLE = 120_000_000
@@ -44,6 +47,17 @@ class Table:
     @property
     def n_secrets(self) -> int:
         return len(self.secrets)
+
+    @cached_property
+    def by_secret(self) -> np.ndarray | None:
+        """The table transposed, (S, G): one secret's feedbacks to every guess in a row, so
+        that the search counts every candidate's cells in one pass over a set's secrets
+        (``core.score``). Made once, on first use, for one-byte tables of at most
+        ``BY_SECRET_FEEDBACKS`` feedbacks (more would make the per-candidate counts too
+        large to keep in cache); None otherwise."""
+        if self.fb is None or self.fb.dtype != np.uint8 or self.n_feedbacks > BY_SECRET_FEEDBACKS:
+            return None
+        return np.ascontiguousarray(self.fb.T)
 
 
 def feedback_dtype(game: DeductionGame) -> type:

@@ -34,6 +34,8 @@ class SpeedUps:
     obvious    guesses recognised as optimal without a search below them
     table      feedbacks read from the table built once (off: computed per node)
     lookahead  each cell bounded by one look at its own candidates before a search
+    columns    candidates scored in one pass over the set's secrets, the table read by
+               secret (games with few feedbacks; off: one candidate after another)
     """
 
     symmetry: bool = True
@@ -42,9 +44,11 @@ class SpeedUps:
     obvious: bool = True
     table: bool = True
     lookahead: bool = True
+    columns: bool = True
 
     def switches(self) -> np.ndarray:
-        """The core's switch array (``core.SYMMETRY`` ... ``core.LOOKAHEAD``)."""
+        """The core's switch array (``core.SYMMETRY`` ... ``core.LOOKAHEAD``; ``table`` and
+        ``columns`` choose the core's data instead)."""
         return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead])
 
     @classmethod
@@ -102,9 +106,11 @@ class Search:
             index[packed] = np.arange(len(table.guesses))
         use_table = speedups.table and table.fb is not None
         depth = (max_depth or N) + 2
+        by_secret = table.by_secret if use_table and speedups.columns else None
         exact, bound_memo = core.new_memos()
         self.fields = core.Core(
             fb=table.fb if use_table else np.zeros((0, 0), dtype=np.uint8),
+            by_secret=by_secret if by_secret is not None else np.zeros((0, 0), dtype=np.uint8),
             row=core.no_row if use_table else _row_function(game),
             codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),
             sog=table.secret_of_guess, gos=table.guess_of_secret, solved=table.solved,

@@ -58,7 +58,8 @@ import numpy as np
 from numba import cfunc, njit, typed, types
 from numba.experimental import structref
 
-from .kernels import canonical, from_canonical, hash_step, history_key, split, to_canonical
+from .kernels import (canonical, from_canonical, hash_step, history_key, split, stabiliser,
+                      symbol_classes, to_canonical)
 from .restriction_kernels import allowed_mask, allows, update
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
@@ -67,6 +68,10 @@ INF = 1 << 40
 NO_GUESS = -1
 #: Added to the cap in memo keys made from a history (never equal to a set's key).
 HISTORY_TAG = 1 << 32
+#: Most symbols for which candidate lists are cached by class pattern (3 ** 39 < 2 ** 63).
+MAX_PATTERN_SYMBOLS = 39
+#: Bytes of candidate lists cached by class pattern, per search.
+PATTERN_CACHE_BYTES = 64 << 20
 #: Histories of at most this many guesses get a canonical memo key: deeper, the key costs
 #: more (k! orders of the guesses under every symmetry) than the rare hit it finds saves.
 HISTORY_KEY_DEPTH = 2
@@ -92,6 +97,13 @@ def new_memos():
     typed Dict made from Python compiles its constructor afresh in every process (about
     half a second each)."""
     return typed.Dict.empty(MEMO_KEY, MEMO_VALUE), typed.Dict.empty(MEMO_KEY, types.int64)
+
+
+@njit(cache=True)
+def new_canon():
+    """An empty cache of candidate lists by class pattern (``candidates``; cached like
+    ``new_memos``)."""
+    return typed.Dict.empty(types.int64, types.int64[::1])
 
 
 @njit(cache=True)
@@ -150,6 +162,8 @@ class Core(NamedTuple):
     top: int
     # switches, memo, scratch
     switches: np.ndarray
+    canon: object               # Dict class pattern -> canonical candidates (``candidates``)
+    canon_limit: int            # most patterns kept there
     exact: object               # Dict (h1, h2, cap) -> (value, guess)
     bound_memo: object          # Dict (h1, h2, cap) -> lower bound
     hist_g: np.ndarray
@@ -294,6 +308,7 @@ def possible_guesses(core, subset, depth):
 @njit(cache=True)
 def candidates(core, depth, subset):
     """The guesses worth trying on `subset` after `depth` guesses: allowed, one per orbit."""
+    whole = not core.possible_only and not core.restricted
     if core.possible_only:
         cand = possible_guesses(core, subset, depth)
     elif core.restricted:
@@ -319,6 +334,20 @@ def candidates(core, depth, subset):
         for j in range(subset.shape[0]):
             for p in range(codes.shape[1]):
                 absent[core.secret_codes[subset[j], p]] = False
+    if (core.relabel and whole and core.n_symbols <= MAX_PATTERN_SYMBOLS
+            and stabiliser(perms[ok], hist, core.n_symbols, True)[0].sum() == 1):
+        # only relabellings fix the history: the representatives depend on the symbols'
+        # classes alone, and the same few patterns recur at every depth (cached)
+        classes = symbol_classes(hist, core.n_symbols, absent)
+        pattern = np.int64(0)
+        for a in range(core.n_symbols):
+            pattern = pattern * 3 + classes[a] + 1
+        if pattern in core.canon:
+            return core.canon[pattern]
+        cand = cand[canonical(codes, cand, perms[ok], hist, core.n_symbols, True, absent)]
+        if len(core.canon) < core.canon_limit:
+            core.canon[pattern] = cand
+        return cand
     keep = canonical(codes, cand, perms[ok], hist, core.n_symbols, core.relabel, absent)
     return cand[keep]
 

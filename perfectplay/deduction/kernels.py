@@ -128,22 +128,31 @@ def canonical(codes, cand, perms, history_codes, n_symbols, relabel, absent):
     be known absent, an unused one not).
     """
     ok, taus = stabiliser(perms, history_codes, n_symbols, relabel)
-    used = np.zeros(n_symbols, dtype=np.bool_)
-    for h in range(history_codes.shape[0]):
-        for p in range(history_codes.shape[1]):
-            used[history_codes[h, p]] = True
-    classes = np.full(n_symbols, -1, dtype=np.int64)
+    classes = symbol_classes(history_codes, n_symbols, absent)
     sizes = np.zeros(2, dtype=np.int64)
     for a in range(n_symbols):
-        if absent[a]:
-            classes[a] = 1
-        elif not used[a]:
-            classes[a] = 0
         if classes[a] >= 0:
             sizes[classes[a]] += 1
     if ok.sum() == 1 and (not relabel or (sizes[0] <= 1 and sizes[1] <= 1)):
         return np.ones(cand.shape[0], dtype=np.bool_)
     return canonical_mask(codes, cand, perms[ok], taus[ok], classes, relabel)
+
+
+@njit(cache=True)
+def symbol_classes(history_codes, n_symbols, absent):
+    """The class of each symbol: 1 if `absent` (no consistent secret uses it), else 0 if
+    no history code uses it, else -1 (a symbol of its own)."""
+    used = np.zeros(n_symbols, dtype=np.bool_)
+    for h in range(history_codes.shape[0]):
+        for p in range(history_codes.shape[1]):
+            used[history_codes[h, p]] = True
+    classes = np.full(n_symbols, -1, dtype=np.int64)
+    for a in range(n_symbols):
+        if absent[a]:
+            classes[a] = 1
+        elif not used[a]:
+            classes[a] = 0
+    return classes
 
 
 @njit(cache=True)

@@ -133,6 +133,8 @@ class Search:
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
             top=top or 0,
             switches=self._switches(speedups, objective),
+            canon=core.new_canon(),
+            canon_limit=max(1, core.PATTERN_CACHE_BYTES // (8 * len(table.guesses))),
             exact=exact, bound_memo=bound_memo,
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
             counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))

@@ -106,12 +106,6 @@ def new_canon():
     return typed.Dict.empty(types.int64, types.int64[::1])
 
 
-@njit(cache=True)
-def new_rows():
-    """An empty typed List of int64 for ``grow``'s rows (cached, like ``new_memos``)."""
-    return typed.List.empty_list(types.int64)
-
-
 @cfunc(ROW_SIGNATURE, cache=True)
 def no_row(guess, secrets, out):  # pragma: no cover - the table is read instead
     """The row function of a game whose feedbacks are tabulated (never called)."""
@@ -816,3 +810,15 @@ def grow(core, subset, depth, cap, parent, feedback, out):
                 continue
         count += grow(core, part, depth + 1, cap - 1, np.int64(me), np.int64(feedbacks[c]), out)
     return count
+
+
+@njit(cache=True, nogil=True)
+def tree_rows(core, subset, depth, cap):
+    """``grow``'s tree as an (nodes, 3) array (made here: reading a typed List from Python
+    compiles its accessors afresh in every process, about half a second)."""
+    out = typed.List.empty_list(types.int64)
+    grow(core, subset, depth, cap, np.int64(NO_GUESS), np.int64(0), out)
+    rows = np.empty(len(out), dtype=np.int64)
+    for i in range(len(out)):
+        rows[i] = out[i]
+    return rows.reshape((-1, 3))

@@ -202,12 +202,10 @@ class Search:
         """The optimal tree of `subset` after `history` within `cap` guesses, as rows
         (guess, parent row or -1 at the root, feedback from the parent), parents first;
         no rows when no guess can help (see ``core.grow``)."""
-        from .core import grow, new_rows
+        from .core import tree_rows
 
         depth = self._enter(history)
-        out = new_rows()
-        grow(self.core, self._subset(subset), depth, cap, -1, 0, out)
-        return np.array(out, dtype=np.int64).reshape(-1, 3)
+        return tree_rows(self.core, self._subset(subset), depth, cap)
 
     def load_kernels(self) -> None:
         """Load this search's compiled kernels from numba's disk cache, or compile them

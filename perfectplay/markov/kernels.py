@@ -27,15 +27,18 @@ def _margin(best):
 
 @njit(cache=True)
 def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
-    """Minimum-expected-cost value iteration in place, visiting states in `order`.
+    """Minimum-expected-cost value iteration in place over the states of `order`, visited
+    in that order, the other states' values held fixed: the one sweep of the package,
+    over the whole graph (``solve._sweep``) or over one strong component once its exits
+    are final (``by_components``).
 
     Started from infinity off the goal, values decrease towards the optimum, so a costly
     loop back to a state is never mistaken for a cheap one and a nearly acyclic graph
     visited successors-first converges in a few sweeps. States that would keep infinity
-    for ever (each has an outcome leading only back among them) are then restarted from
-    a finite value, from which value iteration still converges, though no longer from
-    above. Stops when a sweep changes no value by more than `tol` (relative to
-    max(1, |V|)). Returns (sweeps done, last largest change).
+    for ever (each has an outcome leading only back among them) are then restarted above
+    every finite value their choices can see, from where value iteration still
+    converges, though no longer from above. Stops when a sweep changes no value by more
+    than `tol` (relative to max(1, |V|)). Returns (sweeps done, last largest change).
     """
     delta = np.inf
     sweeps = 0
@@ -53,21 +56,32 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
                 delta = d
             V[s] = v
         sweeps += 1
-        if delta <= tol:
-            # States still at infinity would stay there: restart them from a finite value.
-            top = 0.0
-            stuck = False
-            for s in range(V.shape[0]):
-                if V[s] == np.inf:
-                    stuck = True
-                elif V[s] > top:
-                    top = V[s]
-            if stuck:
-                for s in range(V.shape[0]):
-                    if V[s] == np.inf:
-                        V[s] = 2.0 * top + 1.0
-                delta = np.inf
+        if delta <= tol and _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
+            delta = np.inf
     return sweeps, delta
+
+
+@njit(cache=True)
+def _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
+    """Give the states of `order` still at infinity a finite value above every finite
+    value their choices can reach. Returns whether there were any."""
+    stuck = False
+    for i in range(order.shape[0]):
+        if V[order[i]] == np.inf:
+            stuck = True
+    if not stuck:
+        return False
+    high = 0.0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
+            x = V[target[e]] + cost[e]
+            if x < np.inf and x > high:
+                high = x
+    for i in range(order.shape[0]):
+        if V[order[i]] == np.inf:
+            V[order[i]] = 2.0 * high + 1.0
+    return True
 
 
 @njit(cache=True)

@@ -9,64 +9,121 @@ import numpy as np
 from numba import njit
 
 
+#: What ``next_component`` returns when no component is left, and when the search would
+#: need more room on its stacks than it was given.
+DONE, DEEP = -1, -2
+#: The bit of a walk's ``flags`` set while a state is on Tarjan's stack; the caller may
+#: use the other bits.
+ON_STACK = np.uint8(1)
+#: The walk's scalars in its ``state`` array: states numbered so far, stack height, call
+#: depth, next root to try, first stack position of the component last returned.
+_COUNTER, TOP, _DEPTH, _ROOT, _LAST = range(5)
+
+
 @njit(cache=True)
-def strong_components(row_ptr, col):
-    """Tarjan's algorithm without recursion. Returns (label per state, number of
-    components, ok): components are numbered as they complete, so every edge leads to a
-    component numbered no higher (successors first); ok checks that property."""
-    n = row_ptr.shape[0] - 1
+def new_walk(n, room):
+    """A depth-first search of n states not yet begun, with room for `room` states on its
+    stacks: (index, low, flags, stack, call_node, call_edge, state), handed as they are
+    to ``next_component``."""
     index = np.full(n, -1, dtype=np.int32)
     low = np.empty(n, dtype=np.int32)
-    on_stack = np.zeros(n, dtype=np.bool_)
-    stack = np.empty(n, dtype=np.int32)
-    call_node = np.empty(n, dtype=np.int32)
-    call_edge = np.empty(n, dtype=np.int64)
-    labels = np.empty(n, dtype=np.int32)
-    counter, top, comp = 0, 0, 0
-    for root in range(n):
-        if index[root] != -1:
+    flags = np.zeros(n, dtype=np.uint8)
+    stack = np.empty(room, dtype=np.int32)
+    call_node = np.empty(room, dtype=np.int32)
+    call_edge = np.empty(room, dtype=np.int64)
+    return index, low, flags, stack, call_node, call_edge, np.zeros(5, dtype=np.int64)
+
+
+@njit(cache=True)
+def next_component(out_ptr, choice_ptr, target, index, low, flags, stack, call_node, call_edge,
+                   state):
+    """Tarjan's algorithm without recursion, one strong component per call: the one
+    algorithm of strong components in the package (``strong_components`` labels them,
+    ``by_components`` solves each as it completes).
+
+    State v's successors are ``target[choice_ptr[out_ptr[v]]:choice_ptr[out_ptr[v + 1]]]``
+    (the Graph's own arrays; a plain CSR graph passes an identity ``out_ptr`` and its row
+    pointers as ``choice_ptr``). Returns k: the component just completed is
+    ``stack[k:state[TOP]]``. Components complete successors first, so every edge out of
+    this one leads into a component returned earlier. It stays on the stack, its states
+    flagged ON_STACK (an edge's target is in it exactly when flagged), until the next
+    call; the ``low`` entries of its states are no longer read, and the caller may use
+    them as scratch. Returns DONE when every state has been returned, DEEP when the
+    search needs more than ``stack.shape[0]`` states on its stacks (the walk is then
+    abandoned)."""
+    n = out_ptr.shape[0] - 1
+    room = stack.shape[0]
+    counter, depth, root = state[_COUNTER], state[_DEPTH], state[_ROOT]
+    top = state[_LAST]
+    for i in range(top, state[TOP]):  # pop the component returned last
+        flags[stack[i]] &= ~ON_STACK
+    while True:
+        if depth == 0:  # the stack is empty: start from the next state not yet visited
+            while root < n and index[root] != -1:
+                root += 1
+            if root == n:
+                state[_COUNTER], state[TOP], state[_DEPTH], state[_ROOT] = counter, top, 0, root
+                state[_LAST] = top
+                return DONE
+            index[root] = low[root] = counter
+            counter += 1
+            stack[top] = root
+            top += 1
+            flags[root] |= ON_STACK
+            call_node[0], call_edge[0], depth = root, choice_ptr[out_ptr[root]], 1
+        v = call_node[depth - 1]
+        e = call_edge[depth - 1]
+        if e < choice_ptr[out_ptr[v + 1]]:
+            call_edge[depth - 1] = e + 1
+            w = target[e]
+            if index[w] == -1:
+                index[w] = low[w] = counter
+                counter += 1
+                if top == room:  # the call stack is never deeper than the stack
+                    return DEEP
+                stack[top] = w
+                top += 1
+                flags[w] |= ON_STACK
+                call_node[depth], call_edge[depth] = w, choice_ptr[out_ptr[w]]
+                depth += 1
+            elif flags[w] & ON_STACK and index[w] < low[v]:
+                low[v] = index[w]
             continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack[top] = root
-        top += 1
-        on_stack[root] = True
-        call_node[0], call_edge[0], depth = root, row_ptr[root], 1
-        while depth > 0:
-            v = call_node[depth - 1]
-            e = call_edge[depth - 1]
-            if e < row_ptr[v + 1]:
-                call_edge[depth - 1] = e + 1
-                w = col[e]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
-                    call_node[depth], call_edge[depth] = w, row_ptr[w]
-                    depth += 1
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            depth -= 1
-            if low[v] == index[v]:
-                while True:
-                    top -= 1
-                    x = stack[top]
-                    on_stack[x] = False
-                    labels[x] = comp
-                    if x == v:
-                        break
-                comp += 1
-            if depth > 0:
-                u = call_node[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
+        depth -= 1
+        if low[v] == index[v]:
+            k = top - 1
+            while stack[k] != v:
+                k -= 1
+            state[_COUNTER], state[TOP], state[_DEPTH], state[_ROOT] = counter, top, depth, root
+            state[_LAST] = k
+            return k
+        u = call_node[depth - 1]  # v is not a root, so it has a caller
+        if low[v] < low[u]:
+            low[u] = low[v]
+
+
+@njit(cache=True)
+def strong_components(out_ptr, choice_ptr, target):
+    """Strong components (``next_component``; the successors of state v are
+    ``target[choice_ptr[out_ptr[v]]:choice_ptr[out_ptr[v + 1]]]``). Returns (label per
+    state, number of components, ok): components are numbered as they complete, so every
+    edge leads to a component numbered no higher (successors first); ok checks that."""
+    n = out_ptr.shape[0] - 1
+    index, low, flags, stack, call_node, call_edge, state = new_walk(n, n)
+    labels = np.empty(n, dtype=np.int32)
+    comp = 0
+    while True:
+        k = next_component(out_ptr, choice_ptr, target, index, low, flags, stack, call_node,
+                           call_edge, state)
+        if k == DONE:
+            break
+        for i in range(k, state[TOP]):
+            labels[stack[i]] = comp
+        comp += 1
     ok = True
     for s in range(n):
-        for e in range(row_ptr[s], row_ptr[s + 1]):
-            if labels[col[e]] > labels[s]:
+        for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
+            if labels[target[e]] > labels[s]:
                 ok = False
     return labels, comp, ok
 

@@ -15,8 +15,9 @@ of its zero-cost edges). A component larger than ``max_block`` stops the pass
 one component of nearly all its states).
 
 The walk and the sweep are the package's only ones: Tarjan's algorithm is
-``structure_kernels.next_component`` (one component per call), the sweep
-``kernels.gauss_seidel_sweeps`` over the component's states.
+``structure_kernels.tarjan`` (this module gives it the visitor that solves each
+component), the sweep
+``kernels.sweeps`` over the component's states.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import _state_value, gauss_seidel_sweeps
-from .structure_kernels import DEEP, DONE, ON_STACK, TOP, new_walk, next_component
+from .kernels import _state_value, sweeps
+from .structure_kernels import DEEP, ON_STACK, tarjan
 
 #: Outcomes of ``solve_by_components``.
 OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE = range(5)
@@ -100,42 +101,50 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
     # rule) first: the component reversed in place
     for i in range(m // 2):
         stack[k + i], stack[top - 1 - i] = stack[top - 1 - i], stack[k + i]
-    sweeps, delta = gauss_seidel_sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr,
-                                        target, cost, tol, max_sweeps)
-    return (OK if delta <= tol else NO_CONVERGENCE), sweeps
+    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, tol,
+                         max_sweeps)
+    return (OK if delta <= tol else NO_CONVERGENCE), done
+
+
+@njit(inline="always")
+def _solve_component(ctx, stack, k, top, flags, local):
+    """``structure_kernels.tarjan`` visitor: solve the component stack[k:top] (ctx: the
+    graph, V, scratch, limits, and `tally`: components, largest, most sweeps, failing
+    state). Returns 0, or the status that stops the walk."""
+    out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol, max_block, max_sweeps, tally = ctx
+    if top - k > max_block:
+        tally[1], tally[3] = top - k, stack[k]
+        return BIG
+    status, done = _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom,
+                                choice_ptr, target, cost, tol, max_sweeps)
+    if status == OK:
+        tally[0] += 1
+        tally[1] = max(tally[1], top - k)
+        tally[2] = max(tally[2], done)
+    else:
+        tally[3] = stack[k]
+    return status
 
 
 @njit(cache=True)
 def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, max_block,
                         max_stack, max_sweeps, V):
     """Minimum expected cost-to-go of every state into V, one strong component at a time
-    as ``structure_kernels.next_component`` completes them.
+    as ``structure_kernels.tarjan`` completes them.
 
     Returns (status, failing state, components, largest component, most sweeps in one
     component); status is OK, or BIG (a component exceeds `max_block` states, or the
     depth-first search `max_stack` states: V is then incomplete), FREE_CYCLE (a zero-cost
     cycle), NEVER_ENDS (the failing state's component cannot reach the goal) or
-    NO_CONVERGENCE (`max_sweeps` in one component). The failing state is -1 when none.
+    NO_CONVERGENCE (`max_sweeps` in one component); the failing state is -1 when none is.
     """
     n = out_ptr.shape[0] - 1
-    index, low, flags, stack, call_node, call_edge, state = new_walk(n, min(n, max_stack))
     scratch = np.empty(2 * max_block, dtype=np.int32)
-    n_comp, largest, most = 0, 0, 0
-    while True:
-        k = next_component(out_ptr, choice_ptr, target, index, low, flags, stack, call_node,
-                           call_edge, state)
-        if k == DONE:
-            return OK, -1, n_comp, largest, most
-        if k == DEEP:
-            return BIG, -1, n_comp, largest, most
-        top = state[TOP]
-        v = stack[k]
-        if top - k > max_block:
-            return BIG, v, n_comp, top - k, most
-        status, sweeps = _solve_block(stack, k, top, flags, low, scratch, V, out_ptr, weight,
-                                      denom, choice_ptr, target, cost, tol, max_sweeps)
-        if status != OK:
-            return status, v, n_comp, largest, most
-        n_comp += 1
-        largest = max(largest, top - k)
-        most = max(most, sweeps)
+    tally = np.zeros(4, dtype=np.int64)
+    tally[3] = -1  # no failing state
+    status = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), _solve_component,
+                    (out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol,
+                     max_block, max_sweeps, tally))
+    if status == DEEP:
+        status = BIG
+    return status, tally[3], tally[0], tally[1], tally[2]

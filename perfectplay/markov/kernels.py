@@ -27,6 +27,12 @@ def _margin(best):
 
 @njit(cache=True)
 def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
+    """``sweeps`` over `order` (compiled once for callers outside numba)."""
+    return sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps)
+
+
+@njit(inline="always")
+def sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
     """Minimum-expected-cost value iteration in place over the states of `order`, visited
     in that order, the other states' values held fixed: the one sweep of the package,
     over the whole graph (``solve._sweep``) or over one strong component once its exits
@@ -41,8 +47,8 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
     than `tol` (relative to max(1, |V|)). Returns (sweeps done, last largest change).
     """
     delta = np.inf
-    sweeps = 0
-    while sweeps < max_sweeps and delta > tol:
+    done = 0
+    while done < max_sweeps and delta > tol:
         delta = 0.0
         for i in range(order.shape[0]):
             s = order[i]
@@ -55,13 +61,13 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
             if d > delta:
                 delta = d
             V[s] = v
-        sweeps += 1
+        done += 1
         if delta <= tol and _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
             delta = np.inf
-    return sweeps, delta
+    return done, delta
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
     """Give the states of `order` still at infinity a finite value above every finite
     value their choices can reach. Returns whether there were any."""

@@ -230,18 +230,37 @@ def mark_unseen(bits, codes):
 
 
 @njit(cache=True)
-def permute_csr(order, out_ptr, choice_ptr, new_out_ptr, new_choice_ptr, old_out, old_edge):
-    """For the graph renumbered by `order`, fill the new row pointers and, for every new
-    outcome and edge, the old one it copies (one sequential pass over the new layout)."""
+def permute_pointers(order, out_ptr, choice_ptr, new_out_ptr, new_choice_ptr):
+    """The row pointers of the graph renumbered by `order` (state order[i] becomes i)."""
     o_new = 0
     e_new = 0
     for i in range(order.shape[0]):
         s = order[i]
         for o in range(out_ptr[s], out_ptr[s + 1]):
-            old_out[o_new] = o
-            for e in range(choice_ptr[o], choice_ptr[o + 1]):
-                old_edge[e_new] = e
-                e_new += 1
+            e_new += choice_ptr[o + 1] - choice_ptr[o]
             o_new += 1
             new_choice_ptr[o_new] = e_new
         new_out_ptr[i + 1] = o_new
+
+
+@njit(cache=True)
+def copy_rows(order, row_ptr, src, dst):
+    """The rows of `src` (row s is src[row_ptr[s]:row_ptr[s + 1]]) back to back into
+    `dst`, in the order `order`: each row a sequential copy, no index array per element."""
+    j = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for x in range(row_ptr[s], row_ptr[s + 1]):
+            dst[j] = src[x]
+            j += 1
+
+
+@njit(cache=True)
+def copy_rows_renamed(order, row_ptr, src, new_name, dst):
+    """``copy_rows`` of state indices, each replaced by its new name ``new_name[s]``."""
+    j = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for x in range(row_ptr[s], row_ptr[s + 1]):
+            dst[j] = new_name[src[x]]
+            j += 1

@@ -16,8 +16,7 @@ one component of nearly all its states).
 
 The walk and the sweep are the package's only ones: Tarjan's algorithm is
 ``structure_kernels.tarjan`` (this module gives it the visitor that solves each
-component), the sweep
-``kernels.sweeps`` over the component's states.
+component), the sweep ``kernels.sweeps`` over the component's states.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ cycle of zero-cost choices exists (one inside a component, found by a topologica
 of its zero-cost edges). A component larger than ``max_block`` stops the pass
 (``BIG``): such a graph is left to the global sweeps and policy iteration (dice-cards is
 one component of nearly all its states).
+
+The walk and the sweep are the package's only ones: Tarjan's algorithm is
+``structure_kernels.tarjan`` (this module gives it the visitor that solves each
+component), the sweep ``kernels.sweeps`` over the component's states.
 """
 
 from __future__ import annotations
@@ -20,18 +24,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import _state_value
+from .kernels import _state_value, sweeps
+from .structure_kernels import DEEP, ON_STACK, tarjan
 
 #: Outcomes of ``solve_by_components``.
 OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE = range(5)
-_ON_STACK, _FINISHES = np.uint8(1), np.uint8(2)
+#: The bit of the walk's flags marking a state whose value is final and finite.
+_FINISHES = np.uint8(2)
 
 
 @njit(inline="always")
 def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom, choice_ptr,
                  target, cost, tol, max_sweeps):
-    """Solve the component stack[k:top] given its exits' final values (`scratch`: room for
-    two ints per state). Returns (status, sweeps)."""
+    """Solve the component stack[k:top] (its states flagged ON_STACK) given its exits'
+    final values (`local`: an int per state, free to overwrite for the component's
+    states; `scratch`: room for two ints per state of it). Returns (status, sweeps)."""
     m = top - k
     v = stack[k]
     if m == 1:
@@ -61,7 +68,7 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
         s = stack[i]
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
             t = target[e]
-            if flags[t] & _ON_STACK:  # on the stack above a root: inside this component
+            if flags[t] & ON_STACK:  # inside this component
                 if cost[e] == 0:
                     indeg[local[t]] += 1
             elif flags[t] & _FINISHES:
@@ -78,7 +85,7 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
         head += 1
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
             t = target[e]
-            if cost[e] == 0 and flags[t] & _ON_STACK:
+            if cost[e] == 0 and flags[t] & ON_STACK:
                 j = local[t]
                 indeg[j] -= 1
                 if indeg[j] == 0:
@@ -89,115 +96,54 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
     for i in range(k, top):
         V[stack[i]] = np.inf
         flags[stack[i]] |= _FINISHES
-    # Gauss-Seidel from infinity (see kernels.gauss_seidel_sweeps), the states found last
-    # (nearer the end of the game, as a rule) first
-    sweeps = 0
-    delta = np.inf
-    while delta > tol:
-        if sweeps >= max_sweeps:
-            return NO_CONVERGENCE, sweeps
-        delta = 0.0
-        for i in range(top - 1, k - 1, -1):
-            s = stack[i]
-            x = _state_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost)
-            if x == V[s]:
-                continue
-            d = np.inf if V[s] == np.inf else abs(x - V[s]) / max(1.0, abs(x))
-            if d > delta:
-                delta = d
-            V[s] = x
-        sweeps += 1
-        if delta <= tol:
-            # states still at infinity would stay there: restart them above every value
-            # they can see, from where value iteration still converges
-            stuck = False
-            for i in range(k, top):
-                if V[stack[i]] == np.inf:
-                    stuck = True
-            if stuck:
-                high = 0.0
-                for i in range(k, top):
-                    s = stack[i]
-                    for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
-                        x = V[target[e]] + cost[e]
-                        if x < np.inf and x > high:
-                            high = x
-                for i in range(k, top):
-                    if V[stack[i]] == np.inf:
-                        V[stack[i]] = 2.0 * high + 1.0
-                delta = np.inf
-    return OK, sweeps
+    # Gauss-Seidel from infinity, the states found last (nearer the end of the game, as a
+    # rule) first: the component reversed in place
+    for i in range(m // 2):
+        stack[k + i], stack[top - 1 - i] = stack[top - 1 - i], stack[k + i]
+    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, tol,
+                         max_sweeps)
+    return (OK if delta <= tol else NO_CONVERGENCE), done
+
+
+@njit(inline="always")
+def _solve_component(ctx, stack, k, top, flags, local):
+    """``structure_kernels.tarjan`` visitor: solve the component stack[k:top] (ctx: the
+    graph, V, scratch, limits, and `tally`: components, largest, most sweeps, failing
+    state). Returns 0, or the status that stops the walk."""
+    out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol, max_block, max_sweeps, tally = ctx
+    if top - k > max_block:
+        tally[1], tally[3] = top - k, stack[k]
+        return BIG
+    status, done = _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom,
+                                choice_ptr, target, cost, tol, max_sweeps)
+    if status == OK:
+        tally[0] += 1
+        tally[1] = max(tally[1], top - k)
+        tally[2] = max(tally[2], done)
+    else:
+        tally[3] = stack[k]
+    return status
 
 
 @njit(cache=True)
 def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, max_block,
                         max_stack, max_sweeps, V):
-    """Minimum expected cost-to-go of every state into V, one strong component at a time.
+    """Minimum expected cost-to-go of every state into V, one strong component at a time
+    as ``structure_kernels.tarjan`` completes them.
 
     Returns (status, failing state, components, largest component, most sweeps in one
     component); status is OK, or BIG (a component exceeds `max_block` states, or the
-    depth-first search `max_stack` states: V is then incomplete), FREE_CYCLE (a zero-cost cycle), NEVER_ENDS (the failing state's
-    component cannot reach the goal) or NO_CONVERGENCE (`max_sweeps` in one component).
+    depth-first search `max_stack` states: V is then incomplete), FREE_CYCLE (a zero-cost
+    cycle), NEVER_ENDS (the failing state's component cannot reach the goal) or
+    NO_CONVERGENCE (`max_sweeps` in one component); the failing state is -1 when none is.
     """
     n = out_ptr.shape[0] - 1
-    index = np.full(n, -1, dtype=np.int32)
-    low = np.empty(n, dtype=np.int32)  # also the position inside a completed component
-    flags = np.zeros(n, dtype=np.uint8)
-    room = min(n, max_stack)
-    stack = np.empty(room, dtype=np.int32)
-    call_node = np.empty(room, dtype=np.int32)
-    call_edge = np.empty(room, dtype=np.int64)
     scratch = np.empty(2 * max_block, dtype=np.int32)
-    counter, top = 0, 0
-    n_comp, largest, most = 0, 0, 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack[top] = root
-        top += 1
-        flags[root] |= _ON_STACK
-        call_node[0], call_edge[0], depth = root, choice_ptr[out_ptr[root]], 1
-        while depth > 0:
-            v = call_node[depth - 1]
-            e = call_edge[depth - 1]
-            if e < choice_ptr[out_ptr[v + 1]]:
-                call_edge[depth - 1] = e + 1
-                w = target[e]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    if top == stack.shape[0] or depth == call_node.shape[0]:
-                        return BIG, w, n_comp, top, most
-                    stack[top] = w
-                    top += 1
-                    flags[w] |= _ON_STACK
-                    call_node[depth], call_edge[depth] = w, choice_ptr[out_ptr[w]]
-                    depth += 1
-                elif flags[w] & _ON_STACK and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            depth -= 1
-            if low[v] == index[v]:
-                k = top - 1
-                while stack[k] != v:
-                    k -= 1
-                if top - k > max_block:
-                    return BIG, v, n_comp, top - k, most
-                status, sweeps = _solve_block(stack, k, top, flags, low, scratch, V,
-                                                       out_ptr, weight, denom, choice_ptr,
-                                                       target, cost, tol, max_sweeps)
-                if status != OK:
-                    return status, v, n_comp, largest, most
-                for i in range(k, top):
-                    flags[stack[i]] &= ~_ON_STACK
-                n_comp += 1
-                largest = max(largest, top - k)
-                most = max(most, sweeps)
-                top = k
-            elif depth > 0:
-                u = call_node[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-    return OK, -1, n_comp, largest, most
+    tally = np.zeros(4, dtype=np.int64)
+    tally[3] = -1  # no failing state
+    status = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), _solve_component,
+                    (out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol,
+                     max_block, max_sweeps, tally))
+    if status == DEEP:
+        status = BIG
+    return status, tally[3], tally[0], tally[1], tally[2]

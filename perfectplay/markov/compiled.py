@@ -12,11 +12,18 @@ The vectorised ``expand`` the rest of the package reads (show, verify, play, the
 conformance checker, the generic exploration path) is derived from the same function
 (``expand_batch``), so the rules are never written twice.
 
-Why the boilerplate in each game module (see ``games/dice_cards.py``): numba cannot cache
-a function that receives another compiled function as an argument or a closure, so the
-three generic loops below are ``inline="always"`` and each game defines three one-line
-cached wrappers that call them with its own rules as a global. After editing this file,
-clear the games' numba caches (docs/architecture.md, "Developing").
+Why the boilerplate in each game module (see ``games/dice_cards.py``): the three generic
+loops below are ``inline="always"`` and each game defines three one-line cached
+wrappers (``_expand_batch``, ``_reach``, ``_fill``) that call them with its own rules as
+a module global, because numba caches on disk only what it can key across processes.
+A function that receives the rules as an argument is typed by a compiled function
+whose identity is per process; a wrapper made by a factory (a closure over the rules)
+is keyed by its pickled closure, and a compiled function pickles with a per-process id.
+Tried: a factory-made ``cache=True`` wrapper missed the cache on every process start
+and wrote one more cache file each time, so each start would compile the exploration
+again (seconds per game). Module-level wrappers, resolved through the module's
+globals, are keyed by their source file and load from the cache. After editing this
+file, clear the games' numba caches (docs/architecture.md, "Developing").
 """
 
 from __future__ import annotations

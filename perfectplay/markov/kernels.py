@@ -27,19 +27,28 @@ def _margin(best):
 
 @njit(cache=True)
 def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
-    """Minimum-expected-cost value iteration in place, visiting states in `order`.
+    """``sweeps`` over `order` (compiled once for callers outside numba)."""
+    return sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps)
+
+
+@njit(inline="always")
+def sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, tol, max_sweeps):
+    """Minimum-expected-cost value iteration in place over the states of `order`, visited
+    in that order, the other states' values held fixed: the one sweep of the package,
+    over the whole graph (``solve._sweep``) or over one strong component once its exits
+    are final (``by_components``).
 
     Started from infinity off the goal, values decrease towards the optimum, so a costly
     loop back to a state is never mistaken for a cheap one and a nearly acyclic graph
     visited successors-first converges in a few sweeps. States that would keep infinity
-    for ever (each has an outcome leading only back among them) are then restarted from
-    a finite value, from which value iteration still converges, though no longer from
-    above. Stops when a sweep changes no value by more than `tol` (relative to
-    max(1, |V|)). Returns (sweeps done, last largest change).
+    for ever (each has an outcome leading only back among them) are then restarted above
+    every finite value their choices can see, from where value iteration still
+    converges, though no longer from above. Stops when a sweep changes no value by more
+    than `tol` (relative to max(1, |V|)). Returns (sweeps done, last largest change).
     """
     delta = np.inf
-    sweeps = 0
-    while sweeps < max_sweeps and delta > tol:
+    done = 0
+    while done < max_sweeps and delta > tol:
         delta = 0.0
         for i in range(order.shape[0]):
             s = order[i]
@@ -52,22 +61,33 @@ def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, co
             if d > delta:
                 delta = d
             V[s] = v
-        sweeps += 1
-        if delta <= tol:
-            # States still at infinity would stay there: restart them from a finite value.
-            top = 0.0
-            stuck = False
-            for s in range(V.shape[0]):
-                if V[s] == np.inf:
-                    stuck = True
-                elif V[s] > top:
-                    top = V[s]
-            if stuck:
-                for s in range(V.shape[0]):
-                    if V[s] == np.inf:
-                        V[s] = 2.0 * top + 1.0
-                delta = np.inf
-    return sweeps, delta
+        done += 1
+        if delta <= tol and _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
+            delta = np.inf
+    return done, delta
+
+
+@njit(inline="always")
+def _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
+    """Give the states of `order` still at infinity a finite value above every finite
+    value their choices can reach. Returns whether there were any."""
+    stuck = False
+    for i in range(order.shape[0]):
+        if V[order[i]] == np.inf:
+            stuck = True
+    if not stuck:
+        return False
+    high = 0.0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
+            x = V[target[e]] + cost[e]
+            if x < np.inf and x > high:
+                high = x
+    for i in range(order.shape[0]):
+        if V[order[i]] == np.inf:
+            V[order[i]] = 2.0 * high + 1.0
+    return True
 
 
 @njit(cache=True)
@@ -210,18 +230,37 @@ def mark_unseen(bits, codes):
 
 
 @njit(cache=True)
-def permute_csr(order, out_ptr, choice_ptr, new_out_ptr, new_choice_ptr, old_out, old_edge):
-    """For the graph renumbered by `order`, fill the new row pointers and, for every new
-    outcome and edge, the old one it copies (one sequential pass over the new layout)."""
+def permute_pointers(order, out_ptr, choice_ptr, new_out_ptr, new_choice_ptr):
+    """The row pointers of the graph renumbered by `order` (state order[i] becomes i)."""
     o_new = 0
     e_new = 0
     for i in range(order.shape[0]):
         s = order[i]
         for o in range(out_ptr[s], out_ptr[s + 1]):
-            old_out[o_new] = o
-            for e in range(choice_ptr[o], choice_ptr[o + 1]):
-                old_edge[e_new] = e
-                e_new += 1
+            e_new += choice_ptr[o + 1] - choice_ptr[o]
             o_new += 1
             new_choice_ptr[o_new] = e_new
         new_out_ptr[i + 1] = o_new
+
+
+@njit(cache=True)
+def copy_rows(order, row_ptr, src, dst):
+    """The rows of `src` (row s is src[row_ptr[s]:row_ptr[s + 1]]) back to back into
+    `dst`, in the order `order`: each row a sequential copy, no index array per element."""
+    j = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for x in range(row_ptr[s], row_ptr[s + 1]):
+            dst[j] = src[x]
+            j += 1
+
+
+@njit(cache=True)
+def copy_rows_renamed(order, row_ptr, src, new_name, dst):
+    """``copy_rows`` of state indices, each replaced by its new name ``new_name[s]``."""
+    j = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        for x in range(row_ptr[s], row_ptr[s + 1]):
+            dst[j] = new_name[src[x]]
+            j += 1

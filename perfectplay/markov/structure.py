@@ -23,7 +23,8 @@ def components(row_ptr: np.ndarray, col: np.ndarray) -> np.ndarray:
     (checked, not assumed)."""
     from .structure_kernels import strong_components
 
-    labels, _, ok = strong_components(np.ascontiguousarray(row_ptr, dtype=np.int64), col)
+    rows = np.ascontiguousarray(row_ptr, dtype=np.int64)
+    labels, _, ok = strong_components(np.arange(len(rows), dtype=np.int64), rows, col)
     if not ok:
         raise RuntimeError("strong components are not in reverse topological order")
     return labels
@@ -50,12 +51,12 @@ def solve_order(g: Graph) -> np.ndarray:
 
     rows = edge_rows(g.out_ptr, g.choice_ptr)
     dist = distance_to_goal(rows, g.target, g.terminal)
+    del rows
     if (dist > g.n_states).any():
         raise PerfectplayError(NEVER_ENDS_MESSAGE)
-    labels, n_labels, ok = strong_components(rows, g.target)
+    labels, n_labels, ok = strong_components(g.out_ptr, g.choice_ptr, g.target)
     if not ok:
         raise RuntimeError("strong components are not in reverse topological order")
-    del rows
     return order_by(labels, n_labels, dist, int(dist.max()) + 1)
 
 

@@ -209,6 +209,17 @@ def _next_order(order):
 
 
 @njit(cache=True)
+def _ascending(action, hist_f, order):
+    """Whether the history's feedbacks, mapped by `action`, do not decrease in `order`: only
+    such orders can give the least sequence (each pair's block starts with its feedback),
+    so the others are skipped without changing the key."""
+    for i in range(order.shape[0] - 1):
+        if action[hist_f[order[i]]] > action[hist_f[order[i + 1]]]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
     """A history's canonical form under the game's symmetry group: (hash1, hash2, e, rename).
 
@@ -240,33 +251,34 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
             order[i] = i
         more = True
         while more:
-            for a in range(n_symbols):
-                rename[a] = -1 if relabel else a
-            nxt = 0
-            q = 0
-            for i in range(k):
-                h = order[i]
-                seq[q] = act[e, hist_f[h]]
-                q += 1
-                c = codes[hist_g[h]]
-                for p in range(L):
-                    s = c[perms[e, p]]
-                    if rename[s] == -1:
-                        rename[s] = nxt
-                        nxt += 1
-                    seq[q] = rename[s]
+            if _ascending(act[e], hist_f, order):
+                for a in range(n_symbols):
+                    rename[a] = -1 if relabel else a
+                nxt = 0
+                q = 0
+                for i in range(k):
+                    h = order[i]
+                    seq[q] = act[e, hist_f[h]]
                     q += 1
-            for q in range(width):
-                if seq[q] != best[q]:
-                    if seq[q] < best[q]:
-                        best[:] = seq
-                        e_best = e
-                        for a in range(n_symbols):  # symbols the history lacks: in order
-                            if rename[a] == -1:
-                                rename[a] = nxt
-                                nxt += 1
-                        rename_best[:] = rename
-                    break
+                    c = codes[hist_g[h]]
+                    for p in range(L):
+                        s = c[perms[e, p]]
+                        if rename[s] == -1:
+                            rename[s] = nxt
+                            nxt += 1
+                        seq[q] = rename[s]
+                        q += 1
+                for q in range(width):
+                    if seq[q] != best[q]:
+                        if seq[q] < best[q]:
+                            best[:] = seq
+                            e_best = e
+                            for a in range(n_symbols):  # symbols the history lacks: in order
+                                if rename[a] == -1:
+                                    rename[a] = nxt
+                                    nxt += 1
+                            rename_best[:] = rename
+                        break
             more = _next_order(order)
     h1 = np.uint64(0x84222325CBF29CE4) ^ np.uint64(width)
     h2 = np.uint64(0x7F4A7C159E3779B9) * np.uint64(width + 3)

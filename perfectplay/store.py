@@ -22,6 +22,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -145,20 +146,29 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
                                          isolation_level=None, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            if self._conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("database disk image is malformed")
-            self._conn.executescript(_TABLES)
-            for name, value in (("schema", str(SCHEMA)), ("engine", engine_version())):
-                self._conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (name, value))
-            meta = dict(self._conn.execute("SELECT name, value FROM meta"))
+            meta = _retrying(self._open)
         self.engine = meta.get("engine")
         if meta.get("schema") != str(SCHEMA) or self.engine != engine_version():
             self.usable = False
             if note:
                 note(f"store {self.path} was written by another engine version "
                      f"({self.engine}); not used (`perfectplay store clear` starts afresh)")
+
+    def _open(self) -> dict[str, str]:
+        """Set the file up (write-ahead log, tables, this engine's version unless another
+        is recorded) and read its meta table; safe to repeat."""
+        conn = self._conn
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        with _immediate(conn):
+            for statement in _TABLES.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            for name, value in (("schema", str(SCHEMA)), ("engine", engine_version())):
+                conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (name, value))
+        return dict(conn.execute("SELECT name, value FROM meta"))
 
     def _guard(self):
         """A context turning any SQLite or file error into one line naming the file."""
@@ -204,8 +214,12 @@ class Store:
             return
         row = (key, game, objective, secrets, stored.value, int(stored.exact), stored.payload,
                _checksum(key, stored.value, stored.exact, stored.payload))
+        def write() -> None:
+            with _immediate(self._conn):
+                self._conn.execute(_UPSERT, row)
+
         with self._guard():
-            self._conn.execute(_UPSERT, row)
+            _retrying(write)
 
     def summary(self) -> Summary:
         """Size and contents, by game and objective."""
@@ -222,6 +236,37 @@ class Store:
             with self._lock:
                 self._conn.close()
                 self._conn = None
+
+
+class _immediate:
+    """A write transaction that takes the write lock when it begins (``BEGIN IMMEDIATE``),
+    so that SQLite waits for another writer (the busy timeout) instead of failing at
+    once, as a transaction that read first fails when another wrote meanwhile."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, err, tb) -> bool:
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
+
+
+def _retrying(work: Callable[[], object]) -> object:
+    """`work()`, tried again while SQLite reports the file busy or locked, up to
+    ``BUSY_TIMEOUT`` seconds: some lock conflicts (two connections setting up a new file,
+    switching it to write-ahead logging) are reported at once, without waiting."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as err:
+            text = str(err)
+            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _files(path: Path) -> list[Path]:

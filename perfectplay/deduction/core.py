@@ -328,8 +328,10 @@ def candidates(core, depth, subset):
         for j in range(subset.shape[0]):
             for p in range(codes.shape[1]):
                 absent[core.secret_codes[subset[j], p]] = False
+    fixing, taus = stabiliser(perms[ok], hist, core.n_symbols, core.relabel)
+    fix_perms, fix_taus = perms[ok][fixing], taus[fixing]
     if (core.relabel and whole and core.n_symbols <= MAX_PATTERN_SYMBOLS
-            and stabiliser(perms[ok], hist, core.n_symbols, True)[0].sum() == 1):
+            and fix_perms.shape[0] == 1):
         # only relabellings fix the history: the representatives depend on the symbols'
         # classes alone, and the same few patterns recur at every depth (cached)
         classes = symbol_classes(hist, core.n_symbols, absent)
@@ -338,11 +340,11 @@ def candidates(core, depth, subset):
             pattern = pattern * 3 + classes[a] + 1
         if pattern in core.canon:
             return core.canon[pattern]
-        cand = cand[canonical(codes, cand, perms[ok], hist, core.n_symbols, True, absent)]
+        cand = cand[canonical(codes, cand, fix_perms, fix_taus, hist, core.n_symbols, True, absent)]
         if len(core.canon) < core.canon_limit:
             core.canon[pattern] = cand
         return cand
-    keep = canonical(codes, cand, perms[ok], hist, core.n_symbols, core.relabel, absent)
+    keep = canonical(codes, cand, fix_perms, fix_taus, hist, core.n_symbols, core.relabel, absent)
     return cand[keep]
 
 

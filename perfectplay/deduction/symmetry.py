@@ -23,13 +23,15 @@ def canonical_guesses(table: Table, history: History, cand: np.ndarray,
     secret of it uses are interchangeable as well (the set's own stabiliser is larger
     than the history's; a restriction could tell such symbols apart).
     """
-    from .kernels import canonical
+    from .kernels import canonical, stabiliser
 
     sym = table.symmetry
     hist = table.guesses[[g for g, _ in history]]
-    keep = canonical(table.guesses, cand, fixing_feedbacks(table.game, sym.positions, history),
-                     hist, table.game.n_symbols(), sym.symbols,
-                     absent_symbols(table, subset))
+    n_symbols = table.game.n_symbols()
+    perms = fixing_feedbacks(table.game, sym.positions, history)
+    fixing, taus = stabiliser(perms, hist, n_symbols, sym.symbols)
+    keep = canonical(table.guesses, cand, perms[fixing], taus[fixing], hist, n_symbols,
+                     sym.symbols, absent_symbols(table, subset))
     return cand[keep]
 
 

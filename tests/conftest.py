@@ -1,7 +1,10 @@
 """Test-session set-up: the compiled kernels are loaded (compiled on a fresh checkout) once,
-in this process, before the tests that run the command in subprocesses with time limits."""
+before the tests that run the command in subprocesses with time limits; a parallel run's
+controller compiles them before its workers start."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import perfectplay
@@ -13,6 +16,23 @@ import pytest
 _SOURCE = str(Path(perfectplay.__file__).resolve().parent.parent)
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (_SOURCE, os.environ.get("PYTHONPATH")) if p)
+
+
+def pytest_configure(config):
+    """The controller of a parallel run (pytest-xdist) compiles the kernels of both engines
+    at once, one process each, before its workers start (see ``warm_kernels``)."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return
+    if not config.getoption("numprocesses"):
+        return
+    from .warm_kernels import GAMES
+
+    root = Path(__file__).resolve().parent.parent
+    warming = [subprocess.Popen([sys.executable, "-m", "tests.warm_kernels", engine], cwd=root)
+               for engine in GAMES]
+    if any(p.wait() != 0 for p in warming):
+        raise pytest.UsageError("compiling the kernels failed (python -m tests.warm_kernels ENGINE "
+                                "shows why)")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -72,6 +72,8 @@ HISTORY_TAG = 1 << 32
 MAX_PATTERN_SYMBOLS = 39
 #: Bytes of candidate lists cached by class pattern, per search.
 PATTERN_CACHE_BYTES = 64 << 20
+#: Largest set scored by secret (its cell counts are 16-bit).
+MAX_COUNT = 65535
 #: Histories of at most this many guesses get a canonical memo key: deeper, the key costs
 #: more (k! orders of the guesses under every symmetry) than the rare hit it finds saves.
 HISTORY_KEY_DEPTH = 2
@@ -330,21 +332,21 @@ def candidates(core, depth, subset):
                 absent[core.secret_codes[subset[j], p]] = False
     fixing, taus = stabiliser(perms[ok], hist, core.n_symbols, core.relabel)
     fix_perms, fix_taus = perms[ok][fixing], taus[fixing]
+    classes = symbol_classes(hist, core.n_symbols, absent)
     if (core.relabel and whole and core.n_symbols <= MAX_PATTERN_SYMBOLS
             and fix_perms.shape[0] == 1):
         # only relabellings fix the history: the representatives depend on the symbols'
         # classes alone, and the same few patterns recur at every depth (cached)
-        classes = symbol_classes(hist, core.n_symbols, absent)
         pattern = np.int64(0)
         for a in range(core.n_symbols):
             pattern = pattern * 3 + classes[a] + 1
         if pattern in core.canon:
             return core.canon[pattern]
-        cand = cand[canonical(codes, cand, fix_perms, fix_taus, hist, core.n_symbols, True, absent)]
+        cand = cand[canonical(codes, cand, fix_perms, fix_taus, classes, True)]
         if len(core.canon) < core.canon_limit:
             core.canon[pattern] = cand
         return cand
-    keep = canonical(codes, cand, fix_perms, fix_taus, hist, core.n_symbols, core.relabel, absent)
+    keep = canonical(codes, cand, fix_perms, fix_taus, classes, core.relabel)
     return cand[keep]
 
 
@@ -385,10 +387,6 @@ def score(core, cand, subset, lower, depth):
     else:
         score_by_guess(core, cand, subset, lower, bound, largest)
     return bound, largest
-
-
-#: Largest set scored by secret (its cell counts are 16-bit).
-MAX_COUNT = 65535
 
 
 @njit(cache=True)

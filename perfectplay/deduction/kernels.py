@@ -118,19 +118,18 @@ def canonical_mask(codes, cand, perms, taus, classes, relabel):
 
 
 @njit(cache=True)
-def canonical(codes, cand, perms, taus, history_codes, n_symbols, relabel, absent):
+def canonical(codes, cand, perms, taus, classes, relabel):
     """Which members of `cand` are canonical under the history's stabiliser.
 
     `perms` and `taus` are the stabiliser's position permutations and symbol maps (what
-    `stabiliser` keeps). Two classes of symbols are interchangeable within themselves:
-    those marked `absent` (no consistent secret uses them) and the others no history
-    code uses. Relabelling within either maps the consistent set onto itself, so it
-    extends the stabiliser (across the two classes it would not: a symbol the history
-    uses can be known absent, an unused one not).
+    `stabiliser` keeps), `classes` the symbols' classes (``symbol_classes``). Two classes
+    of symbols are interchangeable within themselves: those no consistent secret uses
+    (absent) and the others no history code uses. Relabelling within either maps the
+    consistent set onto itself, so it extends the stabiliser (across the two classes it
+    would not: a symbol the history uses can be known absent, an unused one not).
     """
-    classes = symbol_classes(history_codes, n_symbols, absent)
     sizes = np.zeros(2, dtype=np.int64)
-    for a in range(n_symbols):
+    for a in range(classes.shape[0]):
         if classes[a] >= 0:
             sizes[classes[a]] += 1
     if perms.shape[0] == 1 and (not relabel or (sizes[0] <= 1 and sizes[1] <= 1)):

@@ -23,15 +23,15 @@ def canonical_guesses(table: Table, history: History, cand: np.ndarray,
     secret of it uses are interchangeable as well (the set's own stabiliser is larger
     than the history's; a restriction could tell such symbols apart).
     """
-    from .kernels import canonical, stabiliser
+    from .kernels import canonical, stabiliser, symbol_classes
 
     sym = table.symmetry
     hist = table.guesses[[g for g, _ in history]]
     n_symbols = table.game.n_symbols()
     perms = fixing_feedbacks(table.game, sym.positions, history)
     fixing, taus = stabiliser(perms, hist, n_symbols, sym.symbols)
-    keep = canonical(table.guesses, cand, perms[fixing], taus[fixing], hist, n_symbols,
-                     sym.symbols, absent_symbols(table, subset))
+    classes = symbol_classes(hist, n_symbols, absent_symbols(table, subset))
+    keep = canonical(table.guesses, cand, perms[fixing], taus[fixing], classes, sym.symbols)
     return cand[keep]
 
 

@@ -36,13 +36,15 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def compiled_kernels():
-    """Solve one tiny game of each kind: numba compiles (or loads) and caches the kernels."""
-    from perfectplay import load_game, solve
+def compiled_kernels(request):
+    """In a run in one process, the tiny games of ``warm_kernels``: numba compiles (or
+    loads) and caches the kernels (a parallel run's controller did it already)."""
+    if hasattr(request.config, "workerinput"):
+        return
+    from .warm_kernels import GAMES, warm
 
-    solve(load_game("mastermind(pegs=2,colors=3)"), "expected")
-    solve(load_game("item-matching(slots=2,items=3,turns=2)"), "probability")
-    solve(load_game("dice-cards(n=2)"))
+    for engine in GAMES:
+        warm(engine)
 
 
 @pytest.fixture(autouse=True)

@@ -291,8 +291,9 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                  search: Search, progress: Callable[[str], None] | None, known: dict | None,
                  searches: dict | None, store: AnswerStore | None = None) -> Position:
     """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position,
-    their cells solved on `lanes`: all at once on several, one after the other (each
-    with the budget the others leave) on one. Cells of at least ``MIN_SECRETS`` secrets
+    their cells solved on `lanes`: all at once on several (largest first to the least
+    loaded lane), one after the other, smallest first like the core (each with the budget
+    the others leave), on one. Cells of at least ``MIN_SECRETS`` secrets
     are looked up in `store` first and kept there once answered."""
     known = {} if known is None else known
     table, objective = search.table, search.objective
@@ -332,7 +333,8 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                 futures[k] = _answered(recalled.answer)
         if concurrent:
             load = [0] * len(lanes)
-            for k, (_, part) in enumerate(parts):  # largest first, to the least loaded lane
+            for k in sorted(range(len(parts)), key=lambda k: -len(parts[k][1])):
+                part = parts[k][1]  # largest first, to the least loaded lane
                 w = load.index(min(load))
                 load[w] += len(part)
                 if futures[k] is None:

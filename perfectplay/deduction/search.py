@@ -241,7 +241,8 @@ class Search:
         return candidates(self.core, depth, self._subset(subset))
 
     def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        """The non-solved cells of `subset` under `guess`, largest first."""
+        """The non-solved cells of `subset` under `guess`, smallest first (the order the
+        core searches them in: see ``core.py``)."""
         parts = [(f, p) for f, p in cells(self.table, guess, subset) if f != self.table.solved]
-        parts.sort(key=lambda fp: -len(fp[1]))
+        parts.sort(key=lambda fp: len(fp[1]))
         return parts

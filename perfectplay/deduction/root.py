@@ -8,16 +8,14 @@ set of lanes, each a ``concurrent.futures.Executor`` of one worker: threads of t
 process by default (``ThreadLane``: the compiled search releases the GIL; they share
 the feedback table), or a Dask cluster's workers. On one lane the whole position is one
 subproblem (run on a thread, so the caller stays responsive to Ctrl-C and can report
-progress); on several, the first guesses are tried in the order
-the core would try them and the cells of each are handed out, largest first to the
-least loaded lane, each with the budget it alone may spend. A cell keeps its lane
-across passes, so a later pass (the worst-case tie-break, with one guess less) finds
-that lane's memo. Any Executor fits here, a cluster's included.
+progress). On several, the position is split the way the core searches it
+(``_Split``): guesses in the core's order, one after the other, the cells of each
+queued smallest first as tasks for whichever lane is free, large cells split in turn.
 
-With a result store (``stored.AnswerStore``) the position and the cells of its first
-guesses are looked up before any work and kept as soon as they are answered; the
-position is then split into its cells even on one lane, so that an interrupted solve
-resumes with at most the cells in flight to redo.
+With a result store (``stored.AnswerStore``) the position and its cells of at least
+``MIN_SECRETS`` secrets are looked up before any work and kept as soon as they are
+answered; on one lane the position is then split into the cells of its first guesses,
+so that an interrupted solve resumes with at most the cells in flight to redo.
 """
 
 from __future__ import annotations
@@ -25,8 +23,10 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import deque
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -43,6 +43,12 @@ PARALLEL_MIN_SECRETS = 2000
 
 #: Seconds between progress reports while waiting for a lane.
 POLL = 0.25
+
+#: On several lanes, a set of at least this many secrets is split rather than handed to
+#: one lane whole (``_Split``). Smaller sets split more finely spread related sets over
+#: memos that do not share: on Bulls and Cows, 300 took 72 s and 128 s of CPU where 600
+#: took 42 s and 63 s (450 and 1,000: 42 s and 43 s).
+SPLIT_MIN_SECRETS = 600
 
 
 @dataclass(frozen=True, eq=False)
@@ -258,12 +264,14 @@ def _on_lanes(sub: Subproblem, lanes: list[Executor],
               progress: Callable[[str], None] | None, known: dict | None,
               searches: dict | None, store: AnswerStore | None) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
-    one_lane = len(lanes) == 1
+    if len(lanes) > 1:
+        split = _Split(lanes, search, progress, {} if known is None else known, store)
+        answer = _wait(split.start(sub), None, None)
+        return Position(answer.value, answer.tree, split.nodes)
     if sub.first is not None:
         return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches,
                             store)
-    split = not one_lane or (store is not None and len(sub.subset) >= 2 * MIN_SECRETS)
-    if not split:
+    if store is None or len(sub.subset) < 2 * MIN_SECRETS:
         answer = _wait(_hand(lanes[0], sub), search, progress)
         return Position(answer.value, answer.tree, answer.nodes)
     obvious, _, cand, bound, _, _ = search.prepare(sub.subset, sub.history, sub.cap)
@@ -287,72 +295,71 @@ def _known_bound(known: dict[bytes, dict[int, int]], key: bytes, cap: int) -> in
     return max((v for c, v in known.get(key, {}).items() if c >= cap), default=0)
 
 
+def _guess_cells(search: Search, sub: Subproblem, g: int, known: dict, store):
+    """The cells of playing `g` at `sub`'s position (smallest first), their lower bounds
+    (the core's look, what earlier passes found, what the store knows) and the guess's
+    bound: (parts, keys, lower, total)."""
+    objective, cap, n = search.objective, sub.cap, len(sub.subset)
+    parts = [(f, part) for f, part in search.cells(g, sub.subset)
+             if not (objective.determine and len(part) == 1)]  # found, costing nothing
+    keys = [part.tobytes() for _, part in parts]
+    lower = [max(_cell_lower(search, part, sub.history + ((g, f),), cap - 1),
+                 _known_bound(known, k, cap - 1))
+             for (f, part), k in zip(parts, keys)]
+    if store is not None:  # what the store knows raises the bounds
+        for k, (f, part) in enumerate(parts):
+            if len(part) >= MIN_SECRETS:
+                lower[k] = max(lower[k], store.bound(_cell(sub, g, f, part)))
+    price = search.table.game.guess_cost(search.table.guesses[g], sub.history) if objective.costed else 0
+    total = (objective.node_cost + price) * n + sum(lower)
+    return parts, keys, lower, total
+
+
+def _cell(sub: Subproblem, g: int, f: int, part: np.ndarray, budget: int = INF) -> Subproblem:
+    """The subproblem of the cell `part` that feedback `f` to guess `g` leaves."""
+    return replace(sub, history=sub.history + ((g, f),), subset=part, cap=sub.cap - 1,
+                   budget=budget, first=None)
+
+
+def _learn(known: dict, key: bytes, cap: int, value: int) -> None:
+    """Remember a cell's value or bound for the later passes (``_known_bound``)."""
+    by_cap = known.setdefault(key, {})
+    by_cap[cap] = max(by_cap.get(cap, 0), value)
+
+
 def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Executor],
                  search: Search, progress: Callable[[str], None] | None, known: dict | None,
                  searches: dict | None, store: AnswerStore | None = None) -> Position:
-    """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position,
-    their cells solved on `lanes`: all at once on several (largest first to the least
-    loaded lane), one after the other, smallest first like the core (each with the budget
-    the others leave), on one. Cells of at least ``MIN_SECRETS`` secrets
-    are looked up in `store` first and kept there once answered."""
+    """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position on
+    one lane, their cells solved one after the other, smallest first like the core, each
+    with the budget the others leave. Cells of at least ``MIN_SECRETS`` secrets are looked
+    up in `store` first and kept there once answered."""
     known = {} if known is None else known
     table, objective = search.table, search.objective
     n, cap = len(sub.subset), sub.cap
     best, best_tree, nodes = sub.budget, None, 0
     if not guesses:
         return Position(max(best, objective.exhausted(n)), None, 0)
-    concurrent = len(lanes) > 1
     for g, b in guesses:
         if b >= min(best, INF):
             break
-        parts = [(f, part) for f, part in search.cells(g, sub.subset)
-                 if not (objective.determine and len(part) == 1)]  # found, costing nothing
-        keys = [part.tobytes() for _, part in parts]
-        lower = [max(_cell_lower(search, part, sub.history + ((g, f),), cap - 1),
-                     _known_bound(known, k, cap - 1))
-                 for (f, part), k in zip(parts, keys)]
-        kept = [store is not None and len(part) >= MIN_SECRETS for _, part in parts]
-
-        def cell(k: int, budget: int = INF) -> Subproblem:
-            f, part = parts[k]
-            return replace(sub, history=sub.history + ((g, f),), subset=part, cap=cap - 1,
-                           budget=budget, first=None)
-
-        for k in range(len(parts)):  # what the store knows raises the bounds
-            if kept[k]:
-                lower[k] = max(lower[k], store.bound(cell(k)))
-        price = table.game.guess_cost(table.guesses[g], sub.history) if objective.costed else 0
-        total = (objective.node_cost + price) * n + sum(lower)
+        parts, keys, lower, total = _guess_cells(search, sub, g, known, store)
         if total >= min(best, INF):
             continue
-        cells = [cell(k, best - (total - lower[k])) for k in range(len(parts))]
-        futures: list[Future | None] = [None] * len(parts)
-        for k in range(len(parts)):
-            recalled = store.recall(cells[k]) if kept[k] else None
-            if recalled is not None and recalled.answer is not None:
-                futures[k] = _answered(recalled.answer)
-        if concurrent:
-            load = [0] * len(lanes)
-            for k in sorted(range(len(parts)), key=lambda k: -len(parts[k][1])):
-                part = parts[k][1]  # largest first, to the least loaded lane
-                w = load.index(min(load))
-                load[w] += len(part)
-                if futures[k] is None:
-                    futures[k] = _hand(lanes[w], cells[k])
-                    if kept[k]:
-                        store.record_when_done(cells[k], futures[k])
         node, complete = Node(g), True
         for k, ((f, part), key) in enumerate(zip(parts, keys)):
-            future = futures[k]
-            if future is None:  # one lane: the budget the cells answered so far leave
-                later = cell(k, best - (total - lower[k]))
-                future = _hand(lanes[0], later)
-                if kept[k]:
-                    store.record_when_done(later, future)
-            answer = _wait(future, None if concurrent else search, progress)
+            cell = _cell(sub, g, f, part, best - (total - lower[k]))
+            kept = store is not None and len(part) >= MIN_SECRETS
+            recalled = store.recall(cell) if kept else None
+            if recalled is not None and recalled.answer is not None:
+                future = _answered(recalled.answer)
+            else:
+                future = _hand(lanes[0], cell)
+                if kept:
+                    store.record_when_done(cell, future)
+            answer = _wait(future, search, progress)
             nodes += answer.nodes
-            by_cap = known.setdefault(key, {})
-            by_cap[cap - 1] = max(by_cap.get(cap - 1, 0), answer.value)
+            _learn(known, key, cap - 1, answer.value)
             total += answer.value - lower[k]
             if progress:
                 progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
@@ -361,15 +368,273 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                          f"{_stored_note(store)}")
             if answer.tree is None or total >= best:
                 complete = False
-                for other in futures:
-                    if other is not None:
-                        other.cancel()
                 break
             if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):  # can still win
                 node.children[f] = answer.tree
         if complete and total < best:
             best, best_tree = total, node
     return Position(best, best_tree, nodes)
+
+
+class _Dispatch:
+    """Work handed to whichever lane is idle, in the order it was queued (a lane runs one
+    task at a time, so a lane that finishes early takes the next, whatever its size).
+
+    What is queued is a *maker*, called only when a lane is free: it returns the
+    subproblem to run then (its budget computed from what is known at that moment), or
+    a future that answers without a lane (the store's answer, a split set), or None
+    when the work is no longer wanted. A task cancelled before it started never runs;
+    one running runs to its end (its answer is then ignored)."""
+
+    def __init__(self, lanes: list[Executor]) -> None:
+        self._idle = list(reversed(lanes))
+        self._waiting: deque = deque()
+        self._lock = threading.Lock()
+
+    def submit(self, make: Callable[[], "Subproblem | Future | None"]) -> Future:
+        """The answer of what `make` returns when a lane is free (None: no answer)."""
+        ours: Future = Future()
+        with self._lock:
+            self._waiting.append((make, ours))
+        self._pump()
+        return ours
+
+    def _pump(self) -> None:
+        while True:
+            with self._lock:
+                if not self._idle or not self._waiting:
+                    return
+                make, ours = self._waiting.popleft()
+                if not ours.set_running_or_notify_cancel():
+                    continue
+                lane = self._idle.pop()
+            try:
+                work = make()
+            except BaseException as exc:  # handed to whoever waits for the work
+                work = _failed(exc)
+            if work is not None and not isinstance(work, Future):  # a task for the lane
+                _hand(lane, work).add_done_callback(partial(self._settle, lane, ours))
+                continue
+            with self._lock:
+                self._idle.append(lane)
+            if work is None:
+                ours.set_result(None)
+            else:
+                work.add_done_callback(partial(_copy, ours))
+
+    def _settle(self, lane: Executor, ours: Future, theirs: Future) -> None:
+        _copy(ours, theirs)
+        with self._lock:
+            self._idle.append(lane)
+        self._pump()
+
+
+def _failed(exc: BaseException) -> Future:
+    """A future holding the exception `exc`."""
+    future: Future = Future()
+    future.set_exception(exc)
+    return future
+
+
+def _copy(ours: Future, theirs: Future) -> None:
+    """Hand the outcome of `theirs` to `ours`."""
+    try:
+        ours.set_result(theirs.result())
+    except BaseException as exc:  # handed to whoever waits for the work
+        ours.set_exception(exc)
+
+
+def _in_a_thread(fn: Callable[[], Answer]) -> Future:
+    """`fn()` on a daemon thread of its own, as a future."""
+    future: Future = Future()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(fn())
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future
+
+
+class _Stop:
+    """Set when the work below a node is no longer wanted (its guess lost); set too when
+    the node above it is (``parent``)."""
+
+    def __init__(self, parent: "_Stop | None" = None) -> None:
+        self.parent, self._set = parent, False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set or (self.parent is not None and self.parent.is_set())
+
+
+class _Guess:
+    """One guess being valued at a split set: its cells' bounds, replaced by their values
+    as they come in, and their sum (shared by the makers of its cells' tasks)."""
+
+    def __init__(self, lower: list[int], total: int, best: int, stop: _Stop) -> None:
+        self.lower, self.total, self.best, self.stop = list(lower), total, best, stop
+        self.done = [False] * len(lower)
+        self.lock = threading.Lock()
+
+    def budget(self, k: int) -> int | None:
+        """Cell k's budget now (what the best value leaves it), None if the guess lost."""
+        with self.lock:
+            if self.stop.is_set() or self.total >= self.best:
+                return None
+            return self.best - (self.total - self.lower[k])
+
+    def learn(self, k: int, answer: Answer | None) -> None:
+        """Cell k answered: its value (or bound) replaces its lower bound, once."""
+        if answer is None:
+            return
+        with self.lock:
+            if not self.done[k]:
+                self.done[k] = True
+                self.total += answer.value - self.lower[k]
+                self.lower[k] = answer.value
+
+
+class _Split:
+    """A position valued on several lanes, in the core's order, with its cells side by
+    side.
+
+    A set of fewer than ``SPLIT_MIN_SECRETS`` secrets is one task. A larger one is
+    split: its guesses are tried in the core's order, one after the other, each against
+    the best value found so far (a guess whose bound reaches it is not tried). A guess's
+    cells are queued smallest first, each as a task made only when a lane is free, with
+    the budget that the best value and what its sibling cells have shown by then leave it
+    (large cells are split in turn, on a thread of their own); as soon as the guess is
+    known to lose, the cells not started are dropped. So the lanes do the work the core
+    would do alone, in nearly its order, with looser budgets only for the cells running
+    side by side. Tasks go to whichever lane is idle (``_Dispatch``). Cells of at least
+    ``MIN_SECRETS`` secrets are looked up in the store first and kept there once answered
+    (tasks as soon as they finish, so that a kill loses only the tasks in flight).
+
+    Values are the core's, as on one lane; which of two equally good guesses a tree keeps
+    may differ from run to run (a lane's memo can decide it, and which lane answers a
+    task depends on timing).
+    """
+
+    def __init__(self, lanes: list[Executor], search: Search,
+                 progress: Callable[[str], None] | None, known: dict,
+                 store: AnswerStore | None) -> None:
+        self.dispatch = _Dispatch(lanes)
+        self.search, self.progress, self.known, self.store = search, progress, known, store
+        self._searching = threading.Lock()  # the caller's search serves one thread at a time
+        self._counting = threading.Lock()
+        self.nodes = 0
+
+    def start(self, sub: Subproblem) -> Future:
+        """`sub`'s answer, as a future (the work runs on threads of this process and on
+        the lanes)."""
+        return _in_a_thread(lambda: self._split(sub, _Stop(), top=True))
+
+    def _count(self, future: Future) -> None:
+        answer = _result(future)
+        if answer is not None:
+            with self._counting:
+                self.nodes += answer.nodes
+
+    def _split(self, sub: Subproblem, stop: _Stop, top: bool = False) -> Answer:
+        """The best of `sub`'s guesses (the one it imposes, if any), or a bound."""
+        if sub.first is not None:
+            guesses = [(sub.first, 0)]
+        else:
+            with self._searching:
+                obvious, _, cand, bound, _, _ = self.search.prepare(sub.subset, sub.history,
+                                                                    sub.cap)
+            if obvious is not None or len(cand) == 0:  # one task: the core knows at once
+                future = self.dispatch.submit(lambda: sub)
+                future.add_done_callback(self._count)
+                return future.result()
+            guesses = list(zip(cand.tolist(), bound.tolist()))
+        best, best_tree = sub.budget, None
+        for g, bound in guesses:
+            if bound >= min(best, INF) or stop.is_set():
+                break
+            value, tree = self._guess(sub, g, best, stop, top)
+            if tree is not None and value < best:
+                best, best_tree = value, tree
+        return Answer(best, best_tree, 0)
+
+    def _guess(self, sub: Subproblem, g: int, best: int, stop: _Stop,
+               top: bool) -> tuple[int, Node | None]:
+        """The value of playing `g` first, with its tree, if below `best`; else a lower
+        bound and no tree."""
+        search, objective, cap = self.search, self.search.objective, sub.cap
+        with self._searching:
+            parts, keys, lower, total = _guess_cells(search, sub, g, self.known, self.store)
+        if total >= min(best, INF):
+            return total, None
+        guess = _Guess(lower, total, best, _Stop(stop))
+        futures = []
+        for k, (f, part) in enumerate(parts):
+            kept = self.store is not None and len(part) >= MIN_SECRETS
+            recalled = self.store.recall(_cell(sub, g, f, part)) if kept else None
+            if recalled is not None and recalled.answer is not None:
+                future = _answered(recalled.answer)
+            else:
+                future = self.dispatch.submit(partial(self._make, sub, g, f, part, k, guess))
+                if kept and len(part) < SPLIT_MIN_SECRETS:  # a task: kept as soon as it ends
+                    self.store.record_when_done(_cell(sub, g, f, part), future)
+            future.add_done_callback(lambda done, k=k: guess.learn(k, _result(done)))
+            future.add_done_callback(self._count)
+            futures.append(future)
+        node = Node(g)
+        for k, ((f, part), key) in enumerate(zip(parts, keys)):
+            answer = futures[k].result()
+            if stop.is_set() or answer is None:  # dropped (from above, or this guess lost)
+                guess.stop.set()
+                return guess.total, None
+            guess.learn(k, answer)
+            _learn(self.known, key, cap - 1, answer.value)
+            if top and self.progress:
+                table = search.table
+                self.progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
+                              f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
+                              f"{answer.value if answer.tree is not None else 'over budget'}"
+                              f"{_stored_note(self.store)}")
+            if answer.tree is None or guess.total >= best:
+                guess.stop.set()
+                for other in futures[k + 1:]:
+                    other.cancel()
+                return guess.total, None
+            if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):
+                node.children[f] = answer.tree
+        return guess.total, node
+
+    def _make(self, sub: Subproblem, g: int, f: int, part: np.ndarray, k: int,
+              guess: _Guess) -> "Subproblem | Future | None":
+        """Cell k's work, made when a lane is free (see ``_Dispatch``)."""
+        budget = guess.budget(k)
+        if budget is None:
+            return None
+        cell = _cell(sub, g, f, part, budget)
+        if len(part) < SPLIT_MIN_SECRETS:
+            return cell
+
+        def split() -> Answer:
+            answer = self._split(cell, guess.stop)
+            if self.store is not None and not guess.stop.is_set():  # (dropped: no bound)
+                self.store.record(cell, answer)
+            return answer
+
+        return _in_a_thread(split)
+
+
+def _result(future: Future) -> Answer | None:
+    """A finished future's answer; None if it was cancelled or failed (the waiting loop
+    sees why)."""
+    if future.cancelled() or future.exception() is not None:
+        return None
+    return future.result()
 
 
 def _cell_lower(search: Search, part: np.ndarray, history: History, cap: int) -> int:

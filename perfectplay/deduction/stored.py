@@ -223,8 +223,8 @@ class AnswerStore:
         """Record `sub`'s answer as soon as `future` has it (from whatever thread completes
         it), so that answers finished but not yet read by the solve survive a kill."""
         def done(f) -> None:
-            if f.cancelled() or f.exception() is not None:
-                return
+            if f.cancelled() or f.exception() is not None or f.result() is None:
+                return  # (None: the work was no longer wanted, see ``root._Dispatch``)
             try:
                 self.record(sub, f.result())
             except Exception as err:  # raised in the solve's own thread at its next look

@@ -28,8 +28,9 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
 * symmetry: one candidate per orbit of the symmetries fixing the history (with the
   symbols no consistent secret uses interchangeable, in games without a hard mode);
 * bounds: cell bounds from ``lower_row``, candidates in order of bound, budgets passed
-  down (branch-and-bound); a guess's cells are searched smallest first: the cheap cells
-  show most losing guesses before the large one is searched, and the large one, searched
+  down (branch-and-bound); a guess's cells are searched smallest first (the objective's
+  ``smallest_first``; the losses objective goes largest first): the cheap cells show
+  most losing guesses before the large one is searched, and the large one, searched
   last, gets the tightest budget (largest first took 2 to 3 times the nodes);
 * lookahead: each cell's bound raised to the least bound of its own candidates before
   a guess is searched, smallest cell first, and the guess dropped as soon as its bound
@@ -156,6 +157,7 @@ class Core(NamedTuple):
     symbol_cost: np.ndarray     # (n_symbols,) cost of each symbol in a guess
     forced_free: bool           # a position whose symbol is forced costs nothing
     order_by_largest: bool
+    smallest_first: bool        # a guess's cells searched smallest first (else largest)
     lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
     # the breadth: 0 searches every candidate; k > 0 only the k first in the order tried
     # (``try_order``), which makes every value an upper bound instead of an optimum
@@ -538,7 +540,7 @@ def prepare(core, subset, depth, cap, child):
 @njit(cache=True)
 def ordered_cells(core, guess, subset, smallest_first):
     """The non-solved cells of `subset` under `guess`: (members, feedbacks, starts, order),
-    ``order`` listing the cells largest first, or smallest first (ties by feedback)."""
+    ``order`` listing the cells smallest first or largest first (ties by feedback)."""
     buf = np.empty(subset.shape[0], dtype=np.uint16)
     feedback_row(core, guess, subset, rows_of(core, subset), buf)
     places, feedbacks, starts = split(buf, np.arange(subset.shape[0]), core.n_feedbacks)
@@ -741,7 +743,7 @@ def best(core, subset, depth, cap, budget):
             if bound[i] >= min(best_value, INF):
                 break
             g = cand[i]
-            members, feedbacks, starts, order = ordered_cells(core, g, subset, True)
+            members, feedbacks, starts, order = ordered_cells(core, g, subset, core.smallest_first)
             lower = np.empty(order.shape[0], dtype=np.int64)
             total = bound[i] if bounds else (core.node_cost + guess_cost(core, g, free)) * n
             for k in range(order.shape[0]):

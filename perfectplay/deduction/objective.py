@@ -59,6 +59,7 @@ class SearchObjective:
     determine: bool = False  # a set of one secret is found already: costs 0, never lost
     costed: bool = False     # guesses cost their symbols too (the game's symbol_costs)
     loss_value: int = 1      # the value of one secret lost (when not exhaust_inf)
+    smallest_first: bool = True  # a guess's cells searched smallest first (else largest)
 
     def exhausted(self, n: int) -> int:
         if n == 0 or (self.determine and n == 1):
@@ -110,7 +111,11 @@ class SearchObjective:
 
 EXPECTED = SearchObjective("expected", node_cost=1, exhaust_inf=True, order_by_largest=False)
 WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest=True)
-LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False)
+#: The losses objective searches a guess's cells largest first: smallest first (the
+#: other objectives' order) took 2.3 times the states on item matching S=5, T=4, I=6
+#: (22,910 against 9,971) and twice the time on I=7.
+LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False,
+                         smallest_first=False)
 def probability_then_cost(secrets: int, horizon: int, costliest_guess: int,
                           determine: bool = False) -> SearchObjective:
     """``LOSSES`` with guess costs, a lost secret worth more than any strategy's total cost

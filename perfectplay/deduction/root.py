@@ -10,7 +10,8 @@ the feedback table), or a Dask cluster's workers. On one lane the whole position
 subproblem (run on a thread, so the caller stays responsive to Ctrl-C and can report
 progress). On several, the position is split the way the core searches it
 (``_Split``): guesses in the core's order, one after the other, the cells of each
-queued smallest first as tasks for whichever lane is free, large cells split in turn.
+queued in the core's order (``Search.cells``) as tasks for whichever lane is free,
+large cells split in turn.
 
 With a result store (``stored.AnswerStore``) the position and its cells of at least
 ``MIN_SECRETS`` secrets are looked up before any work and kept as soon as they are
@@ -45,10 +46,11 @@ PARALLEL_MIN_SECRETS = 2000
 POLL = 0.25
 
 #: On several lanes, a set of at least this many secrets is split rather than handed to
-#: one lane whole (``_Split``). Smaller sets split more finely spread related sets over
-#: memos that do not share: on Bulls and Cows, 300 took 72 s and 128 s of CPU where 600
-#: took 42 s and 63 s (450 and 1,000: 42 s and 43 s).
-SPLIT_MIN_SECRETS = 600
+#: one lane whole (``_Split``). Splitting more finely spreads related sets over memos
+#: that do not share. First pass on two lanes, by threshold: Bulls and Cows 300: 72 s
+#: (128 s of CPU), 450: 42 s, 600: 42 s (63 s), 1,000: 43 s (63 s); Mastermind 4x8 600:
+#: 31 s (61 s), 1,000: 27 s (52 s), 2,000: 28 s (49 s).
+SPLIT_MIN_SECRETS = 1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -296,7 +298,7 @@ def _known_bound(known: dict[bytes, dict[int, int]], key: bytes, cap: int) -> in
 
 
 def _guess_cells(search: Search, sub: Subproblem, g: int, known: dict, store):
-    """The cells of playing `g` at `sub`'s position (smallest first), their lower bounds
+    """The cells of playing `g` at `sub`'s position (in the core's order), their lower bounds
     (the core's look, what earlier passes found, what the store knows) and the guess's
     bound: (parts, keys, lower, total)."""
     objective, cap, n = search.objective, sub.cap, len(sub.subset)
@@ -331,7 +333,7 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
                  search: Search, progress: Callable[[str], None] | None, known: dict | None,
                  searches: dict | None, store: AnswerStore | None = None) -> Position:
     """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position on
-    one lane, their cells solved one after the other, smallest first like the core, each
+    one lane, their cells solved one after the other in the core's order, each
     with the budget the others leave. Cells of at least ``MIN_SECRETS`` secrets are looked
     up in `store` first and kept there once answered."""
     known = {} if known is None else known
@@ -508,7 +510,7 @@ class _Split:
     A set of fewer than ``SPLIT_MIN_SECRETS`` secrets is one task. A larger one is
     split: its guesses are tried in the core's order, one after the other, each against
     the best value found so far (a guess whose bound reaches it is not tried). A guess's
-    cells are queued smallest first, each as a task made only when a lane is free, with
+    cells are queued in the core's order, each as a task made only when a lane is free, with
     the budget that the best value and what its sibling cells have shown by then leave it
     (large cells are split in turn, on a thread of their own); as soon as the guess is
     known to lose, the cells not started are dropped. So the lanes do the work the core

@@ -127,6 +127,7 @@ class Search:
             least=np.zeros((depth, symbols), dtype=np.int64),
             node_cost=objective.node_cost, exhaust_inf=objective.exhaust_inf,
             determine=objective.determine, order_by_largest=objective.order_by_largest,
+            smallest_first=objective.smallest_first,
             loss_value=objective.loss_value, costed=objective.costed,
             symbol_cost=game.symbol_costs() if objective.costed else np.zeros(symbols, np.int64),
             forced_free=bool(objective.costed and game.forced_free()),
@@ -241,8 +242,9 @@ class Search:
         return candidates(self.core, depth, self._subset(subset))
 
     def cells(self, guess: int, subset: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        """The non-solved cells of `subset` under `guess`, smallest first (the order the
-        core searches them in: see ``core.py``)."""
+        """The non-solved cells of `subset` under `guess`, in the order the core searches
+        them (the objective's ``smallest_first``; see ``core.py``)."""
         parts = [(f, p) for f, p in cells(self.table, guess, subset) if f != self.table.solved]
-        parts.sort(key=lambda fp: len(fp[1]))
+        sign = 1 if self.objective.smallest_first else -1
+        parts.sort(key=lambda fp: sign * len(fp[1]))
         return parts

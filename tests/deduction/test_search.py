@@ -127,7 +127,7 @@ def test_mastermind_4x6_worst_and_capped():
 @pytest.mark.slow
 def test_bulls_and_cows():
     # 26274/5040 with worst case 7 (the published optimum for 4 digits out of 10);
-    # about 11 minutes on two workers
+    # about 45 s on two cores
     sol = solve(load_game("bulls-and-cows"), "expected", workers=2)
     assert (sol.extra["total"], sol.extra["worst"]) == (26274, 7)
     assert replayed(sol).total == 26274

@@ -33,9 +33,9 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
   most losing guesses before the large one is searched, and the large one, searched
   last, gets the tightest budget (largest first took 2 to 3 times the nodes);
 * lookahead: each cell's bound raised to the least bound of its own candidates before
-  a guess is searched, smallest cell first, and the guess dropped as soon as its bound
-  so raised reaches the best so far (small cells cost a look at their obvious guesses
-  only);
+  a guess is searched, in the order the cells are searched (smallest first: the cheap
+  looks first), and the guess dropped as soon as its bound so raised reaches the best
+  so far (small cells cost a look at their obvious guesses only);
 * memo: values and failed-budget bounds per consistent set (a 128-bit hash of the set,
   the cap and the restriction state) and per canonical form of the history;
 * obvious: a possible guess splitting S into singletons is optimal for every objective;

@@ -210,7 +210,7 @@ class Search:
 
     def load_kernels(self) -> None:
         """Load this search's compiled kernels from numba's disk cache, or compile them
-        (the first run after installing: about a minute), on a set of one secret."""
+        (the first run after installing: about half a minute), on a set of one secret."""
         one = np.arange(1)
         self.best(one, (), 1)
         self.tree(one, (), 1)

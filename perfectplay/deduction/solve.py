@@ -154,8 +154,9 @@ def solve_deduction(
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
     `without` names speed-ups to switch off (fields of ``SpeedUps``): the value stays,
-    only the time changes. With `workers` > 1 the cells of the first guesses are
-    searched on that many processes. `position` (guesses played with their feedbacks)
+    only the time changes. With `workers` > 1 a position of at least
+    ``root.PARALLEL_MIN_SECRETS`` secrets is split over that many lanes (threads of this
+    process, ``root._Split``). `position` (guesses played with their feedbacks)
     solves from there; `first` imposes the next guess (an index into ``game.guesses()``).
     Guesses are counted from the start of the game (`max_guesses` and the horizon too).
     `store` (a ``Store``) answers what earlier solves proved and keeps what this one
@@ -240,7 +241,7 @@ def solve_deduction(
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         note("loading the search's compiled kernels (the first run after installing compiles "
-             "them: about a minute, then cached)")
+             "them: about half a minute, then cached)")
         on_a_thread(search_for(game, "expected", speedups, passes.searches, top).load_kernels)
         if probability:
             within = OBJECTIVES[core_objective("losses", objective.determine)]

@@ -139,7 +139,12 @@ def test_horizon_defaults_to_turns_and_probability_is_the_default_objective():
     assert load_game("mastermind").default_horizon() is None
 
 
-def test_first_guesses_on_two_processes_give_the_same_value():
+def test_two_lanes_give_the_same_value(monkeypatch):
+    # 625 secrets: lanes start from 2,000, so the thresholds are lowered to split here
+    from perfectplay.deduction import root
+
+    monkeypatch.setattr(root, "PARALLEL_MIN_SECRETS", 100)
+    monkeypatch.setattr(root, "SPLIT_MIN_SECRETS", 100)
     game = load_game("item-matching", ["slots=4", "items=5", "turns=3"])
     one = solve_deduction(game, Objective("probability", 3))
     two = solve_deduction(game, Objective("probability", 3), workers=2)

@@ -94,7 +94,7 @@ def list_games() -> None:
               help="deduction games: threads for the first guesses' cells (default: every core)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
-                   "obvious, table, lookahead, columns); the value stays, the time changes")
+                   "obvious, table, lookahead, columns, cutoff); the value stays, the time changes")
 @click.option("--first", default=None, metavar="GUESS",
               help="deduction games: the first guess to play (from --after's position if "
                    "given); the rest is optimal")

@@ -42,6 +42,9 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
   so is a guess reaching 2|S| (expected) when no possible guess splits S that well.
 * columns: with few feedbacks the table is also kept by secret, and a set's candidates
   are scored together in one pass over its secrets (``score_by_secret``).
+* cutoff: scoring one candidate after another, a candidate is dropped part-way once the
+  cells counted so far already bound it at the budget, or, with two guesses left (where
+  a bound is the value), above the best bound found (possible guesses scored first).
 
 A breadth (``core.top`` > 0) searches each node over its first ``top`` candidates in the
 order tried (by bound: the heuristic that ranks SALET second of Wordle's 12,972 openings)
@@ -50,7 +53,8 @@ optimum, found far faster (``solve --top N``).
 
 Feedbacks come from the table built once (``core.fb``, one byte per entry where the
 feedbacks fit, two otherwise) or, for games too large to tabulate, from the game's
-compiled row function ``core.row`` (a first-class numba function: the core stays cached).
+compiled block function ``core.block`` (a first-class numba function: the core stays cached),
+called on blocks of candidates so that the cost of a call is shared.
 The search is one self-recursive function: numba's disk cache cannot hold mutual
 recursion (it segfaults on load).
 """
@@ -77,17 +81,22 @@ HISTORY_TAG = 1 << 32
 MAX_PATTERN_SYMBOLS = 39
 #: Bytes of candidate lists cached by class pattern, per search.
 PATTERN_CACHE_BYTES = 64 << 20
+#: Secrets scored between two looks at a candidate's partial bound (``score_by_guess``).
+CUTOFF_STEP = 16
 #: Largest set scored by secret (its cell counts are 16-bit).
 MAX_COUNT = 65535
 #: Histories of at most this many guesses get a canonical memo key: deeper, the key costs
 #: more (k! orders of the guesses under every symmetry) than the rare hit it finds saves.
 HISTORY_KEY_DEPTH = 2
 
-#: Signature of a game's row function: feedback of one guess against rows of secret codes.
-ROW_SIGNATURE = types.void(types.int8[::1], types.int8[:, ::1], types.uint16[::1])
+#: Signature of a game's block function: out[i, j] = feedback of guess codes[i] against
+#: secret codes[j] (the game's feedback kernel itself).
+BLOCK_SIGNATURE = types.void(types.int8[:, ::1], types.int8[:, ::1], types.uint16[:, ::1])
+#: Feedbacks computed per call of the block function when scoring (128 kB of output).
+BLOCK_ENTRIES = 1 << 16
 
 # switches (SpeedUps fields, in this order)
-SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD = range(5)
+SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD, CUTOFF = range(6)
 # counters
 NODES, SCORED, LOOKS, CANDS = range(4)
 N_COUNTERS = 4
@@ -113,9 +122,9 @@ def new_canon():
     return typed.Dict.empty(types.int64, types.int64[::1])
 
 
-@cfunc(ROW_SIGNATURE, cache=True)
-def no_row(guess, secrets, out):  # pragma: no cover - the table is read instead
-    """The row function of a game whose feedbacks are tabulated (never called)."""
+@cfunc(BLOCK_SIGNATURE, cache=True)
+def no_block(guesses, secrets, out):  # pragma: no cover - the table is read instead
+    """The block function of a game whose feedbacks are tabulated (never called)."""
     return
 
 
@@ -126,7 +135,7 @@ class Core(NamedTuple):
     # the game
     fb: np.ndarray              # (G, S) feedback table (uint8 or uint16), or (0, 0)
     by_secret: np.ndarray       # (S, G) uint8: the table transposed (few feedbacks), or (0, 0)
-    row: object                 # compiled row function when there is no table
+    block: object               # compiled block function when there is no table
     codes: np.ndarray           # (G, L) int8 guesses
     secret_codes: np.ndarray    # (S, L) int8 secrets
     sog: np.ndarray             # (G,) secret index of each guess, -1 for none
@@ -245,14 +254,14 @@ def lower_row(core, cap):
 
 @njit(cache=True)
 def feedback_row(core, guess, subset, secret_rows, out):
-    """out[j] = feedback of `guess` against secret subset[j] (table, or the row function
+    """out[j] = feedback of `guess` against secret subset[j] (table, or the block function
     on `secret_rows`, the subset's codes)."""
     if core.fb.shape[0] > 0:
         row = core.fb[guess]
         for j in range(subset.shape[0]):
             out[j] = row[subset[j]]
     else:
-        core.row(core.codes[guess], secret_rows, out)
+        core.block(core.codes[guess:guess + 1], secret_rows, out.reshape((1, out.shape[0])))
 
 
 @njit(cache=True)
@@ -301,7 +310,7 @@ def possible_guesses(core, subset, depth):
     k = 0
     for j in range(subset.shape[0]):
         g = gos[subset[j]]
-        if not restricted or allows(allowed, least, codes[g]):
+        if not restricted or allows(allowed, least, codes, g):
             out[k] = g
             k += 1
     return out[:k]
@@ -372,18 +381,25 @@ def possible_mask(core, cand, subset):
 
 
 @njit(cache=True)
-def score(core, cand, subset, lower, depth):
-    """Bound and largest non-solved cell of each candidate on `subset`.
+def score(core, cand, subset, lower, depth, cutoff=INF, exact=False, possible=None):
+    """Bound, largest non-solved cell and completeness of each candidate on `subset`.
 
     bound[i] = node_cost * |subset| (plus the guess's cost) + the sum of lower[cell size]
     over the non-solved cells of cand[i] (lower[0] is 0). With the table kept by secret
     (``by_secret``: games with few feedbacks) every candidate's cells are counted in one
-    pass over the secrets (``score_by_secret``); otherwise one candidate after another.
+    pass over the secrets (``score_by_secret``); otherwise one candidate after another
+    (``score_by_guess``), which stops scoring a candidate once its partial bound (the same
+    sum over the secrets counted so far: rows of ``lower`` never decrease) reaches
+    `cutoff`, or, when the bounds are `exact` values, exceeds the best bound so far. A
+    candidate so stopped has complete[i] False, a bound that is still a lower bound (at
+    least the cut-off), and largest[i] = |subset|. `possible` (a mask of cand) puts the
+    possible guesses first in that scan.
     """
     n, m = subset.shape[0], cand.shape[0]
     core.counters[SCORED] += n * m
     bound = np.empty(m, dtype=np.int64)
     largest = np.zeros(m, dtype=np.int64)
+    complete = np.ones(m, dtype=np.bool_)
     base = core.node_cost * n
     free = free_positions(core, depth)
     for i in range(m):
@@ -391,8 +407,9 @@ def score(core, cand, subset, lower, depth):
     if core.by_secret.shape[0] > 0 and n <= MAX_COUNT:
         score_by_secret(core, cand, subset, lower, bound, largest)
     else:
-        score_by_guess(core, cand, subset, lower, bound, largest)
-    return bound, largest
+        first = np.zeros(m, dtype=np.bool_) if possible is None else possible
+        score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, exact, first)
+    return bound, largest, complete
 
 
 @njit(cache=True)
@@ -437,49 +454,62 @@ def score_by_secret(core, cand, subset, lower, bound, largest):
 
 
 @njit(cache=True)
-def score_by_guess(core, cand, subset, lower, bound, largest):
-    """``score``'s sums, one candidate after another: its row of the table read in place
-    (no call per candidate: a call touching ``core`` costs reference counts that outweigh
-    a small set's work), or filled by the game's row function without a table."""
+def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, exact, first):
+    """``score``'s sums, one candidate after another (those marked `first` before the
+    others), each growing cell from c to c + 1 secrets adding lower[c + 1] - lower[c].
+    With the table, a candidate's row is read in place (no call per candidate: a call
+    touching ``core`` costs reference counts that outweigh a small set's work),
+    CUTOFF_STEP secrets at a time; between steps, a candidate whose partial bound reaches
+    the cut-off is left incomplete (see ``score``). Without it, the game's block function
+    fills the rows of up to BLOCK_ENTRIES // |subset| candidates per call."""
     n, m = subset.shape[0], cand.shape[0]
-    F = core.n_feedbacks
-    cnt = np.zeros(F, dtype=np.int32)
+    cnt = np.zeros(core.n_feedbacks, dtype=np.int32)
     fbs = np.empty(n, dtype=np.int64)
-    buf = np.empty(n, dtype=np.uint16)
     tabulated = core.fb.shape[0] > 0
-    fb = core.fb
+    fb, codes = core.fb, core.codes
     rows = rows_of(core, subset)
     solved = core.solved
-    for i in range(m):
-        g = cand[i]
-        if tabulated:
-            for j in range(n):
-                fbs[j] = fb[g, subset[j]]
-        else:
-            core.row(core.codes[g], rows, buf)
-            for j in range(n):
-                fbs[j] = buf[j]
-        for j in range(n):
-            cnt[fbs[j]] += 1
-        b = np.int64(0)
-        big = 0
-        if n < F:  # visit the feedbacks met, each once
-            for j in range(n):
-                c = cnt[fbs[j]]
+    step = n if cutoff >= INF and not exact else CUTOFF_STEP
+    order = np.argsort(~first, kind="mergesort")
+    per_block = m if tabulated else max(1, min(m, BLOCK_ENTRIES // max(n, 1)))
+    guesses = np.empty((0 if tabulated else per_block, codes.shape[1]), dtype=np.int8)
+    out = np.empty((0 if tabulated else per_block, n), dtype=np.uint16)
+    for start in range(0, m, per_block):
+        size = min(per_block, m - start)
+        if not tabulated:
+            for k in range(size):
+                for p in range(codes.shape[1]):
+                    guesses[k, p] = codes[cand[order[start + k]], p]
+            core.block(guesses[:size], rows, out[:size])
+        for k in range(size):
+            i = order[start + k]
+            g = cand[i]
+            b = bound[i]
+            j = 0
+            while j < n:
+                stop = n if not tabulated else min(n, j + step)
+                for q in range(j, stop):
+                    f = np.int64(fb[g, subset[q]]) if tabulated else np.int64(out[k, q])
+                    fbs[q] = f
+                    c = cnt[f]
+                    cnt[f] = c + 1
+                    if f != solved:
+                        b += lower[c + 1] - lower[c]
+                j = stop
+                if b >= cutoff and j < n:
+                    complete[i] = False
+                    break
+            big = 0
+            for q in range(j):  # the feedbacks met, each reset once
+                c = cnt[fbs[q]]
                 if c > 0:
-                    cnt[fbs[j]] = 0
-                    if fbs[j] != solved:
-                        b += lower[c]
+                    cnt[fbs[q]] = 0
+                    if fbs[q] != solved:
                         big = max(big, c)
-        else:
-            for f in range(F):
-                c = cnt[f]
-                cnt[f] = 0
-                if f != solved:
-                    b += lower[c]
-                    big = max(big, c)
-        bound[i] += b
-        largest[i] = big
+            bound[i] = b
+            largest[i] = big if complete[i] else n
+            if exact and complete[i] and b < cutoff:
+                cutoff = b + 1  # ties still scored in full: the order among them stays
 
 
 @njit(cache=True)
@@ -498,7 +528,7 @@ def obvious_possible(core, subset, depth, cap):
     small = np.zeros(n + 1, dtype=np.int64)  # 1 for a pair: spots the "one pair" guess
     if n >= 2:
         small[2] = 1
-    exact, largest = score(core, inside, subset, small, depth)
+    exact, largest, _ = score(core, inside, subset, small, depth)
     for i in range(inside.shape[0]):
         if largest[i] <= 1:
             return np.int64(inside[i]), np.int64((2 * n - 1) * core.node_cost)
@@ -510,10 +540,14 @@ def obvious_possible(core, subset, depth, cap):
 
 
 @njit(cache=True, nogil=True)
-def prepare(core, subset, depth, cap, child):
+def prepare(core, subset, depth, cap, child, budget=INF):
     """Candidates with bound, possibility and largest cell; or an obvious guess.
 
-    Returns (obvious guess or NO_GUESS, its value, cand, bound, possible, largest).
+    Returns (obvious guess or NO_GUESS, its value, cand, bound, possible, largest). With
+    the cut-off on, a candidate's scoring may stop once its bound reaches `budget` (or,
+    with two guesses left, once it exceeds a bound already found: the child row's bounds
+    are then the cells' values, see ``child_row_exact``), its bound then only a lower
+    bound; such candidates stay, ordered after the rest.
     """
     n = subset.shape[0]
     empty = np.empty(0, dtype=np.int64)
@@ -524,17 +558,28 @@ def prepare(core, subset, depth, cap, child):
     cand = candidates(core, depth, subset)
     core.counters[CANDS] += 1
     possible = possible_mask(core, cand, subset)
-    bound, largest = score(core, cand, subset, child, depth)
-    useful = possible | (largest < n)
+    cut = core.switches[CUTOFF] and core.switches[BOUNDS] and core.top == 0
+    bound, largest, complete = score(core, cand, subset, child, depth,
+                                     budget if cut else np.int64(INF),
+                                     cut and child_row_exact(core, cap), possible)
+    useful = possible | (largest < n) | ~complete
     if core.switches[OBVIOUS] and core.secrets_allowed and cap >= 2:
         for i in range(cand.shape[0]):
-            if useful[i] and largest[i] <= 1:  # singletons, no possible guess does so
+            if useful[i] and complete[i] and largest[i] <= 1:  # singletons, no possible guess does so
                 return cand[i], np.int64(2 * n * core.node_cost), empty, empty, none, empty
     keep = np.flatnonzero(useful)
     if core.top > 0 and keep.shape[0] > core.top:
         keep = np.sort(keep[try_order(core, cand[keep], bound[keep], possible[keep],
                                       largest[keep])[:core.top]])
     return np.int64(NO_GUESS), np.int64(0), cand[keep], bound[keep], possible[keep], largest[keep]
+
+
+@njit(cache=True)
+def child_row_exact(core, cap):
+    """True if, with `cap` guesses left, ``lower_row(cap - 1)`` gives each cell's value and
+    so a candidate's bound is its value: two guesses left, the last of which reveals one
+    secret of a cell (every secret an allowed guess, at no cost of its own)."""
+    return cap == 2 and core.secrets_allowed and not core.costed and not core.determine
 
 
 @njit(cache=True)
@@ -727,7 +772,8 @@ def best(core, subset, depth, cap, budget):
     core.counters[NODES] += 1
 
     child = lower_row(core, cap - 1)
-    obvious, value, cand, bound, possible, largest = prepare(core, subset, depth, cap, child)
+    obvious, value, cand, bound, possible, largest = prepare(core, subset, depth, cap, child,
+                                                             budget if bounds else np.int64(INF))
     if obvious >= 0:
         best_value = np.int64(value)
         best_guess = np.int64(obvious) if value < budget else np.int64(NO_GUESS)

@@ -107,7 +107,9 @@ def build_table(game: DeductionGame) -> Table:
     secret_of_guess[guess_of_secret] = np.arange(len(secrets))
     present = np.zeros(game.n_feedbacks(), dtype=bool)
     if fb is not None:
-        present = np.bincount(fb.ravel(), minlength=game.n_feedbacks()) > 0
+        from .kernels import feedbacks_present
+
+        present = feedbacks_present(fb, game.n_feedbacks())
     else:  # without the table, any feedback may occur (a sound, weaker bound)
         present[:] = True
     branching = max(1, int(present.sum()) - int(present[solved]))

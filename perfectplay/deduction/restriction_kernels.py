@@ -41,25 +41,46 @@ def update(allowed, least, code, feedback, radix, rules, spares):
 
 
 @njit(cache=True)
-def allows(allowed, least, code):
-    """True if the state lets `code` be guessed."""
-    L = code.shape[0]
-    for p in range(L):
-        if not allowed[p, code[p]]:
+def allows(allowed, least, codes, i):
+    """True if the state lets the guess codes[i] be guessed (a row index: a slice per
+    call would cost reference counting that outweighs the test itself)."""
+    for p in range(codes.shape[1]):
+        if not allowed[p, codes[i, p]]:
             return False
-    tally = np.zeros(least.shape[0], dtype=np.int64)
-    for p in range(L):
-        tally[code[p]] += 1
+    return meets_counts(least, codes, i)
+
+
+@njit(cache=True)
+def meets_counts(least, codes, i):
+    """True if codes[i] uses every symbol s at least least[s] times."""
     for s in range(least.shape[0]):
-        if tally[s] < least[s]:
-            return False
+        if least[s] > 0:
+            used = 0
+            for p in range(codes.shape[1]):
+                used += codes[i, p] == s
+            if used < least[s]:
+                return False
     return True
 
 
 @njit(cache=True)
 def allowed_mask(allowed, least, codes):
-    """allows() of each row of `codes`."""
-    out = np.empty(codes.shape[0], dtype=np.bool_)
-    for i in range(codes.shape[0]):
-        out[i] = allows(allowed, least, codes[i])
+    """allows() of each row of `codes`: the positions tested in one tight loop, the counts
+    only where some count applies (the loop is about ten times faster without them)."""
+    n, L = codes.shape
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        ok = True
+        for p in range(L):
+            if not allowed[p, codes[i, p]]:
+                ok = False
+                break
+        out[i] = ok
+    counted = False
+    for s in range(least.shape[0]):
+        counted |= least[s] > 0
+    if counted:
+        for i in range(n):
+            if out[i]:
+                out[i] = meets_counts(least, codes, i)
     return out

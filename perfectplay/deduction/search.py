@@ -36,6 +36,8 @@ class SpeedUps:
     lookahead  each cell bounded by one look at its own candidates before a search
     columns    candidates scored in one pass over the set's secrets, the table read by
                secret (games with few feedbacks; off: one candidate after another)
+    cutoff     a candidate's scoring stopped once its bound shows it cannot be used
+               (needs bounds)
     """
 
     symmetry: bool = True
@@ -45,11 +47,13 @@ class SpeedUps:
     table: bool = True
     lookahead: bool = True
     columns: bool = True
+    cutoff: bool = True
 
     def switches(self) -> np.ndarray:
-        """The core's switch array (``core.SYMMETRY`` ... ``core.LOOKAHEAD``; ``table`` and
+        """The core's switch array (``core.SYMMETRY`` ... ``core.CUTOFF``; ``table`` and
         ``columns`` choose the core's data instead)."""
-        return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead])
+        return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead,
+                         self.cutoff])
 
     @classmethod
     def names(cls) -> list[str]:
@@ -64,20 +68,20 @@ class Valued(NamedTuple):
     guess: int | None
 
 
-def _row_function(game):
-    """The game's kernel as the core's row function (compiled here: only games too large
-    to tabulate, or with the table switched off, need it)."""
+def _block_function(game):
+    """The game's feedback kernel as the core's block function (compiled here: only games
+    too large to tabulate, or with the table switched off, need it)."""
     from numba import cfunc
 
-    from .core import ROW_SIGNATURE
+    from .core import BLOCK_SIGNATURE
 
     kernel = game.feedback_kernel()
 
-    @cfunc(ROW_SIGNATURE)
-    def row(guess, secrets, out):
-        kernel(guess.reshape((1, guess.shape[0])), secrets, out.reshape((1, out.shape[0])))
+    @cfunc(BLOCK_SIGNATURE)
+    def block(guesses, secrets, out):
+        kernel(guesses, secrets, out)
 
-    return row
+    return block
 
 
 class Search:
@@ -111,7 +115,7 @@ class Search:
         self.fields = core.Core(
             fb=table.fb if use_table else np.zeros((0, 0), dtype=np.uint8),
             by_secret=by_secret if by_secret is not None else np.zeros((0, 0), dtype=np.uint8),
-            row=core.no_row if use_table else _row_function(game),
+            block=core.no_block if use_table else _block_function(game),
             codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),
             sog=table.secret_of_guess, gos=table.guess_of_secret, solved=table.solved,
             n_feedbacks=table.n_feedbacks, branching=table.branching, n_symbols=symbols,

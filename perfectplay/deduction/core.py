@@ -69,7 +69,7 @@ from numba.experimental import structref
 
 from .kernels import (canonical, from_canonical, hash_step, history_key, split, stabiliser,
                       symbol_classes, to_canonical)
-from .restriction_kernels import allowed_mask, allows, update
+from .restriction_kernels import allowed_mask, allows, meets_counts, update
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
 INF = 1 << 40
@@ -148,6 +148,7 @@ class Core(NamedTuple):
     act: np.ndarray             # (k, F) their action on feedbacks
     relabel: bool               # every relabelling of the symbols is a symmetry
     index_of_code: np.ndarray   # packed code -> guess index (empty: no history keys)
+    product: bool               # the guesses are every code, in lexicographic order
     # the restriction (Restriction in compiled form)
     restricted: bool            # per-position rules are live
     possible_only: bool
@@ -317,13 +318,61 @@ def possible_guesses(core, subset, depth):
 
 
 @njit(cache=True)
+def allowed_guesses(core, depth):
+    """Indices of the guesses the restriction allows after `depth` guesses, ascending.
+    When the guesses are every code in lexicographic order, the allowed ones are the
+    product of each position's allowed symbols, enumerated directly (a scan of every
+    code per node cost a tenth of item matching's time with ten items)."""
+    allowed, least = core.allowed[depth], core.least[depth]
+    if not core.product:
+        return np.flatnonzero(allowed_mask(allowed, least, core.codes))
+    L, n = allowed.shape
+    total = 1
+    for p in range(L):
+        size = 0
+        for a in range(n):
+            size += allowed[p, a]
+        total *= size
+    out = np.empty(total, dtype=np.int64)
+    digit = np.zeros(L, dtype=np.int64)  # an odometer over the allowed symbols
+    for p in range(L):
+        while digit[p] < n and not allowed[p, digit[p]]:
+            digit[p] += 1
+    for k in range(total):
+        index = 0
+        for p in range(L):
+            index = index * n + digit[p]
+        out[k] = index
+        p = L - 1
+        while p >= 0:  # next: the last position that can advance, the later ones reset
+            digit[p] += 1
+            while digit[p] < n and not allowed[p, digit[p]]:
+                digit[p] += 1
+            if digit[p] < n:
+                break
+            digit[p] = 0
+            while not allowed[p, digit[p]]:
+                digit[p] += 1
+            p -= 1
+    counted = False
+    for a in range(least.shape[0]):
+        counted |= least[a] > 0
+    if not counted:
+        return out
+    keep = np.empty(total, dtype=np.bool_)
+    for k in range(total):
+        keep[k] = meets_counts(least, core.codes, out[k])
+    return out[keep]
+
+
+@njit(cache=True)
 def candidates(core, depth, subset):
     """The guesses worth trying on `subset` after `depth` guesses: allowed, one per orbit."""
     whole = not core.possible_only and not core.restricted
     if core.possible_only:
         cand = possible_guesses(core, subset, depth)
     elif core.restricted:
-        cand = np.flatnonzero(allowed_mask(core.allowed[depth], core.least[depth], core.codes))
+        cand = allowed_guesses(core, depth)
     else:
         cand = np.arange(core.codes.shape[0])
     if not core.switches[SYMMETRY] or (core.perms.shape[0] == 1 and not core.relabel):
@@ -470,7 +519,13 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
     rows = rows_of(core, subset)
     solved = core.solved
     step = n if cutoff >= INF and not exact else CUTOFF_STEP
-    order = np.argsort(~first, kind="mergesort")
+    order = np.empty(m, dtype=np.int64)  # the candidates marked first, then the others
+    k = 0
+    for turn in range(2):
+        for i in range(m):
+            if first[i] == (turn == 0):
+                order[k] = i
+                k += 1
     per_block = m if tabulated else max(1, min(m, BLOCK_ENTRIES // max(n, 1)))
     guesses = np.empty((0 if tabulated else per_block, codes.shape[1]), dtype=np.int8)
     out = np.empty((0 if tabulated else per_block, n), dtype=np.uint16)
@@ -785,7 +840,8 @@ def best(core, subset, depth, cap, budget):
             best_value = max(best_value, exhausted(core, n) + core.node_cost * n)
         elif bounds and bound.min() >= budget:
             best_value = bound.min()  # a tighter lower bound for the memo
-        for i in try_order(core, cand, bound, possible, largest):
+        live = np.flatnonzero(bound < min(best_value, INF))  # the others are never tried
+        for i in live[try_order(core, cand[live], bound[live], possible[live], largest[live])]:
             if bound[i] >= min(best_value, INF):
                 break
             g = cand[i]

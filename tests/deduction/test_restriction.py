@@ -4,6 +4,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perfectplay import solve
 from perfectplay.deduction.model import check_game
@@ -52,3 +54,23 @@ def test_hard_mode_matches_brute_force_and_verifies():
     assert replay(game, sol.strategy.to_json()["root"]).total == sol.extra["total"]
     heuristic = solve(game, strategy="minimax")
     assert heuristic.extra["total"] >= sol.extra["total"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 4 ** 3 - 1), st.integers(0, 3 ** 3 - 1)), max_size=3))
+@settings(max_examples=60, deadline=None)
+def test_allowed_guesses_enumerated_as_a_product_equal_the_scan(moves):
+    # item matching's guesses are every code in order: the core enumerates the allowed
+    # ones position by position; a plain scan of every code must agree, state by state
+    from perfectplay import load_game
+    from perfectplay.deduction import core
+    from perfectplay.deduction.feedback import build_table
+    from perfectplay.deduction.restriction_kernels import allowed_mask
+    from perfectplay.deduction.search import Search
+
+    game = load_game("item-matching(slots=3,items=4)")
+    search = Search(build_table(game))
+    assert search.fields.product
+    depth = search._enter(tuple(moves))
+    allowed, least = search.fields.allowed[depth], search.fields.least[depth]
+    scanned = np.flatnonzero(allowed_mask(allowed, least, search.fields.codes))
+    assert np.array_equal(core.allowed_guesses(search.core, depth), scanned)

@@ -91,7 +91,9 @@ def list_games() -> None:
                    "fast, and the value is an upper bound, labelled so, not an optimum (no "
                    "store)")
 @click.option("--workers", type=int, default=None,
-              help="deduction games: threads for the first guesses' cells (default: every core)")
+              help="deduction games: lanes (threads) a large position is split over (default: "
+                   "every core; one for the probability objectives, which lose more cut-offs "
+                   "split than they gain)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
                    "obvious, table, lookahead, columns, cutoff); the value stays, the time changes")

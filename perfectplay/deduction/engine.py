@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..engines import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
@@ -43,7 +42,7 @@ class DeductionEngine(Engine):
             raise Unsupported(f"--workers must be at least 1, got {args.workers}")
         strategy = args.strategy or "optimal"
         options = {"strategy": strategy, "max_guesses": args.max_guesses,
-                   "workers": args.workers or os.cpu_count() or 1,
+                   "workers": args.workers,
                    "without": tuple(n.strip() for n in args.without.split(",") if n.strip()),
                    "position": parse_position(game, args.after),
                    "first": None if args.first is None else guess_index(game, args.first),

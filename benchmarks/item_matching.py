@@ -4,7 +4,7 @@ Each row is solved in a fresh process (so its peak memory is its own), after a t
 warm-up solve that loads the compiled kernels, and is checked against the seed's count.
 Prints per row: the value (reduced and unreduced), seconds (wall clock, and the main
 process's CPU time: on a shared machine the two differ), states evaluated and peak
-resident memory (the main process; with --workers, the largest worker too).
+resident memory (lanes are threads of the row's process, so this covers them).
 
     python benchmarks/item_matching.py                 # I = 5..10
     python benchmarks/item_matching.py --items 5-8     # the one-minute rows
@@ -45,8 +45,7 @@ def row(slots: int, items: int, turns: int, restrict: str, workers: int) -> dict
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"items": items, "value": str(solution.value), "unreduced": solution.extra["unreduced"],
             "seconds": round(seconds, 2), "cpu": round(cpu, 2), "states": solution.stats["states"],
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024}
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
 
 
 def main() -> None:
@@ -84,7 +83,7 @@ def main() -> None:
         total += r["seconds"]
         seed = (args.slots, args.turns, args.restrict) == (5, 4, "both") and items in SEED
         check = ("= seed" if r["unreduced"] == SEED[items] else f"seed says {SEED[items]}") if seed else ""
-        peak = f"{r['peak_mb']}" + (f"/{r['worker_peak_mb']}" if args.workers > 1 else "")
+        peak = f"{r['peak_mb']}"
         print(f"{items:>3} {r['value']:>14} {r['unreduced']:>14} {r['seconds']:>9.2f} {r['cpu']:>8.2f} "
               f"{r['states']:>9,} {peak:>8}  {check}", flush=True)
     print(f"total {total:.1f} s (wall clock)")

@@ -29,7 +29,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from ..deduction.model import BadCode, DeductionGame, Symmetry
+from ..deduction.model import BadCode, DeductionGame, History, Symmetry
 from ..deduction.restriction import Restriction
 from ..errors import BadParameter
 from ..params import choice, param, text

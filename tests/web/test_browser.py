@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
@@ -22,6 +23,17 @@ def _text(browser) -> str:
 def _wait(browser, css: str, seconds: float = 120):
     return WebDriverWait(browser, seconds).until(
         ready.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def _click(browser, element_id: str, seconds: float = 120) -> None:
+    """Click the element, found afresh: a page that re-renders between the find and the
+    click leaves a stale reference, and the click is tried again."""
+    WebDriverWait(browser, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda b: b.find_element(By.ID, element_id).click() or True)
+
+
+def _rows(browser) -> int:
+    return len(browser.find_elements(By.CSS_SELECTOR, "#board .row"))
 
 
 def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
@@ -39,7 +51,7 @@ def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
     assert browser.find_element(By.ID, "value").text == "3.218750000"
     assert browser.find_element(By.ID, "exact").text == "103/32"
     assert browser.find_elements(By.CSS_SELECTOR, "#histogram rect")
-    browser.find_element(By.ID, "explore").click()
+    _click(browser, "explore")
     titles = []
     for level in range(3):
         node = _wait(browser, "#node")
@@ -57,7 +69,7 @@ def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
             By.CSS_SELECTOR, "td.detail").text.split()[0]))
         links[0].click()
     assert len(set(titles)) == 3 and all(t.startswith("guess ") for t in titles)
-    browser.find_element(By.ID, "up").click()
+    _click(browser, "up")
     assert browser.find_element(By.ID, "title").text == titles[1]
     IMAGES.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(IMAGES / "explorer.png"))
@@ -68,19 +80,21 @@ def test_play_wordle_to_the_end_with_the_suggestions_and_one_undo(server, browse
     _wait(browser, "#suggestion", 300)
     assert "2,315 secrets still possible" in _text(browser)
     first = browser.find_element(By.ID, "suggestion").text
-    browser.find_element(By.ID, "play").click()
+    _click(browser, "play")
     _wait(browser, "#board .row")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .row")) == 1
     left_after_one = browser.find_element(By.ID, "possible").text
-    browser.find_element(By.ID, "undo").click()
+    _click(browser, "undo")
     _wait(browser, "#suggestion")
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .row")
     assert browser.find_element(By.ID, "suggestion").text == first
     assert "2,315 secrets still possible" in _text(browser)
     played = 0
     while not browser.find_elements(By.ID, "outcome"):
-        browser.find_element(By.ID, "play").click()
+        rows = _rows(browser)
+        _click(browser, "play")
         played += 1
+        WebDriverWait(browser, 120).until(lambda b: _rows(b) > rows)  # the guess is on the board
         _wait(browser, "#outcome, #suggestion")
         if played == 1:
             assert browser.find_element(By.ID, "possible").text == left_after_one
@@ -96,14 +110,14 @@ def test_feedback_no_secret_fits_is_refused_and_the_game_goes_on(server, browser
     browser.get(server + "/play/mastermind?pegs=3&colors=4&secret=yours")
     _wait(browser, "#suggestion")
     browser.find_element(By.ID, "feedback").send_keys("0B0W")
-    browser.find_element(By.ID, "play").click()
+    _click(browser, "play")
     _wait(browser, "#board .row")
     assert "8 secrets still possible" in _text(browser)
     guess = browser.find_element(By.ID, "guess")
     guess.clear()
     guess.send_keys("112")
     browser.find_element(By.ID, "feedback").send_keys("1B0W")
-    browser.find_element(By.ID, "play").click()
+    _click(browser, "play")
     refused = _wait(browser, "#refused")
     assert "feedback refused" in refused.text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .row")) == 1

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import _state_value, sweeps
+from .kernels import _direct_value, sweeps
 from .structure_kernels import DEEP, ON_STACK, tarjan
 
 #: Outcomes of ``solve_by_components``.
@@ -35,10 +35,11 @@ _FINISHES = np.uint8(2)
 
 @njit(inline="always")
 def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom, choice_ptr,
-                 target, cost, tol, max_sweeps):
+                 target, cost, pairs, buf, tol, max_sweeps):
     """Solve the component stack[k:top] (its states flagged ON_STACK) given its exits'
     final values (`local`: an int per state, free to overwrite for the component's
-    states; `scratch`: room for two ints per state of it). Returns (status, sweeps)."""
+    states; `scratch`: room for two ints per state of it; `pairs`: no ``Pairs`` layout,
+    `buf` the sweep's buffer). Returns (status, sweeps)."""
     m = top - k
     v = stack[k]
     if m == 1:
@@ -55,7 +56,7 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
             for e in range(lo, hi):
                 if flags[target[e]] & _FINISHES:
                     flags[v] |= _FINISHES
-                    V[v] = _state_value(v, V, out_ptr, weight, denom, choice_ptr, target, cost)
+                    V[v] = _direct_value(v, V, out_ptr, weight, denom, choice_ptr, target, cost)
                     return OK, 1
             return NEVER_ENDS, 0
     for i in range(m):
@@ -100,8 +101,8 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
     # rule) first: the component reversed in place
     for i in range(m // 2):
         stack[k + i], stack[top - 1 - i] = stack[top - 1 - i], stack[k + i]
-    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, tol,
-                         max_sweeps)
+    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, pairs,
+                         buf, tol, max_sweeps)
     return (OK if delta <= tol else NO_CONVERGENCE), done
 
 
@@ -110,12 +111,13 @@ def _solve_component(ctx, stack, k, top, flags, local):
     """``structure_kernels.tarjan`` visitor: solve the component stack[k:top] (ctx: the
     graph, V, scratch, limits, and `tally`: components, largest, most sweeps, failing
     state). Returns 0, or the status that stops the walk."""
-    out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol, max_block, max_sweeps, tally = ctx
+    (out_ptr, weight, denom, choice_ptr, target, cost, pairs, buf, V, scratch, tol, max_block,
+     max_sweeps, tally) = ctx
     if top - k > max_block:
         tally[1], tally[3] = top - k, stack[k]
         return BIG
     status, done = _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom,
-                                choice_ptr, target, cost, tol, max_sweeps)
+                                choice_ptr, target, cost, pairs, buf, tol, max_sweeps)
     if status == OK:
         tally[0] += 1
         tally[1] = max(tally[1], top - k)
@@ -141,8 +143,10 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
     scratch = np.empty(2 * max_block, dtype=np.int32)
     tally = np.zeros(4, dtype=np.int64)
     tally[3] = -1  # no failing state
+    pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
+    buf = np.empty(0)  # no layout: the sweeps never use it
     status = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), _solve_component,
-                    (out_ptr, weight, denom, choice_ptr, target, cost, V, scratch, tol,
+                    (out_ptr, weight, denom, choice_ptr, target, cost, pairs, buf, V, scratch, tol,
                      max_block, max_sweeps, tally))
     if status == DEEP:
         status = BIG

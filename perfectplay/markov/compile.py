@@ -57,18 +57,20 @@ class Graph:
             raise KeyError("state not reachable in this game")
         return idx
 
-    def renumber(self, order: np.ndarray) -> None:
+    def renumber(self, order: np.ndarray, pairs: Pairs | None = None) -> None:
         """Renumber state order[i] as i, in place, so that sweeping states in `order` reads
         the arrays front to back (an order of magnitude fewer cache misses). Each array
         is copied row by row into its new place (a state's outcomes, and its choices, are
         contiguous) and replaced at once, so the peak memory is one array more than the
-        graph."""
+        graph. `pairs`, the graph's ``Pairs`` layout, is renumbered with it."""
         from .kernels import copy_rows_renamed, permute_pointers
         from .structure_kernels import edge_rows
 
         order = order.astype(np.int64)
         inv = np.empty(self.n_states, dtype=self.target.dtype)
         inv[order] = np.arange(self.n_states, dtype=self.target.dtype)
+        if pairs is not None:
+            pairs.renumber(order, inv, edge_rows(self.out_ptr, self.choice_ptr))
         out_ptr = np.zeros(self.n_states + 1, dtype=np.int64)
         choice_ptr = np.zeros(len(self.weight) + 1, dtype=self.choice_ptr.dtype)
         permute_pointers(order, self.out_ptr, self.choice_ptr, out_ptr, choice_ptr)
@@ -100,6 +102,68 @@ class Graph:
     def edge_outcome(self) -> np.ndarray:
         """For every choice edge, the outcome it belongs to."""
         return np.repeat(np.arange(len(self.weight)), np.diff(self.choice_ptr))
+
+    def pairs(self) -> Pairs:
+        """The graph's ``Pairs`` layout (one compiled pass over the choices)."""
+        from .kernels import distinct_pairs
+
+        ptr, target, cost, local = distinct_pairs(self.out_ptr, self.choice_ptr, self.target,
+                                                  self.cost)
+        return Pairs(ptr, target, cost, local)
+
+
+#: A state's choices are read through its distinct (target, cost) pairs when it has at
+#: most this many (a choice's position among them fits in a uint8).
+LOCAL_MAX = 255
+
+
+@dataclass
+class Pairs:
+    """Each state's distinct (target, cost) pairs, and each choice's position among its
+    state's pairs: the compressed form of a Graph's choices the sweeps read.
+
+    A state offers many choices to few distinct next states when its outcomes share them
+    (dice-cards n=10: about 155 choices, 20 distinct targets). Reading ``V[target]`` for
+    every choice is a random gather per choice; with the pairs, a sweep computes
+    ``cost + V[target]`` once per pair into a small buffer and takes each outcome's
+    minimum from the buffer through ``local`` (one byte per choice instead of a
+    four-byte target and a cost). The arithmetic is the same, so the values are the same
+    bit for bit. Row s is ptr[s]:ptr[s + 1] of `target` and `cost`; ``local[e]`` is
+    choice e's position in its state's row when the row has at most LOCAL_MAX pairs
+    (otherwise 0 and unused: such a state's choices are read directly, the fallback of
+    ``kernels._gather``). The rows are also the state graph without its repeated edges,
+    which the structure passes walk (``structure.solve_order``).
+    """
+
+    ptr: np.ndarray
+    target: np.ndarray
+    cost: np.ndarray
+    local: np.ndarray
+
+    @staticmethod
+    def none() -> Pairs:
+        """No layout: every state's choices read directly (``by_components`` solves one
+        small component at a time, where building the layout would not pay)."""
+        return Pairs(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),
+                     np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.uint8))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(ptr, target, cost, local): the form the kernels take."""
+        return self.ptr, self.target, self.cost, self.local
+
+    def renumber(self, order: np.ndarray, inv: np.ndarray, edge_rows: np.ndarray) -> None:
+        """``Graph.renumber``'s part for the layout: the rows in `order`, targets renamed by
+        `inv`, ``local`` moved with its choices (`edge_rows`: the graph's choice rows per
+        state before renumbering). A choice's position in its row does not change."""
+        from .kernels import copy_rows_renamed
+
+        ptr = _pointers(np.diff(self.ptr)[order])
+        target = np.empty_like(self.target)
+        copy_rows_renamed(order, self.ptr, self.target, inv, target)
+        self.target = target
+        self.cost = _rows_in_order(order, self.ptr, self.cost)
+        self.ptr = ptr
+        self.local = _rows_in_order(order, edge_rows, self.local)
 
 
 @dataclass

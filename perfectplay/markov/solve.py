@@ -21,9 +21,18 @@ from .structure import (FREE_CYCLE_MESSAGE, NEVER_ENDS_MESSAGE, check_no_free_cy
 EXACT_STATES = 300_000
 EXACT_BLOCK = 1_100
 EXACT_HORIZON_WORK = 5_000_000
-#: Value iteration warms policy iteration up to this relative change per sweep; strong
-#: components of a policy up to MAX_DENSE states are evaluated by a dense solve.
+#: Value iteration warms policy iteration up to WARM_START relative change per sweep; if
+#: the greedy policy then is still rough (a strong component of more than ROUGH_SHARE of
+#: the states and more than LOCAL_BLOCK: its evaluation would be slow iterations over a
+#: large block), the sweeps go on, halving the tolerance, down to WARM_TOL at most, where
+#: the policy is evaluated whatever it is. Strong components of a policy up to MAX_DENSE
+#: states are evaluated by a dense solve. (Dice-cards n=10: its greedy policy is rough at
+#: 5e-2 after 26 sweeps, a component of 794,565 states, and differs from the optimal one
+#: in 7,872 of 57.7M outcomes at 3e-2 after 38 sweeps, components of at most 768 states;
+#: WARM_TOL took 67 sweeps. WARM_START = WARM_TOL warms up as before.)
+WARM_START = 3e-2
 WARM_TOL = 1e-2
+ROUGH_SHARE = 0.01
 MAX_DENSE = 400
 #: Strong components up to this size are solved where Tarjan completes them
 #: (``by_components``); a graph with a larger one goes to sweeps and policy iteration.
@@ -179,16 +188,22 @@ def _policy_iteration(g, pairs, tol, max_sweeps, progress):
 
     order = np.arange(g.n_states, dtype=np.int64)  # the graph is in visiting order
     V = np.where(g.terminal, 0.0, np.inf)
-    warm = max(tol, WARM_TOL)
+    warm = max(tol, WARM_START)
     progress.stage("value iteration", unit="sweeps")
     sweeps, _ = _sweep(V, order, g, pairs, warm, max_sweeps, progress, 0)
     best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
     rounds = 0
     progress.stage("policy iteration", unit="rounds")
     while True:
-        rounds += 1
         pol_target = g.target[best]
         labels = components(g.out_ptr, pol_target)
+        if rounds == 0 and warm > WARM_TOL and _rough(labels):  # warm up further first
+            warm = max(tol, WARM_TOL, warm / 2)
+            more, _ = _sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
+            sweeps += more
+            best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+            continue
+        rounds += 1
         block_order = np.argsort(labels, kind="stable")
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)
@@ -215,6 +230,12 @@ def _policy_iteration(g, pairs, tol, max_sweeps, progress):
     if more > 1:  # the sweeps moved the values: take the greedy policy of the final ones
         best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
     return V, best, sweeps + more, rounds, change
+
+
+def _rough(labels: np.ndarray) -> bool:
+    """Whether a policy's strong components (`labels`) show it still rough: one holds
+    more than LOCAL_BLOCK states and more than ROUGH_SHARE of them (see WARM_START)."""
+    return int(np.bincount(labels).max()) > max(LOCAL_BLOCK, ROUGH_SHARE * len(labels))
 
 
 def _exact_policy_iteration(g, best):

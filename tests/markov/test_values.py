@@ -67,3 +67,18 @@ def test_tolerance_must_be_between_0_and_1(tol):
 
     with pytest.raises(Unsupported, match="tolerance"):
         solve(load_game("dice-cards", ["n=2"]), tol=tol)
+
+
+@pytest.mark.parametrize("local_block", [1000, 1])  # 1: every policy component looks rough
+def test_looser_warm_up_changes_no_value(local_block, monkeypatch):
+    from perfectplay.markov import solve as markov_solve
+
+    monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", local_block)
+    game = load_game("dice-cards", ["n=5"])
+    loose = solve(game, exact=False)
+    monkeypatch.setattr(markov_solve, "WARM_START", markov_solve.WARM_TOL)  # the old warm-up
+    tight = solve(game, exact=False)
+    assert loose.stats["policy_rounds"] >= 1 and tight.stats["policy_rounds"] >= 1
+    assert round(loose.value_float, 6) == DICE_CARDS[5]
+    assert abs(loose.value_float - tight.value_float) < 1e-9
+    assert abs(loose.strategy.values - tight.strategy.values).max() < 1e-9

@@ -284,11 +284,63 @@ def improve_choices(V, current, out_ptr, choice_ptr, target, cost, pairs):
 
 
 @njit(cache=True)
-def evaluate_blocks(V, order, block_ptr, label, out_ptr, weight, denom, pol_target, pol_cost, max_dense):
-    """Expected cost of a fixed policy, one strong component of its graph at a time,
-    successors first: substitution for one state, a dense solve for a small block,
-    Gauss-Seidel for a large one. Returns False if some block never exits (the policy
-    does not finish from there), leaving V partly updated."""
+def policy_rows(out_ptr, weight, best, target, cost, pairs):
+    """The graph of the policy `best` (a choice edge per outcome) as rows per state of
+    (weight, target, cost): a packed state's outcomes that choose the same (target, cost)
+    pair (``compile.Pairs``) merged into one entry with their summed weight (dice-cards
+    n=10: about 18 entries per state instead of 55 outcomes), any other state's outcomes
+    one entry each. Returns (row pointers, weights, targets, costs); a weight sum is at
+    most its state's total, so it has ``denom``'s type (here: the weights' own)."""
+    n = out_ptr.shape[0] - 1
+    local = pairs[3]
+    slot = np.full(LOCAL_MAX, -1, dtype=np.int64)  # pair j's entry, when in the current row
+    row_ptr = np.zeros(n + 1, dtype=np.int64)
+    m = 0
+    for s in range(n):
+        lo = m
+        if _packed(s, pairs):
+            for o in range(out_ptr[s], out_ptr[s + 1]):
+                j = local[best[o]]
+                if slot[j] < lo:
+                    slot[j] = m
+                    m += 1
+        else:
+            m += out_ptr[s + 1] - out_ptr[s]
+        row_ptr[s + 1] = m
+    r_weight = np.zeros(m, dtype=np.int64)
+    r_target = np.empty(m, dtype=target.dtype)
+    r_cost = np.empty(m, dtype=cost.dtype)
+    slot[:] = -1
+    m = 0
+    for s in range(n):
+        lo = m
+        if _packed(s, pairs):
+            first = pairs[0][s]
+            for o in range(out_ptr[s], out_ptr[s + 1]):
+                j = local[best[o]]
+                if slot[j] < lo:
+                    slot[j] = m
+                    r_target[m] = pairs[1][first + j]
+                    r_cost[m] = pairs[2][first + j]
+                    m += 1
+                r_weight[slot[j]] += weight[o]
+        else:
+            for o in range(out_ptr[s], out_ptr[s + 1]):
+                r_weight[m] = weight[o]
+                r_target[m] = target[best[o]]
+                r_cost[m] = cost[best[o]]
+                m += 1
+    return row_ptr, r_weight, r_target, r_cost
+
+
+@njit(cache=True)
+def evaluate_blocks(V, order, block_ptr, label, row_ptr, row_weight, row_target, row_cost, denom,
+                    max_dense):
+    """Expected cost of a fixed policy, given as ``policy_rows``, one strong component of
+    its graph at a time, successors first: substitution for one state, a dense solve for a
+    small block, Gauss-Seidel for a large one. Returns False if some block never exits
+    (the policy does not finish from there), leaving V partly updated."""
+    out_ptr, weight, pol_target, pol_cost = row_ptr, row_weight, row_target, row_cost
     pos = np.zeros(label.shape[0], dtype=np.int64)
     for b in range(block_ptr.shape[0] - 1):
         lo, hi = block_ptr[b], block_ptr[b + 1]

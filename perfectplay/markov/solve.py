@@ -48,8 +48,11 @@ EDGES_PER_CALL = 30_000_000
 MAX_ROUNDS = 1000
 #: The global sweeps read each state's choices through its distinct (target, cost) pairs
 #: (``compile.Pairs``: the same values bit for bit, about twice as fast on dice-cards);
-#: False reads every choice's target directly (kept to check that claim).
+#: False reads every choice's target directly (kept to check that claim). Policy
+#: evaluation merges a state's outcomes that choose the same pair (``policy_rows``: the
+#: same values to rounding); False gives it one entry per outcome.
 PACKED_SWEEPS = True
+MERGED_POLICY_ROWS = True
 
 
 def solve_markov(
@@ -115,10 +118,7 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
         pairs = _renumber_in_visiting_order(game, g)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()
-        if not PACKED_SWEEPS:
-            pairs = Pairs.none()
-        V, best, sweeps, rounds, change = _policy_iteration(g, pairs.arrays(), tol, max_sweeps,
-                                                            progress)
+        V, best, sweeps, rounds, change = _policy_iteration(g, pairs, tol, max_sweeps, progress)
         del pairs
         stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                      iterate_seconds=round(time.perf_counter() - t, 4))
@@ -182,11 +182,14 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
 
 def _policy_iteration(g, pairs, tol, max_sweeps, progress):
     """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
-    policy iteration, each policy evaluated directly one strong component at a time,
-    then sweeps until no value changes by more than `tol` (relative) in a sweep."""
-    from .kernels import evaluate_blocks, greedy_choices, improve_choices
+    policy iteration, each policy evaluated directly one strong component at a time (its
+    outcomes merged by the pair they choose, ``policy_rows``), then sweeps until no value
+    changes by more than `tol` (relative) in a sweep."""
+    from .kernels import evaluate_blocks, greedy_choices, improve_choices, policy_rows
 
     order = np.arange(g.n_states, dtype=np.int64)  # the graph is in visiting order
+    merged = pairs.arrays() if MERGED_POLICY_ROWS else Pairs.none().arrays()
+    pairs = pairs.arrays() if PACKED_SWEEPS else Pairs.none().arrays()
     V = np.where(g.terminal, 0.0, np.inf)
     warm = max(tol, WARM_START)
     progress.stage("value iteration", unit="sweeps")
@@ -195,8 +198,8 @@ def _policy_iteration(g, pairs, tol, max_sweeps, progress):
     rounds = 0
     progress.stage("policy iteration", unit="rounds")
     while True:
-        pol_target = g.target[best]
-        labels = components(g.out_ptr, pol_target)
+        rows = policy_rows(g.out_ptr, g.weight, best, g.target, g.cost, merged)
+        labels = components(rows[0], rows[2])
         if rounds == 0 and warm > WARM_TOL and _rough(labels):  # warm up further first
             warm = max(tol, WARM_TOL, warm / 2)
             more, _ = _sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
@@ -208,8 +211,7 @@ def _policy_iteration(g, pairs, tol, max_sweeps, progress):
         block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
                                     [g.n_states])).astype(np.int64)
         trial = V.copy()
-        if not evaluate_blocks(trial, block_order, block_ptr, labels, g.out_ptr, g.weight,
-                               g.denom, pol_target, g.cost[best], MAX_DENSE):
+        if not evaluate_blocks(trial, block_order, block_ptr, labels, *rows, g.denom, MAX_DENSE):
             # an improper policy (it never finishes from somewhere): sweep closer, retry
             if sweeps >= max_sweeps or rounds >= MAX_ROUNDS:
                 raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "

@@ -1,6 +1,7 @@
 """The packed layout of a graph's choices (``compile.Pairs``): each choice finds its own
 (target, cost) through it, states with too many pairs fall back to reading their choices
-directly, and the sweeps give the same values bit for bit with and without it."""
+directly, the sweeps give the same values bit for bit with and without it, and policy
+evaluation the same values to rounding with its outcomes merged by pair or not."""
 
 import numpy as np
 import pytest
@@ -76,3 +77,13 @@ def test_packed_sweeps_change_no_value(game, monkeypatch):
     assert np.array_equal(packed.strategy.chosen, direct.strategy.chosen)
     exact = solve(game, exact=True)
     assert abs(exact.value_float - packed.value_float) < 1e-9
+
+
+@pytest.mark.parametrize("game", [load_game("dice-cards", ["n=5"]), many_targets(LOCAL_MAX + 45)])
+def test_merged_policy_rows_change_no_value(game, monkeypatch):
+    monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 1)
+    merged = solve(game, exact=False)
+    monkeypatch.setattr(markov_solve, "MERGED_POLICY_ROWS", False)
+    per_outcome = solve(game, exact=False)
+    assert merged.stats["policy_rounds"] >= 1
+    assert abs(merged.strategy.values - per_outcome.strategy.values).max() < 1e-9

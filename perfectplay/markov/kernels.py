@@ -210,23 +210,10 @@ def _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
 @njit(cache=True)
 def greedy_choices(V, out_ptr, choice_ptr, target, cost, pairs):
     """For each outcome, the edge index of its cheapest choice (cost + value of the next
-    state). Ties go to the lowest choice, so the policy is deterministic."""
-    best_edge = np.empty(choice_ptr.shape[0] - 1, dtype=choice_ptr.dtype)  # int32 where the edges allow
-    buf = np.empty(LOCAL_MAX)
-    local = pairs[3]
-    for s in range(out_ptr.shape[0] - 1):
-        packed = _packed(s, pairs)
-        if packed:
-            _gather(s, V, pairs, buf)
-        for o in range(out_ptr[s], out_ptr[s + 1]):
-            arg = choice_ptr[o]
-            best = _choice_value(arg, packed, buf, local, V, target, cost)
-            for e in range(choice_ptr[o] + 1, choice_ptr[o + 1]):
-                q = _choice_value(e, packed, buf, local, V, target, cost)
-                if q < best - _margin(best):
-                    best = q
-                    arg = e
-            best_edge[o] = arg
+    state). Ties go to the lowest choice, so the policy is deterministic: improving the
+    policy of every outcome's first choice (``improve_choices``)."""
+    best_edge = choice_ptr[:-1].copy()  # int32 where the edges allow
+    improve_choices(V, best_edge, out_ptr, choice_ptr, target, cost, pairs)
     return best_edge
 
 

@@ -63,14 +63,23 @@ class Graph:
         is copied row by row into its new place (a state's outcomes, and its choices, are
         contiguous) and replaced at once, so the peak memory is one array more than the
         graph. `pairs`, the graph's ``Pairs`` layout, is renumbered with it."""
-        from .kernels import copy_rows_renamed, permute_pointers
+        from .kernels import copy_rows_renamed, permute_pointers, targets_through_pairs
         from .structure_kernels import edge_rows
 
         order = order.astype(np.int64)
         inv = np.empty(self.n_states, dtype=self.target.dtype)
         inv[order] = np.arange(self.n_states, dtype=self.target.dtype)
+        rows = edge_rows(self.out_ptr, self.choice_ptr)
+        target = np.empty_like(self.target)
         if pairs is not None:
-            pairs.renumber(order, inv, edge_rows(self.out_ptr, self.choice_ptr))
+            old_local = pairs.local
+            pairs.renumber(order, inv, rows)
+            targets_through_pairs(order, rows, self.target, inv, old_local, pairs.ptr,
+                                  pairs.target, target)
+            del old_local
+        else:
+            copy_rows_renamed(order, rows, self.target, inv, target)
+        self.target = target
         out_ptr = np.zeros(self.n_states + 1, dtype=np.int64)
         choice_ptr = np.zeros(len(self.weight) + 1, dtype=self.choice_ptr.dtype)
         permute_pointers(order, self.out_ptr, self.choice_ptr, out_ptr, choice_ptr)
@@ -78,12 +87,8 @@ class Graph:
             setattr(self, name, getattr(self, name)[order])
         for name in ("weight", "outcome_k"):
             setattr(self, name, _rows_in_order(order, self.out_ptr, getattr(self, name)))
-        rows = edge_rows(self.out_ptr, self.choice_ptr)
         for name in ("cost", "choice_c"):
             setattr(self, name, _rows_in_order(order, rows, getattr(self, name)))
-        target = np.empty_like(self.target)
-        copy_rows_renamed(order, rows, self.target, inv, target)
-        self.target = target
         self.out_ptr, self.choice_ptr, self.start = out_ptr, choice_ptr, int(inv[self.start])
         self.__dict__.pop("_lookup_table", None)  # the codes moved: rebuild on next lookup
 

@@ -423,6 +423,26 @@ def copy_rows(order, row_ptr, src, dst):
 
 
 @njit(cache=True)
+def targets_through_pairs(order, row_ptr, target, new_name, local, pairs_ptr, pairs_target, dst):
+    """``copy_rows_renamed`` of the choices' targets, a packed state's read from its row of
+    ``compile.Pairs`` already renumbered (`pairs_ptr`, `pairs_target`; `local` as before
+    renumbering): a read in the cache per choice instead of a random one into `new_name`
+    (dice-cards n=10: 1.2 s)."""
+    j = 0
+    for i in range(order.shape[0]):
+        s = order[i]
+        lo = pairs_ptr[i]
+        if pairs_ptr[i + 1] - lo <= LOCAL_MAX:
+            for x in range(row_ptr[s], row_ptr[s + 1]):
+                dst[j] = pairs_target[lo + local[x]]
+                j += 1
+        else:
+            for x in range(row_ptr[s], row_ptr[s + 1]):
+                dst[j] = new_name[target[x]]
+                j += 1
+
+
+@njit(cache=True)
 def copy_rows_renamed(order, row_ptr, src, new_name, dst):
     """``copy_rows`` of state indices, each replaced by its new name ``new_name[s]``."""
     j = 0

@@ -94,9 +94,11 @@ def solve_markov(
 
 
 def _renumber_in_visiting_order(game, g) -> Pairs:
-    """Renumber the graph in Gauss-Seidel's visiting order (see ``solve_order``); returns
-    its ``Pairs`` layout, built first (the order is found on it), renumbered with it."""
+    """Check for zero-cost cycles and renumber the graph in Gauss-Seidel's visiting order
+    (see ``solve_order``); returns its ``Pairs`` layout, built first (both passes walk
+    it), renumbered with it."""
     pairs = g.pairs()
+    check_no_free_cycles(g, pairs)
     try:
         order = solve_order(g, pairs)
     except PerfectplayError as why:
@@ -114,7 +116,6 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
         stats.update(components=n_components, sweeps=most, policy_rounds=0,
                      iterate_seconds=round(time.perf_counter() - t, 4))
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
-        check_no_free_cycles(g)
         pairs = _renumber_in_visiting_order(game, g)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()

@@ -30,13 +30,18 @@ def components(row_ptr: np.ndarray, col: np.ndarray) -> np.ndarray:
     return labels
 
 
-def check_no_free_cycles(g: Graph) -> None:
+def check_no_free_cycles(g: Graph, pairs: Pairs | None = None) -> None:
     """Refuse games with a cycle of zero-cost choices: the engine needs every cycle to
     cost something, so that a policy that never finishes costs infinity (this is what
-    makes the exact optimality check a proof)."""
+    makes the exact optimality check a proof). With the graph's `pairs`, their rows are
+    walked (the same edges, without repeats)."""
     from .structure_kernels import free_edges
 
-    rows, cols, self_loop = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
+    if pairs is None:
+        rows, cols, self_loop = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
+    else:
+        rows, cols, self_loop = free_edges(np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr,
+                                           pairs.target, pairs.cost)
     if not len(cols):
         return
     if self_loop or np.bincount(components(rows, cols)).max() > 1:

@@ -69,7 +69,7 @@ from numba.experimental import structref
 
 from .kernels import (canonical, from_canonical, hash_step, history_key, split, stabiliser,
                       symbol_classes, to_canonical)
-from .restriction_kernels import allowed_mask, allows, meets_counts, update
+from .restriction_kernels import allowed_mask, allows, counts_apply, meets_counts, update
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
 INF = 1 << 40
@@ -355,10 +355,7 @@ def allowed_guesses(core, depth):
             while not allowed[p, digit[p]]:
                 digit[p] += 1
             p -= 1
-    counted = False
-    for a in range(least.shape[0]):
-        counted |= least[a] > 0
-    if not counted:
+    if not counts_apply(least):
         return out
     keep = np.empty(total, dtype=np.bool_)
     for k in range(total):

@@ -51,6 +51,15 @@ def allows(allowed, least, codes, i):
 
 
 @njit(cache=True)
+def counts_apply(least):
+    """True if some symbol must be used at least once (a count rule is live)."""
+    for s in range(least.shape[0]):
+        if least[s] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def meets_counts(least, codes, i):
     """True if codes[i] uses every symbol s at least least[s] times."""
     for s in range(least.shape[0]):
@@ -76,10 +85,7 @@ def allowed_mask(allowed, least, codes):
                 ok = False
                 break
         out[i] = ok
-    counted = False
-    for s in range(least.shape[0]):
-        counted |= least[s] > 0
-    if counted:
+    if counts_apply(least):
         for i in range(n):
             if out[i]:
                 out[i] = meets_counts(least, codes, i)

@@ -84,16 +84,6 @@ def _block_function(game):
     return block
 
 
-def _every_code_in_order(guesses: np.ndarray, symbols: int) -> bool:
-    """True if `guesses` are all symbols ** length codes in lexicographic order (guess i is
-    i written in base `symbols`): the core then enumerates allowed guesses directly."""
-    count, length = guesses.shape
-    if count != symbols ** length:
-        return False
-    packed = guesses.astype(np.int64) @ (symbols ** np.arange(length - 1, -1, -1))
-    return bool(np.array_equal(packed, np.arange(count)))
-
-
 class Search:
     """Values and optimal guesses of the consistent sets of one game under one objective;
     with `top`, values and guesses of the strategies that play one of the `top` best
@@ -131,7 +121,9 @@ class Search:
             n_feedbacks=table.n_feedbacks, branching=table.branching, n_symbols=symbols,
             perms=perms, act=np.ascontiguousarray(act, dtype=np.int64),
             relabel=bool(table.symmetry.symbols), index_of_code=index,
-            product=_every_code_in_order(table.guesses, symbols),
+            # every code, in order, when the packed-code index is the identity
+            product=bool(len(index) == len(table.guesses)
+                         and np.array_equal(index, np.arange(len(index)))),
             restricted=bool(rule is not None and rule.per_position),
             possible_only=bool(rule is not None and rule.possible_only),
             radix=max(rule.radix, 1) if rule is not None else 1,

@@ -47,6 +47,7 @@ STRATEGIES = ("optimal", *SCORES)
 #: 57,003 states at I=10) against 89 s on one (30,654 states).
 LOSSES_LANES = 1
 
+
 def _check(strategy: str, max_guesses: int | None) -> None:
     if strategy not in STRATEGIES:
         raise Unsupported(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .kernels import _direct_value, sweeps
-from .structure_kernels import DEEP, ON_STACK, tarjan
+from .structure_kernels import DEEP, LARGE, ON_STACK, tarjan
 
 #: Outcomes of ``solve_by_components``.
 OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE = range(5)
@@ -145,9 +145,9 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
     tally[3] = -1  # no failing state
     pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
     buf = np.empty(0)  # no layout: the sweeps never use it
-    status = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), _solve_component,
+    status = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), max_block, _solve_component,
                     (out_ptr, weight, denom, choice_ptr, target, cost, pairs, buf, V, scratch, tol,
                      max_block, max_sweeps, tally))
-    if status == DEEP:
+    if status == DEEP or status == LARGE:
         status = BIG
     return status, tally[3], tally[0], tally[1], tally[2]

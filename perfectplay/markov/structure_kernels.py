@@ -9,16 +9,18 @@ import numpy as np
 from numba import njit
 
 
-#: What ``tarjan`` returns when the search needs more room on its stacks than it was given
+#: What ``tarjan`` returns when the search needs more room on its stacks than it was given,
+#: and when a component is seen to exceed its `max_block` states before it completes
 #: (visitors return 0 to go on, a positive status to stop).
 DEEP = -1
+LARGE = -2
 #: The bit of the walk's ``flags`` set while a state is on Tarjan's stack; a visitor may
 #: use the other bits.
 ON_STACK = np.uint8(1)
 
 
 @njit(inline="always")
-def tarjan(out_ptr, choice_ptr, target, room, visit, ctx):
+def tarjan(out_ptr, choice_ptr, target, room, max_block, visit, ctx):
     """Tarjan's algorithm without recursion: the one algorithm of strong components in the
     package (``strong_components`` labels them, ``by_components`` solves each as it
     completes). State v's successors are ``target[choice_ptr[out_ptr[v]]:choice_ptr[out_ptr[v + 1]]]``
@@ -30,7 +32,12 @@ def tarjan(out_ptr, choice_ptr, target, room, visit, ctx):
     called: the component is ``stack[k:top]``, its states flagged ON_STACK (an edge's
     target is in it exactly when flagged), their ``low`` entries no longer read (scratch
     for the visitor). A visitor returning non-zero stops the walk with that status.
-    Returns 0 when every state is visited, DEEP when `room` was too small.
+    Returns 0 when every state is visited, DEEP when `room` was too small, LARGE as soon
+    as an edge shows a component of more than `max_block` states: an edge from v back to
+    w on the stack puts every state from w to the top of the stack in w's component, and
+    the stack holds states in increasing ``index``, so comparing w's index with that of
+    the state `max_block` below the top decides it (dice-cards n=10, one component of
+    all its states: found after a few thousand states, not after the whole walk).
 
     ``inline="always"`` with the visitor a module-level function named by the (cached)
     caller: numba caches no function that receives another as an argument
@@ -71,6 +78,8 @@ def tarjan(out_ptr, choice_ptr, target, room, visit, ctx):
                     depth += 1
                 elif flags[w] & ON_STACK and index[w] < low[v]:
                     low[v] = index[w]
+                    if top > max_block and index[w] <= index[stack[top - max_block - 1]]:
+                        return LARGE
                 continue
             depth -= 1
             if low[v] == index[v]:
@@ -109,7 +118,7 @@ def strong_components(out_ptr, choice_ptr, target):
     n = out_ptr.shape[0] - 1
     labels = np.empty(n, dtype=np.int32)
     count = np.zeros(1, dtype=np.int64)
-    tarjan(out_ptr, choice_ptr, target, n, _label, (labels, count))
+    tarjan(out_ptr, choice_ptr, target, n, n, _label, (labels, count))
     ok = True
     for s in range(n):
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):

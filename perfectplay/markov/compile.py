@@ -117,11 +117,6 @@ class Graph:
         return Pairs(ptr, target, cost, local)
 
 
-#: A state's choices are read through its distinct (target, cost) pairs when it has at
-#: most this many (a choice's position among them fits in a uint8).
-LOCAL_MAX = 255
-
-
 @dataclass
 class Pairs:
     """Each state's distinct (target, cost) pairs, and each choice's position among its
@@ -134,10 +129,11 @@ class Pairs:
     minimum from the buffer through ``local`` (one byte per choice instead of a
     four-byte target and a cost). The arithmetic is the same, so the values are the same
     bit for bit. Row s is ptr[s]:ptr[s + 1] of `target` and `cost`; ``local[e]`` is
-    choice e's position in its state's row when the row has at most LOCAL_MAX pairs
-    (otherwise 0 and unused: such a state's choices are read directly, the fallback of
-    ``kernels._gather``). The rows are also the state graph without its repeated edges,
-    which the structure passes walk (``structure.solve_order``).
+    choice e's position in its state's row. A state with more than ``kernels.LOCAL_MAX``
+    (255) pairs keeps every choice in its row instead, its ``local`` entries 0 and
+    unused: its choices are read directly (``kernels._direct_value``, the fallback). The
+    rows are also the state graph without its repeated edges, which the structure passes
+    walk (``structure.solve_order``).
     """
 
     ptr: np.ndarray

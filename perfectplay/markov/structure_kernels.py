@@ -78,7 +78,8 @@ def tarjan(out_ptr, choice_ptr, target, room, max_block, visit, ctx):
                     depth += 1
                 elif flags[w] & ON_STACK and index[w] < low[v]:
                     low[v] = index[w]
-                    if top > max_block and index[w] <= index[stack[top - max_block - 1]]:
+                    if (counter - index[w] > max_block and top > max_block  # (no read first)
+                            and index[w] <= index[stack[top - max_block - 1]]):
                         return LARGE
                 continue
             depth -= 1

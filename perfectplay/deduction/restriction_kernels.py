@@ -22,9 +22,10 @@ def update(allowed, least, code, feedback, radix, rules, spares):
         digit[p] = f % radix
         f //= radix
     for p in range(L):
-        if rules[digit[p]] & LOCK:
+        if rules[digit[p]] & LOCK:  # intersected: contradictory locks leave nothing
+            kept = allowed[p, code[p]]
             allowed[p, :] = False
-            allowed[p, code[p]] = True
+            allowed[p, code[p]] = kept
     for q in range(L):
         if rules[digit[q]] & BAR:
             s = code[q]

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from perfectplay import load_game, solve
 from perfectplay.deduction.model import check_game
@@ -207,8 +207,10 @@ def test_the_parameters_are_listed():
 # --- hard mode -----------------------------------------------------------------------------
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 32 - 1), st.integers(1, 3), st.booleans())
+@example(seed=562, turns=2, consistent=False)  # two greens in one place: nothing is allowed
 def test_hard_mode_is_the_plain_rule_on_random_histories(seed, turns, consistent):
-    """On the real lists: histories played against one answer, or with arbitrary feedback."""
+    """On the real lists: histories played against one answer, or with arbitrary feedback
+    (contradictory ones included)."""
     game = load_game("wordle", ["mode=hard"])
     guesses, words = game.guesses(), _words(game)
     rng = np.random.default_rng(seed)

@@ -404,7 +404,7 @@ def candidates(core, depth, subset):
             pattern = pattern * 3 + classes[a] + 1
         if pattern in core.canon:
             return core.canon[pattern]
-        cand = cand[canonical(codes, cand, fix_perms, fix_taus, classes, True)]
+        cand = cand[canonical(codes, cand, fix_perms, fix_taus, classes, core.relabel)]
         if len(core.canon) < core.canon_limit:
             core.canon[pattern] = cand
         return cand
@@ -428,7 +428,7 @@ def possible_mask(core, cand, subset):
 
 
 @njit(cache=True)
-def score(core, cand, subset, lower, depth, cutoff=INF, exact=False, possible=None):
+def score(core, cand, subset, lower, depth, cutoff, exact, possible):
     """Bound, largest non-solved cell and completeness of each candidate on `subset`.
 
     bound[i] = node_cost * |subset| (plus the guess's cost) + the sum of lower[cell size]
@@ -581,7 +581,9 @@ def obvious_possible(core, subset, depth, cap):
     small = np.zeros(n + 1, dtype=np.int64)  # 1 for a pair: spots the "one pair" guess
     if n >= 2:
         small[2] = 1
-    exact, largest, _ = score(core, inside, subset, small, depth)
+    none_first = np.zeros(inside.shape[0], dtype=np.bool_)
+    exact, largest, _ = score(core, inside, subset, small, depth, np.int64(INF), np.bool_(False),
+                              none_first)
     for i in range(inside.shape[0]):
         if largest[i] <= 1:
             return np.int64(inside[i]), np.int64((2 * n - 1) * core.node_cost)
@@ -593,7 +595,7 @@ def obvious_possible(core, subset, depth, cap):
 
 
 @njit(cache=True, nogil=True)
-def prepare(core, subset, depth, cap, child, budget=INF):
+def prepare(core, subset, depth, cap, child, budget):
     """Candidates with bound, possibility and largest cell; or an obvious guess.
 
     Returns (obvious guess or NO_GUESS, its value, cand, bound, possible, largest). With
@@ -789,7 +791,8 @@ def cell_bound(core, part, depth, cap):
             return max(low, np.int64(2 * m * core.node_cost))
     else:
         core.counters[LOOKS] += 1
-        obvious, value, _, bound, _, _ = prepare(core, part, depth, cap, lower_row(core, cap - 1))
+        obvious, value, _, bound, _, _ = prepare(core, part, depth, cap, lower_row(core, cap - 1),
+                                             np.int64(INF))
         if obvious < 0:
             low = max(low, bound.min() if bound.shape[0] > 0 else np.int64(INF))
     if obvious >= 0:
@@ -905,7 +908,7 @@ def grow(core, subset, depth, cap, parent, feedback, out):
     out.append(guess)
     out.append(parent)
     out.append(feedback)
-    members, feedbacks, starts, order = ordered_cells(core, guess, subset, False)
+    members, feedbacks, starts, order = ordered_cells(core, guess, subset, np.bool_(False))
     count = np.int64(1)
     for k in range(order.shape[0]):
         c = order[k]

@@ -235,7 +235,8 @@ class Search:
         depth = self._enter(history)
         c, rows = self.core, self.fields.lower
         child = rows[min(max(cap - 1, 0), len(rows) - 1)]
-        guess, value, cand, bound, possible, largest = prepare(c, self._subset(subset), depth, cap, child)
+        guess, value, cand, bound, possible, largest = prepare(
+            c, self._subset(subset), depth, cap, child, np.int64(INF))
         if guess >= 0:
             return int(guess), int(value), None, None, None, None
         order = try_order(c, cand, bound, possible, largest)

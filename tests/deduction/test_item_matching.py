@@ -120,3 +120,18 @@ def test_feedback_properties(case):
     out = np.empty((1, 1), dtype=np.uint8)
     game.feedback_kernel()(np.array([guess], dtype=np.int8), np.array([secret], dtype=np.int8), out)
     assert int(out[0, 0]) == game.feedback(guess, secret)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 12), st.integers(1, 5), st.integers(1, 40),
+       st.integers(0, 2 ** 32 - 1))
+def test_block_kernel_equals_the_plain_rule(slots, items, m, n, seed):
+    """The compiled kernel on blocks of every shape (secrets padded to the vector width
+    inside it: counts on either side of a multiple of 16) equals ``feedback``."""
+    game = load_game("item-matching", [f"slots={slots}", f"items={items}"])
+    rng = np.random.default_rng(seed)
+    guesses = rng.integers(0, items, (m, slots)).astype(np.int8)
+    secrets = rng.integers(0, items, (n, slots)).astype(np.int8)
+    out = np.empty((m, n), dtype=np.uint16)
+    game.feedback_kernel()(guesses, secrets, out)
+    assert out.tolist() == [[game.feedback(g, s) for s in secrets] for g in guesses]

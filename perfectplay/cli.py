@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import sys
+import threading
 
 import click
 
@@ -501,7 +504,32 @@ _add_commands()
 
 
 def main() -> None:
-    cli()
+    """The console script: the command, then a quick exit (see ``_exit``)."""
+    try:
+        cli()
+        code = 0
+    except SystemExit as done:
+        code = done.code
+    _exit(code)
+
+
+def _exit(code: int | str | None) -> None:
+    """End the process with `code` (as ``sys.exit`` reads it). When nothing else runs (no
+    thread, no child process, no cluster client), exit-time callbacks are run and the
+    interpreter's teardown is skipped: freeing numba's compiled code at teardown takes
+    0.15 s, a quarter of a small solve's whole process. Otherwise the usual exit."""
+    processes = sys.modules.get("multiprocessing")
+    if (threading.active_count() > 1 or "distributed" in sys.modules
+            or (processes is not None and processes.active_children())):
+        sys.exit(code)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError):  # a closed pipe: nothing left to tell
+            stream.flush()
+    os._exit(code or 0)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ A store written by another engine version (another ``engine_version()``) is not 
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import os
@@ -147,6 +148,7 @@ class Store:
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
                                          isolation_level=None, check_same_thread=False)
             meta = _retrying(self._open)
+        atexit.register(self._conn.close)  # the WAL folded back even if teardown is skipped
         self.engine = meta.get("engine")
         if meta.get("schema") != str(SCHEMA) or self.engine != engine_version():
             self.usable = False

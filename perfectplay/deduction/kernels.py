@@ -96,13 +96,13 @@ def canonical_mask(codes, cand, perms, taus, classes, relabel):
     renamed = np.empty(L, dtype=np.int64)  # the symbols given a name, to reset them
     nxt = np.zeros(n_symbols, dtype=np.int64)
     for i in range(n):
-        c = codes[cand[i]]
+        g = cand[i]  # (codes[g, p] read in place: a row slice per candidate costs reference counts)
         for e in range(perms.shape[0]):
             # build the image position by position; the first difference decides
             n_renamed = 0
             smaller = False
             for p in range(L):
-                s = c[perms[e, p]]
+                s = codes[g, perms[e, p]]
                 k = classes[s]
                 if k < 0:
                     x = taus[e, s]
@@ -115,8 +115,8 @@ def canonical_mask(codes, cand, perms, taus, classes, relabel):
                         renamed[n_renamed] = s
                         n_renamed += 1
                     x = rename[s]
-                if x != c[p]:
-                    smaller = x < c[p]
+                if x != codes[g, p]:
+                    smaller = x < codes[g, p]
                     break
             for q in range(n_renamed):
                 s = renamed[q]
@@ -214,17 +214,22 @@ def _next_order(order):
     while order[j] <= order[i]:
         j -= 1
     order[i], order[j] = order[j], order[i]
-    order[i + 1:] = order[i + 1:][::-1]
+    lo, hi = i + 1, k - 1  # reversed in place (a reversed slice would be a copy and a
+    while lo < hi:         # reference count per call: the hottest part of item matching)
+        order[lo], order[hi] = order[hi], order[lo]
+        lo += 1
+        hi -= 1
     return True
 
 
 @njit(cache=True)
-def _ascending(action, hist_f, order):
+def _ascending(act, e, hist_f, order):
     """Whether the history's feedbacks, mapped by `action`, do not decrease in `order`: only
     such orders can give the least sequence (each pair's block starts with its feedback),
-    so the others are skipped without changing the key."""
+    so the others are skipped without changing the key. (`act` and its row `e`, not a
+    slice: a slice per order costs reference counting.)"""
     for i in range(order.shape[0] - 1):
-        if action[hist_f[order[i]]] > action[hist_f[order[i + 1]]]:
+        if act[e, hist_f[order[i]]] > act[e, hist_f[order[i + 1]]]:
             return False
     return True
 
@@ -261,7 +266,7 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
             order[i] = i
         more = True
         while more:
-            if _ascending(act[e], hist_f, order):
+            if _ascending(act, e, hist_f, order):
                 for a in range(n_symbols):
                     rename[a] = -1 if relabel else a
                 nxt = 0
@@ -270,9 +275,9 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
                     h = order[i]
                     seq[q] = act[e, hist_f[h]]
                     q += 1
-                    c = codes[hist_g[h]]
+                    g = hist_g[h]
                     for p in range(L):
-                        s = c[perms[e, p]]
+                        s = codes[g, perms[e, p]]
                         if rename[s] == -1:
                             rename[s] = nxt
                             nxt += 1

@@ -511,7 +511,7 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
     fills the rows of up to BLOCK_ENTRIES // |subset| candidates per call."""
     n, m = subset.shape[0], cand.shape[0]
     cnt = np.zeros(core.n_feedbacks, dtype=np.int32)
-    fbs = np.empty(n, dtype=np.int64)
+    seen = np.empty(n, dtype=np.int64)  # the feedbacks met, each once (d of them)
     tabulated = core.fb.shape[0] > 0
     fb, codes = core.fb, core.codes
     rows = rows_of(core, subset)
@@ -539,26 +539,35 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
             g = cand[i]
             b = bound[i]
             j = 0
-            while j < n:
-                stop = n if not tabulated else min(n, j + step)
-                for q in range(j, stop):
-                    f = np.int64(fb[g, subset[q]]) if tabulated else np.int64(out[k, q])
-                    fbs[q] = f
+            d = 0
+            if not tabulated:  # the row is computed whole: no cut-off part-way
+                for q in range(n):
+                    f = np.int64(out[k, q])
                     c = cnt[f]
                     cnt[f] = c + 1
-                    if f != solved:
-                        b += lower[c + 1] - lower[c]
+                    seen[d] = f
+                    d += c == 0
+                    b += (lower[c + 1] - lower[c]) * (f != solved)
+                j = n
+            while j < n:
+                stop = min(n, j + step)
+                for q in range(j, stop):
+                    f = np.int64(fb[g, subset[q]])
+                    c = cnt[f]
+                    cnt[f] = c + 1
+                    seen[d] = f
+                    d += c == 0
+                    b += (lower[c + 1] - lower[c]) * (f != solved)
                 j = stop
                 if b >= cutoff and j < n:
                     complete[i] = False
                     break
             big = 0
-            for q in range(j):  # the feedbacks met, each reset once
-                c = cnt[fbs[q]]
-                if c > 0:
-                    cnt[fbs[q]] = 0
-                    if fbs[q] != solved:
-                        big = max(big, c)
+            for t in range(d):  # each feedback met reset once
+                f = seen[t]
+                if f != solved:
+                    big = max(big, np.int64(cnt[f]))
+                cnt[f] = 0
             bound[i] = b
             largest[i] = big if complete[i] else n
             if exact and complete[i] and b < cutoff:

@@ -60,6 +60,7 @@ class SearchObjective:
     costed: bool = False     # guesses cost their symbols too (the game's symbol_costs)
     loss_value: int = 1      # the value of one secret lost (when not exhaust_inf)
     smallest_first: bool = True  # a guess's cells searched smallest first (else largest)
+    lanes: int | None = None     # lanes a solve takes by default (None: every core)
 
     def exhausted(self, n: int) -> int:
         if n == 0 or (self.determine and n == 1):
@@ -113,9 +114,13 @@ EXPECTED = SearchObjective("expected", node_cost=1, exhaust_inf=True, order_by_l
 WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest=True)
 #: The losses objective searches a guess's cells largest first: smallest first (the
 #: other objectives' order) took 2.3 times the states on item matching S=5, T=4, I=6
-#: (22,910 against 9,971) and twice the time on I=7.
+#: (22,910 against 9,971) and twice the time on I=7. It takes one lane by default: the
+#: split searches cells of one guess side by side, each with the budget known when it
+#: starts, and this objective's weak cell bounds make those budgets loose (item
+#: matching's table, S=5, T=4, I=5..10: 171 s on two lanes, 124 s of CPU and 57,003
+#: states at I=10, against 89 s on one with 30,654 states).
 LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False,
-                         smallest_first=False)
+                         smallest_first=False, lanes=1)
 def probability_then_cost(secrets: int, horizon: int, costliest_guess: int,
                           determine: bool = False) -> SearchObjective:
     """``LOSSES`` with guess costs, a lost secret worth more than any strategy's total cost

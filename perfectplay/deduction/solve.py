@@ -40,13 +40,6 @@ from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_s
 STRATEGIES = ("optimal", *SCORES)
 
 
-#: Lanes of the probability objectives by default (the others take every core). The
-#: split searches cells of one guess side by side, each with the budget known when it
-#: starts; the losses objective's cell bounds are weak, so those budgets are loose, and
-#: item matching's table (S=5, T=4, I=5..10) took 171 s on two lanes (124 s of CPU,
-#: 57,003 states at I=10) against 89 s on one (30,654 states).
-LOSSES_LANES = 1
-
 
 def _check(strategy: str, max_guesses: int | None) -> None:
     if strategy not in STRATEGIES:
@@ -165,14 +158,14 @@ def solve_deduction(
     `without` names speed-ups to switch off (fields of ``SpeedUps``): the value stays,
     only the time changes. With `workers` > 1 a position of at least
     ``root.PARALLEL_MIN_SECRETS`` secrets is split over that many lanes (threads of this
-    process, ``root._Split``); None chooses: every core, but one lane for the probability
-    objectives (``LOSSES_LANES``). `position` (guesses played with their feedbacks)
+    process, ``root._Split``); None takes the core objective's ``lanes`` (one for the
+    probability objectives' losses), else every core. `position` (guesses played with their feedbacks)
     solves from there; `first` imposes the next guess (an index into ``game.guesses()``).
     Guesses are counted from the start of the game (`max_guesses` and the horizon too).
     `store` (a ``Store``) answers what earlier solves proved and keeps what this one
     proves (``stored.py``), unless speed-ups are switched off (such runs measure the
     search); `cluster` ("local:N" or a Dask scheduler's address) hands
-    the cells to a Dask cluster instead of `workers` processes (``cluster.py``).
+    the cells to a Dask cluster instead of `workers` threads (``cluster.py``).
     `top` searches every node over its `top` best guesses by bound only (the order the
     search tries them in): the value is then an upper bound, labelled so, not an optimum,
     and the store is not used.
@@ -247,20 +240,23 @@ def solve_deduction(
         return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
                               stats, t0, position, subset, limit_text)
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
+    within = None  # the core's objective of a probability solve
+    if probability:
+        within = OBJECTIVES[core_objective("losses", objective.determine)]
+        if costed:
+            costliest = int(game.symbol_costs().max()) * game.length()
+            within = probability_then_cost(len(subset), objective.horizon - played,
+                                           costliest, objective.determine)
     if workers is None:
-        workers = LOSSES_LANES if probability else (os.cpu_count() or 1)
+        default = within.lanes if within is not None else None
+        workers = default or os.cpu_count() or 1
     lanes = open_lanes(workers, cluster, len(subset))
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         note("loading the search's compiled kernels (the first run after installing compiles "
              "them: about half a minute, then cached)")
         on_a_thread(search_for(game, "expected", speedups, passes.searches, top).load_kernels)
-        if probability:
-            within = OBJECTIVES[core_objective("losses", objective.determine)]
-            if costed:
-                costliest = int(game.symbol_costs().max()) * game.length()
-                within = probability_then_cost(len(subset), objective.horizon - played,
-                                               costliest, objective.determine)
+        if within is not None:
             result = passes.within(within, objective.horizon - played)
         else:
             limit = guesses_left(game, len(subset), table.n_secrets, played, max_guesses,
@@ -278,7 +274,7 @@ def solve_deduction(
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     if top is not None:
         label, strategy = SEARCHED_TOP, f"top {top}"
-    if probability:
+    if within is not None:
         solution = _win_solution(game, objective, table, result, stats, t0, position, subset,
                                  within.loss_value, label, strategy)
     else:

@@ -591,6 +591,8 @@ def obvious_possible(core, subset, depth, cap):
     if n >= 2:
         small[2] = 1
     none_first = np.zeros(inside.shape[0], dtype=np.bool_)
+    # (constants as np.int64 and np.bool_ values: a literal or a left-out default would
+    # compile a second specialisation of the kernels, seconds of the first compile)
     exact, largest, _ = score(core, inside, subset, small, depth, np.int64(INF), np.bool_(False),
                               none_first)
     for i in range(inside.shape[0]):

@@ -36,15 +36,33 @@ FROM_FACE_UP = 3
 
 
 @njit(inline="always")
-def _code(r, phase, f, c0, c1, c2, c3):
-    """The state code of (phase, f, c0..c3): mixed radix, as TrickyTrios.encode."""
-    return (((((phase * 4 + f) * r + c0) * r + c1) * r + c2) * r) + c3
-
-
-@njit(inline="always")
 def _plus(j, c0, c1, c2, c3, step):
     """The counts with `step` added to count j."""
     return (c0 + step * (j == 0), c1 + step * (j == 1), c2 + step * (j == 2), c3 + step * (j == 3))
+
+
+#: A phase's rank in the state code: the phases a round passes through later rank lower
+#: (see ``_code``).
+_RANK = (5, 3, 1, 4, 2, 0)
+#: The phase of each rank: the inverse of ``_RANK``.
+_PHASE_OF_RANK = (DRAW_THIRD, TWO, DRAW_SECOND, ONE, DRAW_FIRST, START)
+
+
+@njit(inline="always")
+def _code(r, phase, f, c0, c1, c2, c3):
+    """The state code of (phase, f, c0..c3), as TrickyTrios.encode: mixed radix over the
+    counts u with the face-up trio counted among them (u = c plus one at f when f > 0),
+    then the phase's rank, then f. Why this order: every move goes to a smaller code but
+    a mismatch that sends the round back to its start (the game's only cycles). A card
+    drawn lowers the count of its trio's class (a more significant digit than the class
+    it joins), a removal lowers a count, and within a round, where u stays the same, the
+    phases rank lower as the round goes on. States are indexed in code order, so a walk
+    over them in index order (the strong components' pass) meets successors first, and
+    a state's successors lie within a few fixed strides of it: the pass reads memory
+    almost in order (measured: n = 100's components pass 3x faster than with the phase
+    as the most significant digit)."""
+    u0, u1, u2, u3 = _plus(f, c0, c1, c2, c3, 1 if f > 0 else 0)
+    return (((((u0 * r + u1) * r + u2) * r + u3) * 6 + _RANK[phase]) * 4) + f
 
 
 @njit(cache=True)
@@ -52,19 +70,20 @@ def _rules(params, code, weight, nxt, cost):
     """One state's flips (see the module docstring): at a decision (phases START, ONE,
     TWO) one outcome and every legal flip; at a draw, the class of the card revealed."""
     r = params[0] + 1
-    q = code // r
-    c3 = code - q * r
-    code, q = q, q // r
-    c2 = code - q * r
-    code, q = q, q // r
-    c1 = code - q * r
-    code, q = q, q // r
-    c0 = code - q * r
-    phase, f = q >> 2, q & 3
+    f = code & 3
+    q = code >> 2
+    u = q // 6
+    phase = _PHASE_OF_RANK[q - u * 6]
+    q = u // r
+    u3 = u - q * r
+    u, q = q, q // r
+    u2 = u - q * r
+    u, q = q, q // r
+    u1 = u - q * r
+    u0 = q  # u: the counts with the face-up trio (f known cards) among them
+    c0, c1, c2, c3 = _plus(f, u0, u1, u2, u3, -1 if f > 0 else 0)
     if phase == START and c0 + c1 + c2 + c3 == 0:
         return True
-    # the counts with the face-up trio (f known cards) put back among them
-    u0, u1, u2, u3 = _plus(f, c0, c1, c2, c3, 1 if f > 0 else 0)
     if phase <= TWO:
         weight[0] = 1
         unknown = 3 * c0 + 2 * c1 + c2 + (0 if phase == START else 3 - f)
@@ -139,22 +158,32 @@ class TrickyTrios(MarkovGame):
 
     # --- state codes: phase, f, c0..c3 in mixed radix --------------------------------
     def encode(self, phase: np.ndarray | int, f: np.ndarray | int, c: np.ndarray) -> np.ndarray:
-        """State codes from the phase, f and the counts c[..., 0:4] (mixed radix)."""
+        """State codes from the phase, f and the counts c[..., 0:4] (see ``_code``)."""
         r = self.n + 1
-        code = phase * 4 + f
+        f = np.asarray(f)
+        u = np.array(c, dtype=np.int64)
+        for j in (1, 2, 3):
+            u[..., j] += f == j
+        code = np.zeros(u.shape[:-1], dtype=np.int64)
         for j in range(4):
-            code = code * r + c[..., j]
-        return code
+            code = code * r + u[..., j]
+        return (code * 6 + np.asarray(_RANK)[phase]) * 4 + f
 
     def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(phase, f, counts) of state codes: the inverse of ``encode``."""
         r = self.n + 1
+        codes = np.asarray(codes, dtype=np.int64)
+        f = codes % 4
+        rest = codes // 4
+        phase = np.asarray(_PHASE_OF_RANK)[rest % 6]
+        rest = rest // 6
         c = np.empty(codes.shape + (4,), dtype=np.int64)
-        rest = codes.copy()
         for j in (3, 2, 1, 0):
             c[..., j] = rest % r
-            rest //= r
-        return rest // 4, rest % 4, c
+            rest = rest // r
+        for j in (1, 2, 3):
+            c[..., j] -= f == j
+        return phase, f, c
 
     def initial_state(self) -> int:
         return int(self.encode(START, 0, np.array([self.n, 0, 0, 0])))

@@ -14,12 +14,12 @@ import numpy as np
 
 from numba import njit
 
-from ..markov.compiled import CompiledRules, expand_batch, fill, reach
+from ..markov.compiled import CompiledRules, expand_batch, fill, reach, rules_kernel
 from ..markov.model import MarkovGame
 from ..params import param
 
 
-@njit(cache=True)
+@rules_kernel
 def _rules(params, code, weight, nxt, cost):
     """One state's rolls (x <= y, weight 2 when x != y) and its choices: turn card x, card
     y (when y != x) or card x+y; every move costs 1. Terminal: every card face down."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .dense import solve_in_place
+
 
 #: A state's choices are read through its distinct (target, cost) pairs (``compile.Pairs``)
 #: when it has at most this many: a choice's position among them then fits in a uint8.
@@ -354,8 +356,9 @@ def evaluate_blocks(V, order, block_ptr, label, row_ptr, row_weight, row_target,
                     max_dense):
     """Expected cost of a fixed policy, given as ``policy_rows``, one strong component of
     its graph at a time, successors first: substitution for one state, a dense solve for a
-    small block, Gauss-Seidel for a large one. Returns False if some block never exits
-    (the policy does not finish from there), leaving V partly updated."""
+    small block (``dense.solve_in_place``), Gauss-Seidel for a large one. Returns False if
+    some block never exits (the policy does not finish from there) or its dense system is
+    singular, leaving V partly updated."""
     out_ptr, weight, pol_target, pol_cost = row_ptr, row_weight, row_target, row_cost
     pos = np.zeros(label.shape[0], dtype=np.int64)
     for b in range(block_ptr.shape[0] - 1):
@@ -387,9 +390,10 @@ def evaluate_blocks(V, order, block_ptr, label, row_ptr, row_weight, row_target,
                         A[i, pos[t]] -= weight[o]
                     else:
                         rhs[i] += weight[o] * V[t]
-            x = np.linalg.solve(A, rhs) if m > 1 else rhs / A[0, 0]
+            if not solve_in_place(A, rhs):  # singular: a safeguard (an exit makes it regular)
+                return False
             for i in range(m):
-                V[order[lo + i]] = x[i]
+                V[order[lo + i]] = rhs[i]
         else:
             for i in range(lo, hi):
                 if V[order[i]] == np.inf:

@@ -140,6 +140,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import SolveArgs, solve as run
+    from .numba_start import start_without_blas_probe
     from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
@@ -163,6 +164,7 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     g.engine.check(g, args)
     options = g.engine.solve_options(
         g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
+    start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out (0.15 s)
     progress = Silent() if quiet else Bar()
     try:
         solution = run(g, obj, progress=progress, **options)

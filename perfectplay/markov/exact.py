@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 from flint import fmpq, fmpz_mat
@@ -30,49 +31,71 @@ class TooLarge(Exception):
 
 def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
     """Exact expected cost-to-go of every state under the policy `best_edge` (per outcome)."""
-    n = g.n_states
     tgt = g.target[best_edge].astype(np.int64)
-    cst = g.cost[best_edge].astype(np.int64)
     labels = components(g.out_ptr, tgt)
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1
-    V: list = [fmpq(0)] * n
-    out_ptr, weight, denom = g.out_ptr, g.weight, g.denom
+    # python ints: indexing numpy arrays element by element costs more than the arithmetic
+    policy = _Policy(g.out_ptr.tolist(), g.weight.tolist(), tgt.tolist(),
+                     g.cost[best_edge].tolist(), g.denom.tolist())
+    V: list = [fmpq(0)] * g.n_states
     for block in np.split(order, bounds):
         if len(block) == 1:
             s = int(block[0])
-            lo, hi = out_ptr[s], out_ptr[s + 1]
             if g.terminal[s]:
                 continue
-            if not (tgt[lo:hi] == s).any():
-                total = fmpq(0)
-                for o in range(lo, hi):
-                    total += int(weight[o]) * (int(cst[o]) + V[int(tgt[o])])
-                V[s] = total / int(denom[s])
+            paid, to = policy.terms(s)
+            if s not in to:
+                total = fmpq(paid)
+                for t, w in to.items():
+                    total += w * V[t]
+                V[s] = total / policy.denom[s]
                 continue
         if len(block) > max_block:
             raise TooLarge(f"a cycle of {len(block)} states exceeds the exact limit {max_block}")
-        _solve_block(block, g, tgt, cst, V)
+        _solve_block(block.tolist(), policy, V)
     return V
 
 
-def _solve_block(block: np.ndarray, g: Graph, tgt: np.ndarray, cst: np.ndarray, V: list) -> None:
+class _Policy(NamedTuple):
+    """A policy's outcomes as lists of python ints: row pointers per state, then per
+    outcome its weight, the target and cost of its chosen edge; each state's denominator."""
+
+    out_ptr: list
+    weight: list
+    target: list
+    cost: list
+    denom: list
+
+    def terms(self, s: int) -> tuple[int, dict[int, int]]:
+        """State s's weighted cost (the sum of weight times cost over its outcomes) and the
+        weight of its outcomes going to each target (outcomes to one target merged: fewer
+        rational operations)."""
+        paid = 0
+        to: dict[int, int] = {}
+        for o in range(self.out_ptr[s], self.out_ptr[s + 1]):
+            w, t = self.weight[o], self.target[o]
+            paid += w * self.cost[o]
+            to[t] = to.get(t, 0) + w
+        return paid, to
+
+
+def _solve_block(block: list, policy: _Policy, V: list) -> None:
     """Solve den_s V_s - sum_{inside} w V_t = sum w c + sum_{outside} w V_t exactly."""
     m = len(block)
-    pos = {int(s): i for i, s in enumerate(block)}
+    pos = {s: i for i, s in enumerate(block)}
     rows = [[0] * m for _ in range(m)]
     rhs = []
     for i, s in enumerate(block):
-        s = int(s)
-        rows[i][i] += int(g.denom[s])
-        b = fmpq(0)
-        for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
-            w, t = int(g.weight[o]), int(tgt[o])
-            b += w * int(cst[o])
-            if t in pos:
-                rows[i][pos[t]] -= w
-            else:
+        rows[i][i] += policy.denom[s]
+        paid, to = policy.terms(s)
+        b = fmpq(paid)
+        for t, w in to.items():
+            j = pos.get(t)
+            if j is None:
                 b += w * V[t]
+            else:
+                rows[i][j] -= w
         rhs.append(b)
     scale = math.lcm(*(int(b.q) for b in rhs))
     B = fmpz_mat(m, 1, [int(b * scale) for b in rhs])
@@ -81,7 +104,7 @@ def _solve_block(block: np.ndarray, g: Graph, tgt: np.ndarray, cst: np.ndarray, 
     except ZeroDivisionError:
         raise TooLarge("the policy never finishes from some states (singular system)") from None
     for i, s in enumerate(block):
-        V[int(s)] = X[i, 0] / scale
+        V[s] = X[i, 0] / scale
 
 
 def improve_exact(g: Graph, best_edge: np.ndarray, V: list) -> np.ndarray:
@@ -96,16 +119,15 @@ def improve_exact(g: Graph, best_edge: np.ndarray, V: list) -> np.ndarray:
     q = g.cost + Vf[g.target]
     chosen = q[best_edge][e_out]
     close = np.flatnonzero(q < chosen + 1e-9 * np.maximum(1.0, np.abs(chosen)))
+    close = close[close != best_edge[e_out[close]]]  # each outcome's own choice: no rival
     improved = best_edge.copy()
     best_q: dict[int, object] = {}
-    for e in close:
-        o = int(e_out[e])
-        b = int(improved[o])
-        if e == b:
-            continue
+    for e, o, c, t in zip(close.tolist(), e_out[close].tolist(), g.cost[close].tolist(),
+                          g.target[close].tolist()):
         if o not in best_q:
+            b = int(improved[o])
             best_q[o] = int(g.cost[b]) + V[int(g.target[b])]
-        qe = int(g.cost[e]) + V[int(g.target[e])]
+        qe = c + V[t]
         if qe < best_q[o]:
             improved[o], best_q[o] = e, qe
     return improved

@@ -31,7 +31,7 @@ class TooLarge(Exception):
 
 def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
     """Exact expected cost-to-go of every state under the policy `best_edge` (per outcome)."""
-    tgt = g.target[best_edge].astype(np.int64)
+    tgt = g.target[best_edge]  # the targets' own type: the kernel policy iteration loaded
     labels = components(g.out_ptr, tgt)
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1

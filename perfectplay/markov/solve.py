@@ -40,6 +40,13 @@ LOCAL_BLOCK = 1000
 #: ... and the depth-first search keeps at most this many states on its stacks (16 bytes
 #: each); a deeper one also goes to the sweeps.
 LOCAL_STACK = 1 << 22
+#: A graph of at most this many states is swept in its visiting order as it is numbered,
+#: not renumbered into that order (``_visiting_order``): its arrays stay in the cache, so
+#: reading them in order gains nothing (dice-cards --float, kernels loaded: n=6 13 ms as
+#: numbered, 15 ms renumbered; n=7, 16,384 states, 94 ms either way), and the
+#: renumbering's seven kernels are not loaded from numba's disk cache (about 11 ms of
+#: dice-cards n=5's whole process).
+RENUMBER_STATES = 1 << 14
 #: Sweeps per kernel call between progress reports (and chances for Ctrl-C: a compiled
 #: call cannot be interrupted), at most about EDGES_PER_CALL edges' work per call;
 #: policy rounds before giving up.
@@ -93,18 +100,21 @@ def solve_markov(
     return sol
 
 
-def _renumber_in_visiting_order(game, g) -> Pairs:
-    """Check for zero-cost cycles and renumber the graph in Gauss-Seidel's visiting order
-    (see ``solve_order``); returns its ``Pairs`` layout, built first (both passes walk
-    it), renumbered with it."""
+def _visiting_order(game, g) -> tuple[Pairs, np.ndarray]:
+    """Check for zero-cost cycles and find Gauss-Seidel's visiting order (``solve_order``);
+    both passes walk the graph's ``Pairs`` layout, built first. A graph of more than
+    RENUMBER_STATES states is then renumbered in that order, its layout with it. Returns
+    (the layout, the order to sweep in: the identity once renumbered)."""
     pairs = g.pairs()
     check_no_free_cycles(g, pairs)
     try:
         order = solve_order(g, pairs)
     except PerfectplayError as why:
         raise Unsupported(f"{game}: {why}") from None
+    if g.n_states <= RENUMBER_STATES:
+        return pairs, order.astype(np.int64)
     g.renumber(order, pairs)
-    return pairs
+    return pairs, np.arange(g.n_states, dtype=np.int64)
 
 
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
@@ -116,10 +126,11 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solutio
         stats.update(components=n_components, sweeps=most, policy_rounds=0,
                      iterate_seconds=round(time.perf_counter() - t, 4))
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
-        pairs = _renumber_in_visiting_order(game, g)
+        pairs, order = _visiting_order(game, g)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()
-        V, best, sweeps, rounds, change = _policy_iteration(g, pairs, tol, max_sweeps, progress)
+        V, best, sweeps, rounds, change = _policy_iteration(g, pairs, order, tol, max_sweeps,
+                                                            progress)
         del pairs
         stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                      iterate_seconds=round(time.perf_counter() - t, 4))
@@ -181,14 +192,14 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
     return sweeps, float(delta)
 
 
-def _policy_iteration(g, pairs, tol, max_sweeps, progress):
-    """Optimal values and policy in floats: Gauss-Seidel sweeps to a warm start, then
-    policy iteration, each policy evaluated directly one strong component at a time (its
-    outcomes merged by the pair they choose, ``policy_rows``), then sweeps until no value
-    changes by more than `tol` (relative) in a sweep."""
+def _policy_iteration(g, pairs, order, tol, max_sweeps, progress):
+    """Optimal values and policy in floats, the states swept in `order`: Gauss-Seidel
+    sweeps to a warm start, then policy iteration, each policy evaluated directly one
+    strong component at a time (its outcomes merged by the pair they choose,
+    ``policy_rows``), then sweeps until no value changes by more than `tol` (relative)
+    in a sweep."""
     from .kernels import evaluate_blocks, greedy_choices, improve_choices, policy_rows
 
-    order = np.arange(g.n_states, dtype=np.int64)  # the graph is in visiting order
     merged = pairs.arrays() if MERGED_POLICY_ROWS else Pairs.none().arrays()
     pairs = pairs.arrays() if PACKED_SWEEPS else Pairs.none().arrays()
     V = np.where(g.terminal, 0.0, np.inf)

@@ -87,3 +87,29 @@ def test_merged_policy_rows_change_no_value(game, monkeypatch):
     per_outcome = solve(game, exact=False)
     assert merged.stats["policy_rounds"] >= 1
     assert abs(merged.strategy.values - per_outcome.strategy.values).max() < 1e-9
+
+
+def by_code(sol) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, values) of a solution's states, in code order: comparable however the
+    solver numbered them."""
+    g = sol.strategy.graph
+    order = np.argsort(g.codes)
+    return g.codes[order], np.asarray(sol.strategy.values)[order]
+
+
+@pytest.mark.parametrize("game", [load_game("dice-cards", ["n=5"]), many_targets(40)])
+def test_renumbering_changes_no_value(game, monkeypatch):
+    """Small graphs are swept in their visiting order as numbered, large ones renumbered
+    into it first (``RENUMBER_STATES``): both give the same values, and the exact one."""
+    monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 1)  # the global sweeps
+    as_numbered = solve(game, exact=False)
+    monkeypatch.setattr(markov_solve, "RENUMBER_STATES", 0)
+    renumbered = solve(game, exact=False)
+    assert as_numbered.stats["policy_rounds"] >= 1
+    codes, values = by_code(as_numbered)
+    codes_r, values_r = by_code(renumbered)
+    assert np.array_equal(codes, codes_r)
+    assert abs(values - values_r).max() < 1e-9
+    assert not np.array_equal(renumbered.strategy.graph.codes, as_numbered.strategy.graph.codes)
+    exact = solve(game, exact=True)
+    assert abs(exact.value_float - renumbered.value_float) < 1e-9

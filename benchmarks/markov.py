@@ -27,6 +27,13 @@ average is given; seconds of the solve, peak resident memory of the case's proce
     dice-5, whole process, 5 runs alternating with seed-dice-5: 2.24 s wall median
                  against the seed's 14.6 s (load 2.0)
 
+Session 11 (one run each, nothing else heavy running; see docs/architecture.md for the
+machine's memory, which moves dice-10 between 17 and 24 s):
+
+    trios-100    19.0 s, 5,101 MiB (explore 12.4, components 6.6; 30.3 s that morning)
+    dice-10      17.4 s, 2,710 MiB (explore 1.1, order 2.9, iterate 13.4)
+    dice-5, whole process: 0.55 to 0.60 s median (0.70 s that morning)
+
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
 read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;
 15 s and 4 GiB; 0.6 s) and what stands in the way: docs/architecture.md, "Measured".

@@ -98,8 +98,9 @@ def list_games() -> None:
                    "every core; one for the probability objectives, which lose more cut-offs "
                    "split than they gain)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
-              help="deduction games: speed-ups to switch off (symmetry, bounds, memo, "
-                   "obvious, table, lookahead, columns, cutoff); the value stays, the time changes")
+              help="speed-ups to switch off; the value stays, the time changes (deduction "
+                   "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff; "
+                   "Markov games: components, packed, merged, warm, renumber)")
 @click.option("--first", default=None, metavar="GUESS",
               help="deduction games: the first guess to play (from --after's position if "
                    "given); the rest is optimal")

@@ -50,7 +50,7 @@ def test_solve_out_writes_the_policy(tmp_path):
     (["solve", "dice-cards", "--frobnicate"], "No such option"),
     # each engine's options, the others refused in one line naming them (engines.py)
     (["solve", "dice-cards", "--workers", "2", "--without", "memo", "--store", "s.sqlite"],
-     "dice-cards takes no --workers, --without or --store (deduction games only)"),
+     "dice-cards takes no --workers or --store (deduction games only)"),
     (["solve", "dice-cards", "--no-store"], "dice-cards takes no --no-store (deduction games only)"),
     (["solve", "mastermind", "--tol", "1e-3"], "mastermind takes no --tol (Markov games only)"),
     (["solve", "mastermind", "--float"], "mastermind takes no --exact/--float (Markov games only)"),

@@ -8,7 +8,6 @@ tie-breaks), hands positions to ``root.solve_position`` and turns the trees into
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from collections import Counter
@@ -19,9 +18,10 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
-from ..store import Store
 from ..solution import (HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, SEARCHED_TOP, UPPER_BOUNDS,
                         Solution)
+from ..speedups import switched_off
+from ..store import Store
 from .feedback import Table, build_table
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
@@ -46,15 +46,6 @@ def _check(strategy: str, max_guesses: int | None) -> None:
         raise Unsupported(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     if max_guesses is not None and max_guesses < 1:
         raise Unsupported(f"--max-guesses must be at least 1, got {max_guesses}")
-
-
-def switched_off(speedups: SpeedUps, names: Sequence[str]) -> SpeedUps:
-    """`speedups` with the named switches off; an unknown name is a one-line error."""
-    known = SpeedUps.names()
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise Unsupported(f"unknown speed-up {unknown[0]!r} (known: {', '.join(known)})")
-    return dataclasses.replace(speedups, **{n: False for n in names})
 
 
 class _Passes:

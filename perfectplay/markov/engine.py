@@ -18,7 +18,7 @@ class MarkovEngine(Engine):
 
     kind = "markov"
     label = "Markov"
-    solve_flags = frozenset({"exact", "tol"})
+    solve_flags = frozenset({"exact", "tol", "without"})
     gym_env = "perfectplay.gym:MarkovEnv"
     web_board = "perfectplay.web.play:markov_board"
 
@@ -28,7 +28,12 @@ class MarkovEngine(Engine):
         return solve_markov(game, objective, **options)
 
     def solve_options(self, game: MarkovGame, args: SolveArgs, note=print) -> dict[str, Any]:
-        return {"exact": args.exact, **({"tol": args.tol} if args.tol is not None else {})}
+        from ..speedups import switched_off
+        from .speedups import SpeedUps
+
+        names = [n.strip() for n in args.without.split(",") if n.strip()]
+        return {"exact": args.exact, **({"tol": args.tol} if args.tol is not None else {}),
+                **({"speedups": switched_off(SpeedUps(), names)} if names else {})}
 
     def play(self, game: MarkovGame, console: Console, seed: int | None, args: PlayArgs) -> None:
         from ..engines import solve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+
 import numpy as np
 
 from ..errors import PerfectplayError, Unsupported
@@ -13,6 +14,7 @@ from .compile import Pairs, compile_game
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
+from .speedups import SpeedUps
 from .structure import (FREE_CYCLE_MESSAGE, NEVER_ENDS_MESSAGE, check_no_free_cycles, components,
                         solve_order, zero_cost_order)
 
@@ -29,7 +31,7 @@ EXACT_HORIZON_WORK = 5_000_000
 #: states are evaluated by a dense solve. (Dice-cards n=10: its greedy policy is rough at
 #: 5e-2 after 26 sweeps, a component of 794,565 states, and differs from the optimal one
 #: in 7,872 of 57.7M outcomes at 3e-2 after 38 sweeps, components of at most 768 states;
-#: WARM_TOL took 67 sweeps. WARM_START = WARM_TOL warms up as before.)
+#: WARM_TOL took 67 sweeps; ``SpeedUps.warm`` off warms up to WARM_TOL at once, as before.)
 WARM_START = 3e-2
 WARM_TOL = 1e-2
 ROUGH_SHARE = 0.01
@@ -53,13 +55,6 @@ RENUMBER_STATES = 1 << 14
 SWEEP_CHUNK = 20
 EDGES_PER_CALL = 30_000_000
 MAX_ROUNDS = 1000
-#: The global sweeps read each state's choices through its distinct (target, cost) pairs
-#: (``compile.Pairs``: the same values bit for bit, about twice as fast on dice-cards);
-#: False reads every choice's target directly (kept to check that claim). Policy
-#: evaluation merges a state's outcomes that choose the same pair (``policy_rows``: the
-#: same values to rounding); False gives it one entry per outcome.
-PACKED_SWEEPS = True
-MERGED_POLICY_ROWS = True
 
 
 def solve_markov(
@@ -71,6 +66,7 @@ def solve_markov(
     max_sweeps: int = 10_000_000,
     progress: Silent | None = None,
     compiled: bool | None = None,
+    speedups: SpeedUps = SpeedUps(),
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -79,6 +75,7 @@ def solve_markov(
 
     The float stage ends when no value changes by more than `tol` (relative) in a sweep;
     exact=None then runs the exact stage where sizes allow (True insists, False skips).
+    `speedups` (``markov.speedups.SpeedUps``) switches speed-ups off: the value stays.
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -89,7 +86,7 @@ def solve_markov(
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
-        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress)
+        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups)
     elif objective.name == "probability":
         check_no_free_cycles(g)
         sol = _solve_horizon(game, g, objective.horizon, exact, stats)
@@ -100,37 +97,38 @@ def solve_markov(
     return sol
 
 
-def _visiting_order(game, g) -> tuple[Pairs, np.ndarray]:
+def _visiting_order(game, g, renumber: bool) -> tuple[Pairs, np.ndarray]:
     """Check for zero-cost cycles and find Gauss-Seidel's visiting order (``solve_order``);
     both passes walk the graph's ``Pairs`` layout, built first. A graph of more than
-    RENUMBER_STATES states is then renumbered in that order, its layout with it. Returns
-    (the layout, the order to sweep in: the identity once renumbered)."""
+    RENUMBER_STATES states is then renumbered in that order (unless `renumber` is off),
+    its layout with it. Returns (the layout, the order to sweep in: the identity once
+    renumbered)."""
     pairs = g.pairs()
     check_no_free_cycles(g, pairs)
     try:
         order = solve_order(g, pairs)
     except PerfectplayError as why:
         raise Unsupported(f"{game}: {why}") from None
-    if g.n_states <= RENUMBER_STATES:
+    if not renumber or g.n_states <= RENUMBER_STATES:
         return pairs, order.astype(np.int64)
     g.renumber(order, pairs)
     return pairs, np.arange(g.n_states, dtype=np.int64)
 
 
-def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress) -> Solution:
+def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) -> Solution:
     t = time.perf_counter()
     progress.stage("value iteration by strong components")
-    solved = _by_components(game, g, tol, max_sweeps)
+    solved = _by_components(game, g, tol, max_sweeps) if speedups.components else None
     if solved is not None:
         V, best, n_components, most = solved
         stats.update(components=n_components, sweeps=most, policy_rounds=0,
                      iterate_seconds=round(time.perf_counter() - t, 4))
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
-        pairs, order = _visiting_order(game, g)
+        pairs, order = _visiting_order(game, g, speedups.renumber)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()
         V, best, sweeps, rounds, change = _policy_iteration(g, pairs, order, tol, max_sweeps,
-                                                            progress)
+                                                            progress, speedups)
         del pairs
         stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                      iterate_seconds=round(time.perf_counter() - t, 4))
@@ -192,7 +190,7 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
     return sweeps, float(delta)
 
 
-def _policy_iteration(g, pairs, order, tol, max_sweeps, progress):
+def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups):
     """Optimal values and policy in floats, the states swept in `order`: Gauss-Seidel
     sweeps to a warm start, then policy iteration, each policy evaluated directly one
     strong component at a time (its outcomes merged by the pair they choose,
@@ -200,10 +198,10 @@ def _policy_iteration(g, pairs, order, tol, max_sweeps, progress):
     in a sweep."""
     from .kernels import evaluate_blocks, greedy_choices, improve_choices, policy_rows
 
-    merged = pairs.arrays() if MERGED_POLICY_ROWS else Pairs.none().arrays()
-    pairs = pairs.arrays() if PACKED_SWEEPS else Pairs.none().arrays()
+    merged = pairs.arrays() if speedups.merged else Pairs.none().arrays()
+    pairs = pairs.arrays() if speedups.packed else Pairs.none().arrays()
     V = np.where(g.terminal, 0.0, np.inf)
-    warm = max(tol, WARM_START)
+    warm = max(tol, WARM_START if speedups.warm else WARM_TOL)
     progress.stage("value iteration", unit="sweeps")
     sweeps, _ = _sweep(V, order, g, pairs, warm, max_sweeps, progress, 0)
     best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)

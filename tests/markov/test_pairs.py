@@ -11,6 +11,7 @@ from perfectplay import load_game, solve
 from perfectplay.markov import solve as markov_solve
 from perfectplay.markov.compile import compile_game
 from perfectplay.markov.kernels import LOCAL_MAX
+from perfectplay.markov.speedups import SpeedUps
 from perfectplay.markov.structure import solve_order
 from perfectplay.markov.table import TableGame
 
@@ -70,8 +71,7 @@ def test_a_state_with_more_pairs_than_a_byte_keeps_its_choices():
 def test_packed_sweeps_change_no_value(game, monkeypatch):
     monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 1)  # the global sweeps
     packed = solve(game, exact=False)
-    monkeypatch.setattr(markov_solve, "PACKED_SWEEPS", False)
-    direct = solve(game, exact=False)
+    direct = solve(game, exact=False, speedups=SpeedUps(packed=False))
     assert packed.stats["policy_rounds"] >= 1
     assert np.array_equal(packed.strategy.values, direct.strategy.values)
     assert np.array_equal(packed.strategy.chosen, direct.strategy.chosen)
@@ -83,8 +83,7 @@ def test_packed_sweeps_change_no_value(game, monkeypatch):
 def test_merged_policy_rows_change_no_value(game, monkeypatch):
     monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 1)
     merged = solve(game, exact=False)
-    monkeypatch.setattr(markov_solve, "MERGED_POLICY_ROWS", False)
-    per_outcome = solve(game, exact=False)
+    per_outcome = solve(game, exact=False, speedups=SpeedUps(merged=False))
     assert merged.stats["policy_rounds"] >= 1
     assert abs(merged.strategy.values - per_outcome.strategy.values).max() < 1e-9
 

@@ -6,6 +6,7 @@ import pytest
 
 from perfectplay import load_game, solve
 from perfectplay.games.tricky_trios import START, TrickyTrios
+from perfectplay.markov.speedups import SpeedUps
 
 from ..golden import DICE_CARDS, TRICKY_TRIOS, TRICKY_TRIOS_EXACT
 
@@ -76,8 +77,7 @@ def test_looser_warm_up_changes_no_value(local_block, monkeypatch):
     monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", local_block)
     game = load_game("dice-cards", ["n=5"])
     loose = solve(game, exact=False)
-    monkeypatch.setattr(markov_solve, "WARM_START", markov_solve.WARM_TOL)  # the old warm-up
-    tight = solve(game, exact=False)
+    tight = solve(game, exact=False, speedups=SpeedUps(warm=False))  # the old warm-up
     assert loose.stats["policy_rounds"] >= 1 and tight.stats["policy_rounds"] >= 1
     assert round(loose.value_float, 6) == DICE_CARDS[5]
     assert abs(loose.value_float - tight.value_float) < 1e-9

@@ -1,0 +1,30 @@
+"""The Markov solver's speed-ups (``solve_markov(speedups=...)``, ``--without``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SpeedUps:
+    """Which speed-ups the Markov solver uses (all on by default; off changes only the time).
+
+    components  strong components of at most ``solve.LOCAL_BLOCK`` states solved one at a
+                time, successors first (off: sweeps over the whole graph and policy
+                iteration, as for a game with a large cycle)
+    packed      sweeps read each state's distinct (target, cost) pairs once
+                (``compile.Pairs``; off: every choice's target; the same values bit for bit)
+    merged      policy evaluation merges a state's outcomes that choose the same pair
+                (off: one entry per outcome)
+    warm        value iteration warms policy iteration up to a loose tolerance
+                (``solve.WARM_START``; off: the tighter ``solve.WARM_TOL``)
+    renumber    a graph of more than ``solve.RENUMBER_STATES`` states renumbered into
+                the visiting order, so that the sweeps read its arrays front to back
+                (off: swept through the order)
+    """
+
+    components: bool = True
+    packed: bool = True
+    merged: bool = True
+    warm: bool = True
+    renumber: bool = True

@@ -52,7 +52,9 @@ class Graph:
         """State indices of game codes; KeyError for a code never reached."""
         codes = np.asarray(codes, dtype=np.int64)
         order, sorted_codes = self._lookup()
-        idx = order[np.minimum(np.searchsorted(sorted_codes, codes), self.n_states - 1)]
+        idx = np.minimum(np.searchsorted(sorted_codes, codes), self.n_states - 1)
+        if order is not None:
+            idx = order[idx]
         if (self.codes[idx] != codes).any():
             raise KeyError("state not reachable in this game")
         return idx
@@ -92,12 +94,18 @@ class Graph:
         self.out_ptr, self.choice_ptr, self.start = out_ptr, choice_ptr, int(inv[self.start])
         self.__dict__.pop("_lookup_table", None)  # the codes moved: rebuild on next lookup
 
-    def _lookup(self) -> tuple[np.ndarray, np.ndarray]:
+    def _lookup(self) -> tuple[np.ndarray | None, np.ndarray]:
         """(argsort of the codes, the codes sorted), built on the first lookup only: most
-        solves never look a code up, and the sort of tens of millions of codes is not free."""
+        solves never look a code up, and the sort of tens of millions of codes is not free.
+        Codes already in increasing order (a compiled exploration indexes states in code
+        order) are searched as they are: (None, the codes), nothing built (Tricky Trios
+        n=100: 0.85 GB and a sort of 53 million codes spared)."""
         if "_lookup_table" not in self.__dict__:
-            order = np.argsort(self.codes, kind="stable")
-            self.__dict__["_lookup_table"] = (order, self.codes[order])
+            if self.n_states < 2 or bool((self.codes[1:] > self.codes[:-1]).all()):
+                self.__dict__["_lookup_table"] = (None, self.codes)
+            else:
+                order = np.argsort(self.codes, kind="stable")
+                self.__dict__["_lookup_table"] = (order, self.codes[order])
         return self.__dict__["_lookup_table"]
 
     def outcome_state(self) -> np.ndarray:

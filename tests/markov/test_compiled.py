@@ -30,3 +30,13 @@ def test_both_paths_give_identical_graphs(name, n):
 def test_both_paths_give_the_same_value(name, n):
     game = load_game(name, [f"n={n}"])
     assert solve(game).value == solve(game, compiled=False).value
+
+
+@pytest.mark.parametrize("compiled", [True, False])  # codes in increasing order, or not
+def test_codes_are_looked_up_in_either_order(compiled):
+    g = compile_game(load_game("tricky-trios", ["n=4"]), compiled=compiled)
+    assert bool((np.diff(g.codes) > 0).all()) == compiled
+    shuffled = np.random.default_rng(1).permutation(g.n_states)
+    assert np.array_equal(g.index_of(g.codes[shuffled]), shuffled)
+    with pytest.raises(KeyError):
+        g.index_of(np.array([int(g.codes.max()) + 1]))

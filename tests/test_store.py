@@ -10,8 +10,16 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
+from perfectplay import load_game
+from perfectplay.deduction.feedback import build_table
+from perfectplay.deduction.objective import INF
+from perfectplay.deduction.root import Answer, Subproblem
+from perfectplay.deduction.search import SpeedUps
+from perfectplay.deduction.stored import AnswerStore
+from perfectplay.deduction.tree import Node
 from perfectplay.store import Store, Stored, StoreError, clear, default_path
 
 from .cli_runner import assert_one_line_error
@@ -84,6 +92,29 @@ def test_bounds_never_overwrite_values(tmp_path):
     store.put(key, Stored(9, False, None), "g", "expected", 100)
     assert store.get(key) == Stored(7, True, b"tree")  # an exact value stays
     assert store.get(b"x" * 32) is None
+
+
+def test_answers_with_more_guesses_bound_fewer(tmp_path):
+    """More guesses never cost more: what is kept of a set with more guesses (one more,
+    or one per secret: the uncapped pass before a tie-break) bounds it with fewer, and
+    settles it at a budget the bound reaches; what is kept with fewer bounds nothing."""
+    game = load_game("mastermind(pegs=4,colors=4)")
+    answers = AnswerStore(Store(tmp_path / "s.sqlite"), game, build_table(game))
+    cell = np.arange(40)
+
+    def sub(cap: int, budget: int = INF) -> Subproblem:
+        return Subproblem(game, "expected", SpeedUps(), (), cell, cap, budget)
+
+    answers.record(sub(len(cell)), Answer(100, Node(0), 0))  # exact, with every guess
+    answers.record(sub(3), Answer(120, None, 0))  # a bound within 3 guesses
+    assert answers.bound(sub(2)) == 120 and answers.bound(sub(4)) == 100
+    settled = answers.recall(sub(2, budget=110)).answer
+    assert settled.value == 120 and settled.tree is None
+    assert answers.recall(sub(3, budget=121)).answer is None
+    assert answers.recall(sub(4, budget=101)).answer is None  # not 120: found with fewer
+    assert answers.recall(sub(4, budget=100)).answer == Answer(100, None, 0)
+    assert answers.recall(sub(2)).answer is None  # no budget: a bound settles nothing
+    assert answers.tally.read == 2
 
 
 def _write_many(path: str, worker: int, rounds: int) -> None:

@@ -516,8 +516,10 @@ class _Split:
     known to lose, the cells not started are dropped. So the lanes do the work the core
     would do alone, in nearly its order, with looser budgets only for the cells running
     side by side. Tasks go to whichever lane is idle (``_Dispatch``). Cells of at least
-    ``MIN_SECRETS`` secrets are looked up in the store first and kept there once answered
-    (tasks as soon as they finish, so that a kill loses only the tasks in flight).
+    ``MIN_SECRETS`` secrets are looked up in the store first (for an exact answer, then
+    again with their budget once it is known: a bound reaching it settles them) and kept
+    there once answered (tasks as soon as they finish, so that a kill loses only the
+    tasks in flight).
 
     Values are the core's, as on one lane; which of two equally good guesses a tree keeps
     may differ from run to run (a lane's memo can decide it, and which lane answers a
@@ -619,6 +621,10 @@ class _Split:
         if budget is None:
             return None
         cell = _cell(sub, g, f, part, budget)
+        if self.store is not None and len(part) >= MIN_SECRETS:  # a bound reaching the budget
+            recalled = self.store.recall(cell)
+            if recalled.answer is not None:
+                return _answered(recalled.answer)
         if len(part) < SPLIT_MIN_SECRETS:
             return cell
 

@@ -11,6 +11,12 @@ What is kept: every position a pass values (so a finished solve is answered whol
 the store) and the cells of root guesses of at least ``MIN_SECRETS`` secrets (so an
 interrupted solve resumes with at most its cells in flight to redo); small cells are
 cheaper to search again than to keep.
+
+What is read: a subproblem's own answer, else the answers of the same set with more
+guesses, which bound it from below (more guesses never cost more). So the capped pass
+of a tie-break is bounded by the uncapped pass before it, as the searches' memos bound
+it in one process, also when the uncapped answers were read from the store (a resumed
+solve, whose memos never saw the sets below them).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from ..solution import Solution, format_value, parse_value
 from ..store import Store, Stored
 from .feedback import Table
 from .model import DeductionGame
+from .objective import INF
 from .tree import Node
 
 #: Cells with fewer secrets are not kept (searched again in well under a second).
@@ -174,8 +181,11 @@ class AnswerStore:
 
     def key(self, sub) -> bytes:
         """The key of a ``root.Subproblem`` (see the module's docstring)."""
-        n = len(sub.subset)
-        cap = min(sub.cap, n) if self.game.consistent_secrets_allowed() else sub.cap
+        return self._key(sub, sub.cap)
+
+    def _key(self, sub, cap: int) -> bytes:
+        """The key of `sub` within `cap` guesses."""
+        cap = self._capped(sub, cap)
         digest = hashlib.sha256(self.context)
         digest.update(f"{_objective_name(sub)}|{cap}|{sub.first}|".encode())
         digest.update(np.ascontiguousarray(sub.subset, dtype=np.int64).tobytes())
@@ -185,29 +195,48 @@ class AnswerStore:
             digest.update(allowed.tobytes() + least.astype(np.int64).tobytes())
         return digest.digest()
 
+    def _capped(self, sub, cap: int) -> int:
+        """`cap` as the key names it: at most one guess per secret when the consistent
+        secrets are allowed guesses (more cannot help)."""
+        return min(cap, len(sub.subset)) if self.game.consistent_secrets_allowed() else cap
+
+    def _wider(self, sub) -> int:
+        """The best lower bound of `sub`'s value that its answers with more guesses give
+        (one more, or as many as it has secrets; 0: none kept): more guesses never cost
+        more, so a value or bound found with more is a bound with fewer (see the module's
+        docstring)."""
+        cap = self._capped(sub, sub.cap)
+        wider = {self._capped(sub, c) for c in (cap + 1, len(sub.subset))} - {cap}
+        found = (self.store.get(self._key(sub, c)) for c in sorted(wider) if c > cap)
+        return max((stored.value for stored in found if stored is not None), default=0)
+
     def bound(self, sub) -> int:
-        """A proven lower bound of `sub`'s value (its value when known; 0: nothing known)."""
+        """A proven lower bound of `sub`'s value (its value when known, or what its
+        answers with more guesses show; 0: nothing known)."""
         self._raise_failure()
         stored = self.store.get(self.key(sub))
-        return 0 if stored is None else stored.value
+        return max(0 if stored is None else stored.value, self._wider(sub))
 
     def recall(self, sub) -> Recalled:
-        """What is known of `sub` (a ``root.Subproblem``) at its budget."""
+        """What is known of `sub` (a ``root.Subproblem``) at its budget: its own answer,
+        or an answer with more guesses bounding it at the budget or over."""
         from .root import Answer
 
         self._raise_failure()
         stored = self.store.get(self.key(sub))
-        if stored is None:
-            return Recalled(None, 0)
-        if stored.exact and stored.value < sub.budget:
+        own = 0 if stored is None else stored.value
+        if stored is not None and stored.exact and stored.value < sub.budget:
             answer = Answer(stored.value, decode_tree(stored.payload), 0)
-        elif stored.value >= sub.budget:
-            answer = Answer(stored.value, None, 0)
+        elif own >= sub.budget:
+            answer = Answer(own, None, 0)
         else:
-            return Recalled(None, stored.value)
+            bound = max(own, self._wider(sub)) if sub.budget < INF else own
+            if bound < sub.budget:
+                return Recalled(None, bound)
+            answer = Answer(bound, None, 0)
         with self._lock:
             self.tally.read += 1
-        return Recalled(answer, stored.value)
+        return Recalled(answer, answer.value)
 
     def record(self, sub, answer) -> None:
         """Keep `answer` (a ``root.Answer``) of `sub`: exact with its subtree, or, without

@@ -148,7 +148,9 @@ class Store:
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
                                          isolation_level=None, check_same_thread=False)
             meta = _retrying(self._open)
-        atexit.register(self._conn.close)  # the WAL folded back even if teardown is skipped
+        # the WAL folded back even if teardown is skipped; under the lock, as a thread still
+        # running at exit (a lane finishing a task no longer wanted) may be writing
+        atexit.register(self.close)
         self.engine = meta.get("engine")
         if meta.get("schema") != str(SCHEMA) or self.engine != engine_version():
             self.usable = False
@@ -234,8 +236,8 @@ class Store:
 
     def close(self) -> None:
         """Close the file (the WAL is folded back into it when no one else has it open)."""
-        if self._conn is not None:
-            with self._lock:
+        with self._lock:
+            if self._conn is not None:
                 self._conn.close()
                 self._conn = None
 

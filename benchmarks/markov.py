@@ -32,7 +32,8 @@ machine's memory, which moves dice-10 between 17 and 24 s):
 
     trios-100    19.0 s, 5,101 MiB (explore 12.4, components 6.6; 30.3 s that morning)
     dice-10      17.4 s, 2,710 MiB (explore 1.1, order 2.9, iterate 13.4)
-    dice-5, whole process: 0.55 to 0.60 s median (0.70 s that morning)
+    dice-5, whole process: 0.55 to 0.60 s median (0.70 s that morning); 0.80 s an hour
+                 later, the seed's code 4.8 s beside it (ratio 0.16): the machine drifts
 
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
 read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;

@@ -130,9 +130,10 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
         v = order[k]
         lo, hi = choice_ptr[out_ptr[v]], choice_ptr[out_ptr[v + 1]]
         lone = top - k == 1
-        for e in range(lo, hi if lone else lo):
-            if target[e] == v:  # a choice back to itself: a cycle after all
-                lone = False
+        if lone:
+            for e in range(lo, hi):
+                if target[e] == v:  # a choice back to itself: a cycle after all
+                    lone = False
         if lone:  # written out here: see the module's docstring, "reference counting"
             status, done = NEVER_ENDS, 0
             if lo == hi:  # terminal

@@ -39,8 +39,8 @@ def tarjan(out_ptr, choice_ptr, target, room, max_block, order, starts, low):
     Why the components are written down rather than handed to a visitor as they
     complete: a visitor reading its arrays from a context tuple paid numba's reference
     counting on every array at every call, two thirds of the time of solving Tricky
-    Trios n=60's 4.2 million components by that route (1.07 s against 0.36 s for this
-    walk and a plain loop over what it wrote).
+    Trios n=60's 4.2 million components by that route (1.08 s against 0.55 s for this
+    walk and ``by_components``' plain loop over what it wrote).
     """
     n = out_ptr.shape[0] - 1
     index = np.full(n, -1, dtype=np.int32)
@@ -107,11 +107,10 @@ def strong_components(out_ptr, choice_ptr, target):
     state, number of components, ok): components are numbered as they complete, so every
     edge leads to a component numbered no higher (successors first); ok checks that."""
     n = out_ptr.shape[0] - 1
-    labels = np.empty(n, dtype=np.int32)
+    order = np.empty(n, dtype=np.int32)
     starts = np.empty(n + 1, dtype=np.int32)
-    _, count = tarjan(out_ptr, choice_ptr, target, n, n, labels, starts,
-                      np.empty(n, dtype=np.int32))
-    order = labels.copy()
+    labels = np.empty(n, dtype=np.int32)  # first tarjan's scratch, then the labels
+    _, count = tarjan(out_ptr, choice_ptr, target, n, n, order, starts, labels)
     for c in range(count):
         for i in range(starts[c], starts[c + 1]):
             labels[order[i]] = c

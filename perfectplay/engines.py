@@ -57,6 +57,10 @@ class SolveArgs:
     no_store: bool = _flag("--no-store", False)
     cluster: str | None = _flag("--cluster")
 
+    def without_names(self) -> tuple[str, ...]:
+        """The speed-ups named by ``--without`` (comma-separated; blanks ignored)."""
+        return tuple(n.strip() for n in self.without.split(",") if n.strip())
+
 
 @dataclass(frozen=True)
 class PlayArgs:

@@ -43,7 +43,7 @@ class DeductionEngine(Engine):
         strategy = args.strategy or "optimal"
         options = {"strategy": strategy, "max_guesses": args.max_guesses,
                    "workers": args.workers,
-                   "without": tuple(n.strip() for n in args.without.split(",") if n.strip()),
+                   "without": args.without_names(),
                    "position": parse_position(game, args.after),
                    "first": None if args.first is None else guess_index(game, args.first),
                    "cluster": args.cluster, "top": args.top}

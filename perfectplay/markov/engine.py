@@ -31,7 +31,7 @@ class MarkovEngine(Engine):
         from ..speedups import switched_off
         from .speedups import SpeedUps
 
-        names = [n.strip() for n in args.without.split(",") if n.strip()]
+        names = args.without_names()
         return {"exact": args.exact, **({"tol": args.tol} if args.tol is not None else {}),
                 **({"speedups": switched_off(SpeedUps(), names)} if names else {})}
 

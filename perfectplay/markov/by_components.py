@@ -94,7 +94,7 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
     # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
     # the game, as a rule) first, as ``tarjan`` writes them
     done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, pairs,
-                         buf, tol, max_sweeps)
+                         buf, tol, max_sweeps, True)
     return (OK if delta <= tol else NO_CONVERGENCE), done
 
 

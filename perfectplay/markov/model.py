@@ -82,6 +82,14 @@ class MarkovGame(Game):
         return rules.expand_batch(rules.params, np.ascontiguousarray(states, dtype=np.int64),
                                   rules.outcomes, rules.choices)
 
+    #: Whether visiting the states in decreasing code order is a good Gauss-Seidel order
+    #: (states nearer the end first), vouched for by the game: the solver then sweeps in
+    #: that order, over the states as explored (indexed in code order), and neither
+    #: computes an order of its own nor renumbers the graph into one
+    #: (``SpeedUps.code_order``; dice-cards n=10: the same sweeps and policy rounds,
+    #: 3.5 s of ordering and renumbering spared).
+    ends_at_high_codes: ClassVar[bool] = False
+
     #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for
     #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
     #: the start state instead.

@@ -97,22 +97,26 @@ def solve_markov(
     return sol
 
 
-def _visiting_order(game, g, renumber: bool) -> tuple[Pairs, np.ndarray]:
-    """Check for zero-cost cycles and find Gauss-Seidel's visiting order (``solve_order``);
+def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, bool]:
+    """Check for zero-cost cycles and find Gauss-Seidel's visiting order (``solve_order``;
+    decreasing codes for a game that ends at high codes, ``MarkovGame.ends_at_high_codes``);
     both passes walk the graph's ``Pairs`` layout, built first. A graph of more than
-    RENUMBER_STATES states is then renumbered in that order (unless `renumber` is off),
-    its layout with it. Returns (the layout, the order to sweep in: the identity once
-    renumbered)."""
+    RENUMBER_STATES states is then renumbered in that order (unless ``speedups.renumber``
+    is off, or the order is the states' own order reversed: read backwards, the arrays
+    stream as well). Returns (the layout, the order to sweep in, whether it is the
+    game's code order)."""
     pairs = g.pairs()
     check_no_free_cycles(g, pairs)
+    by_codes = game.ends_at_high_codes and speedups.code_order
     try:
-        order = solve_order(g, pairs)
+        order = solve_order(g, pairs, by_codes).astype(np.int64)
     except PerfectplayError as why:
         raise Unsupported(f"{game}: {why}") from None
-    if not renumber or g.n_states <= RENUMBER_STATES:
-        return pairs, order.astype(np.int64)
+    backwards = by_codes and bool((order[:-1] == order[1:] + 1).all())
+    if not speedups.renumber or g.n_states <= RENUMBER_STATES or backwards:
+        return pairs, order, by_codes
     g.renumber(order, pairs)
-    return pairs, np.arange(g.n_states, dtype=np.int64)
+    return pairs, np.arange(g.n_states, dtype=np.int64), by_codes
 
 
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) -> Solution:
@@ -124,11 +128,12 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
         stats.update(components=n_components, sweeps=most, policy_rounds=0,
                      iterate_seconds=round(time.perf_counter() - t, 4))
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
-        pairs, order = _visiting_order(game, g, speedups.renumber)
+        pairs, order, by_codes = _visiting_order(game, g, speedups)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()
+        split = by_codes and speedups.halves and g.n_states > RENUMBER_STATES
         V, best, sweeps, rounds, change = _policy_iteration(g, pairs, order, tol, max_sweeps,
-                                                            progress, speedups)
+                                                            progress, speedups, split)
         del pairs
         stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
                      iterate_seconds=round(time.perf_counter() - t, 4))
@@ -190,21 +195,42 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
     return sweeps, float(delta)
 
 
-def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups):
+class _OneThread:
+    """The float stage's three passes over the whole graph, on the calling thread."""
+
+    sweep = staticmethod(_sweep)
+
+    @staticmethod
+    def greedy(V, g, pairs):
+        from .kernels import greedy_choices
+
+        return greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+
+    @staticmethod
+    def improve(V, best, g, pairs):
+        from .kernels import improve_choices
+
+        return improve_choices(V, best, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs, 0,
+                               g.n_states)
+
+
+def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups, split):
     """Optimal values and policy in floats, the states swept in `order`: Gauss-Seidel
     sweeps to a warm start, then policy iteration, each policy evaluated directly one
     strong component at a time (its outcomes merged by the pair they choose,
     ``policy_rows``), then sweeps until no value changes by more than `tol` (relative)
-    in a sweep."""
-    from .kernels import evaluate_blocks, greedy_choices, improve_choices, policy_rows
+    in a sweep. With `split`, swept and improved in two halves at once (``halves``)."""
+    from . import halves
+    from .kernels import evaluate_blocks, policy_rows
 
+    run = halves if split else _OneThread
     merged = pairs.arrays() if speedups.merged else Pairs.none().arrays()
     pairs = pairs.arrays() if speedups.packed else Pairs.none().arrays()
     V = np.where(g.terminal, 0.0, np.inf)
     warm = max(tol, WARM_START if speedups.warm else WARM_TOL)
     progress.stage("value iteration", unit="sweeps")
-    sweeps, _ = _sweep(V, order, g, pairs, warm, max_sweeps, progress, 0)
-    best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+    sweeps, _ = run.sweep(V, order, g, pairs, warm, max_sweeps, progress, 0)
+    best = run.greedy(V, g, pairs)
     rounds = 0
     progress.stage("policy iteration", unit="rounds")
     while True:
@@ -212,9 +238,9 @@ def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups):
         labels = components(rows[0], rows[2])
         if rounds == 0 and warm > WARM_TOL and _rough(labels):  # warm up further first
             warm = max(tol, WARM_TOL, warm / 2)
-            more, _ = _sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
+            more, _ = run.sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
-            best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+            best = run.greedy(V, g, pairs)
             continue
         rounds += 1
         block_order = np.argsort(labels, kind="stable")
@@ -227,20 +253,20 @@ def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups):
                 raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "
                                   f"and {rounds} policy rounds (raise max_sweeps)")
             warm = max(tol, warm / 1000)
-            more, _ = _sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
+            more, _ = run.sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
-            best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+            best = run.greedy(V, g, pairs)
             continue
         V = trial
-        changed = improve_choices(V, best, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+        changed = run.improve(V, best, g, pairs)
         progress.update(rounds, f"{changed:,} choices changed")
         if changed == 0:
             break
         if rounds >= MAX_ROUNDS:
             raise Unsupported(f"policy iteration did not settle in {MAX_ROUNDS} rounds")
-    more, change = _sweep(V, order, g, pairs, tol, max(1, max_sweeps - sweeps), progress, sweeps)
+    more, change = run.sweep(V, order, g, pairs, tol, max(1, max_sweeps - sweeps), progress, sweeps)
     if more > 1:  # the sweeps moved the values: take the greedy policy of the final ones
-        best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs)
+        best = run.greedy(V, g, pairs)
     return V, best, sweeps + more, rounds, change
 
 

@@ -21,6 +21,12 @@ class SpeedUps:
     renumber    a graph of more than ``solve.RENUMBER_STATES`` states renumbered into
                 the visiting order, so that the sweeps read its arrays front to back
                 (off: swept through the order)
+    code_order  a game that ends at high codes (``MarkovGame.ends_at_high_codes``) swept
+                in decreasing code order, without an order computed or a renumbering
+                (off: the solver's own order, as for any game)
+    halves      a graph of more than ``solve.RENUMBER_STATES`` states swept and improved
+                in two halves at once, on two threads (``markov.halves``; off: one sweep
+                over the whole order, on one thread)
     """
 
     components: bool = True
@@ -28,3 +34,5 @@ class SpeedUps:
     merged: bool = True
     warm: bool = True
     renumber: bool = True
+    code_order: bool = True
+    halves: bool = True

@@ -48,17 +48,21 @@ def check_no_free_cycles(g: Graph, pairs: Pairs | None = None) -> None:
         raise PerfectplayError(FREE_CYCLE_MESSAGE)
 
 
-def solve_order(g: Graph, pairs: Pairs) -> np.ndarray:
+def solve_order(g: Graph, pairs: Pairs, by_codes: bool = False) -> np.ndarray:
     """A visiting order for Gauss-Seidel: successor components first, and inside a
-    component, states nearer the goal (fewest choices to a terminal state) first.
-    Unsupported-style PerfectplayError when some state can never reach the goal. Both
-    passes walk the graph's ``Pairs`` rows: its edges without repeats (dice-cards n=10:
-    20 distinct next states per state instead of 155 choices)."""
+    component, states nearer the goal (fewest choices to a terminal state) first; with
+    `by_codes`, the states in decreasing code order instead (a game's own word for it:
+    ``MarkovGame.ends_at_high_codes``). Unsupported-style PerfectplayError when some
+    state can never reach the goal. Both passes walk the graph's ``Pairs`` rows: its
+    edges without repeats (dice-cards n=10: 20 distinct next states per state instead of
+    155 choices)."""
     from .structure_kernels import distance_to_goal, order_by, strong_components
 
     dist = distance_to_goal(pairs.ptr, pairs.target, g.terminal)
     if (dist > g.n_states).any():
         raise PerfectplayError(NEVER_ENDS_MESSAGE)
+    if by_codes:
+        return np.argsort(g.codes, kind="stable")[::-1].copy()
     labels, n_labels, ok = strong_components(np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr,
                                              pairs.target)
     if not ok:

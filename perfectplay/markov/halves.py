@@ -1,0 +1,94 @@
+"""A large graph's sweeps and policy improvements on two threads, each over half the states.
+
+Gauss-Seidel is sequential: a state's update reads the values updated before it in the
+same sweep. Split in two halves of the visiting order, each half is swept by a thread of
+its own (the compiled kernels run without the GIL) over a private copy of the values:
+inside its half it reads its own fresh values, and the other half's as they were after
+the previous sweep. After both finish, each copy takes the other's half. Within a sweep
+the two threads therefore never read what the other writes, so the values do not depend
+on timing: the same on one core as on two, the same from run to run (a sweep reading
+the other thread's values as they were being written would not be).
+
+Reading the other half one sweep late costs few sweeps (dice-cards n=10: the same 39), and
+each sweep takes about half the time: 0.09 s against 0.18 s at n=10 on two cores, where
+the sweeps of the renumbered graph (or of a game whose states are visited in code order)
+read the arrays of their own half front to back. Improving the policy reads the values
+only, and writes the choices of each half's own outcomes: the two halves are independent.
+
+With one core the halves run one after the other, with the same values.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..progress import Silent
+from .compile import Graph
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _both(first, second) -> tuple:
+    """The results of two calls, the second on a thread of its own when there are two cores."""
+    if _cores() < 2:
+        return first(), second()
+    with ThreadPoolExecutor(1) as pool:
+        later = pool.submit(second)
+        return first(), later.result()
+
+
+def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, budget: int,
+          progress: Silent, done: int) -> tuple[int, float]:
+    """Sweeps of `order` in two halves (see the module docstring) until no value changes by
+    more than `tol` (relative) in a sweep, at most `budget` sweeps; states that stay at
+    infinity once the rest has settled are restarted as the one-thread sweep does
+    (``kernels.restart_stuck``). Returns (sweeps, last change); V holds the values."""
+    from .kernels import gauss_seidel_sweeps, restart_stuck
+
+    half = len(order) // 2
+    parts = (order[:half], order[half:])
+    copies = (V, V.copy())
+
+    def one(k: int):
+        # tol -1: exactly one sweep, and never the restart (done below for the whole graph)
+        return lambda: gauss_seidel_sweeps(copies[k], parts[k], g.out_ptr, g.weight, g.denom,
+                                           g.choice_ptr, g.target, g.cost, pairs, -1.0, 1)[1]
+
+    sweeps, delta = 0, np.inf
+    while delta > tol and sweeps < budget:
+        delta = max(_both(one(0), one(1)))
+        copies[0][parts[1]] = copies[1][parts[1]]
+        copies[1][parts[0]] = copies[0][parts[0]]
+        sweeps += 1
+        if delta <= tol and restart_stuck(V, order, g.out_ptr, g.choice_ptr, g.target, g.cost):
+            delta = np.inf
+            copies[1][:] = V
+        progress.update(done + sweeps, f"change {delta:.1e}")
+    return sweeps, float(delta)
+
+
+def improve(V: np.ndarray, current: np.ndarray, g: Graph, pairs: tuple) -> int:
+    """``kernels.improve_choices`` of the two halves of the states at once. Returns the
+    choices changed."""
+    from .kernels import improve_choices
+
+    n = g.n_states
+    return sum(_both(*(lambda lo=lo, hi=hi: improve_choices(V, current, g.out_ptr, g.choice_ptr,
+                                                            g.target, g.cost, pairs, lo, hi)
+                       for lo, hi in ((0, n // 2), (n // 2, n)))))
+
+
+def greedy(V: np.ndarray, g: Graph, pairs: tuple) -> np.ndarray:
+    """``kernels.greedy_choices`` in two halves: every outcome's cheapest choice, ties to
+    the lowest."""
+    best = g.choice_ptr[:-1].copy()
+    improve(V, best, g, pairs)
+    return best

@@ -35,6 +35,12 @@ machine's memory, which moves dice-10 between 17 and 24 s):
     dice-5, whole process: 0.55 to 0.60 s median (0.70 s that morning); 0.80 s an hour
                  later, the seed's code 4.8 s beside it (ratio 0.16): the machine drifts
 
+Session 12 (dice-cards' own code order and the two halves, docs/architecture.md step 3-4):
+
+    dice-10      11.2-12.5 s warm, 14.1-14.4 s cold (20 s idle before), 2,511 MiB
+                 (explore 1.0 warm / 4.0 cold, order 0.9, iterate 9.3; 39 sweeps, 3 rounds)
+    dice-5, whole process: 0.55 s median of 5
+
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
 read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;
 15 s and 4 GiB; 0.6 s) and what stands in the way: docs/architecture.md, "Measured".

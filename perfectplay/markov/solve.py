@@ -220,10 +220,12 @@ def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups, spli
     strong component at a time (its outcomes merged by the pair they choose,
     ``policy_rows``), then sweeps until no value changes by more than `tol` (relative)
     in a sweep. With `split`, swept and improved in two halves at once (``halves``)."""
-    from . import halves
     from .kernels import evaluate_blocks, policy_rows
 
-    run = halves if split else _OneThread
+    if split:
+        from . import halves as run
+    else:
+        run = _OneThread
     merged = pairs.arrays() if speedups.merged else Pairs.none().arrays()
     pairs = pairs.arrays() if speedups.packed else Pairs.none().arrays()
     V = np.where(g.terminal, 0.0, np.inf)

@@ -55,6 +55,7 @@ def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, 
 
     half = len(order) // 2
     parts = (order[:half], order[half:])
+    spans = tuple(_span(part) for part in parts)
     copies = (V, V.copy())
 
     def one(k: int):
@@ -65,8 +66,8 @@ def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, 
     sweeps, delta = 0, np.inf
     while delta > tol and sweeps < budget:
         delta = max(_both(one(0), one(1)))
-        copies[0][parts[1]] = copies[1][parts[1]]
-        copies[1][parts[0]] = copies[0][parts[0]]
+        copies[0][spans[1]] = copies[1][spans[1]]
+        copies[1][spans[0]] = copies[0][spans[0]]
         sweeps += 1
         if delta <= tol and restart_stuck(V, order, g.out_ptr, g.choice_ptr, g.target, g.cost):
             delta = np.inf
@@ -75,15 +76,25 @@ def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, 
     return sweeps, float(delta)
 
 
+def _span(part: np.ndarray) -> slice | np.ndarray:
+    """The states of `part` as a slice when they are a range of indices (a renumbered
+    graph's, or a graph's own code order), so that the copies exchange a block of
+    memory; else the index array itself."""
+    lo, hi = int(part.min()), int(part.max())
+    return slice(lo, hi + 1) if hi - lo + 1 == len(part) else part
+
+
 def improve(V: np.ndarray, current: np.ndarray, g: Graph, pairs: tuple) -> int:
     """``kernels.improve_choices`` of the two halves of the states at once. Returns the
     choices changed."""
     from .kernels import improve_choices
 
-    n = g.n_states
-    return sum(_both(*(lambda lo=lo, hi=hi: improve_choices(V, current, g.out_ptr, g.choice_ptr,
-                                                            g.target, g.cost, pairs, lo, hi)
-                       for lo, hi in ((0, n // 2), (n // 2, n)))))
+    def states(lo: int, hi: int):
+        return lambda: improve_choices(V, current, g.out_ptr, g.choice_ptr, g.target, g.cost,
+                                       pairs, lo, hi)
+
+    half = g.n_states // 2
+    return sum(_both(states(0, half), states(half, g.n_states)))
 
 
 def greedy(V: np.ndarray, g: Graph, pairs: tuple) -> np.ndarray:

@@ -49,7 +49,7 @@ def _reach(params, start, bound, K, C):
     return reach(_rules, params, start, bound, K, C)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
           choice_ptr, target, cost, choice_c):
     return fill(_rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight,

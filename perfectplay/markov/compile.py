@@ -262,7 +262,10 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int
 
 def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
     """The whole exploration in two compiled calls (``compiled.reach`` and ``fill``),
-    the arrays allocated in between, exactly sized and no wider than their values need."""
+    the arrays allocated in between, exactly sized and no wider than their values need,
+    and paged in on a helper thread while ``fill`` writes them (``prefault.writing``)."""
+    from .prefault import writing
+
     try:
         bits, n, n_out, n_edge, top_w, top_total, top_cost = rules.reach(
             rules.params, np.int64(game.initial_state()), np.int64(bound), rules.outcomes,
@@ -277,9 +280,11 @@ def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
               choice_ptr=np.empty(n_out + 1, dtype=narrowest(n_edge, low=np.int32)),
               target=np.empty(n_edge, dtype=np.int32), cost=np.empty(n_edge, dtype=narrowest(top_cost)),
               choice_c=np.empty(n_edge, dtype=narrowest(rules.choices)))
-    g.start = int(rules.fill(rules.params, bits, np.int64(game.initial_state()), rules.outcomes,
-                             rules.choices, g.codes, g.terminal, g.denom, g.out_ptr, g.weight,
-                             g.outcome_k, g.choice_ptr, g.target, g.cost, g.choice_c))
+    arrays = (g.codes, g.terminal, g.denom, g.out_ptr, g.weight, g.outcome_k, g.choice_ptr,
+              g.target, g.cost, g.choice_c)
+    g.start = int(writing(arrays, lambda: rules.fill(
+        rules.params, bits, np.int64(game.initial_state()), rules.outcomes, rules.choices,
+        *arrays)))
     return g
 
 

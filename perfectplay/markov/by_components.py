@@ -98,11 +98,14 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
     return (OK if delta <= tol else NO_CONVERGENCE), done
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, max_block,
-                        max_stack, max_sweeps, V):
+                        max_stack, max_sweeps, V, order, starts, local, flags):
     """Minimum expected cost-to-go of every state into V, one strong component at a time
-    in the order ``structure_kernels.tarjan`` completes them.
+    in the order ``structure_kernels.tarjan`` completes them. The caller's arrays, one
+    entry per state (``starts``: one more): V (float64), ``order``, ``starts`` and
+    ``local`` (int32, Tarjan's), ``flags`` (uint8, zeros); the caller pages them in on a
+    helper thread meanwhile (``prefault``), so the pass releases the GIL.
 
     Returns (status, failing state, components, largest component, most sweeps in one
     component); status is OK, or BIG (a component exceeds `max_block` states, or the
@@ -111,14 +114,10 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
     NO_CONVERGENCE (`max_sweeps` in one component); the failing state is -1 when none is.
     """
     n = out_ptr.shape[0] - 1
-    order = np.empty(n, dtype=np.int32)
-    starts = np.empty(n + 1, dtype=np.int32)
-    local = np.empty(n, dtype=np.int32)
     status, count = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), max_block, order,
                            starts, local)
     if status == DEEP or status == LARGE:
         return BIG, -1, 0, 0, 0
-    flags = np.zeros(n, dtype=np.uint8)
     scratch = np.empty(2 * max_block, dtype=np.int32)
     pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
     buf = np.empty(0)  # no layout: the sweeps never use it

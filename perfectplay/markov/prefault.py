@@ -42,8 +42,11 @@ def _madvise() -> Callable | None:
     return call
 
 
-def _page_in(arrays: Sequence[np.ndarray], madvise: Callable, page: int) -> None:
+def _page_in(arrays: Sequence[np.ndarray], madvise: Callable, page: int,
+             done: threading.Event | None = None) -> None:
     for k in range(STEPS):
+        if done is not None and done.is_set():
+            return  # the writer has finished (or stopped early): the rest is not needed
         for a in arrays:
             base, size = a.ctypes.data, a.nbytes
             start = (base + size * k // STEPS) // page * page
@@ -54,16 +57,20 @@ def _page_in(arrays: Sequence[np.ndarray], madvise: Callable, page: int) -> None
 
 def writing(arrays: Sequence[np.ndarray], write: Callable[[], object]) -> object:
     """``write()`` (a compiled pass that releases the GIL and writes `arrays`, fresh from
-    ``np.empty``, front to back, all at once), with their pages faulted in ahead of it on
-    a helper thread. Returns what `write` returns."""
+    ``np.empty`` or ``np.zeros``, front to back, all at once), with their pages faulted
+    in ahead of it on a helper thread, which stops when `write` returns. Returns what
+    `write` returns."""
     madvise = _madvise()
     if madvise is None or sum(a.nbytes for a in arrays) < MIN_BYTES:
         return write()
     import mmap
 
-    helper = threading.Thread(target=_page_in, args=(arrays, madvise, mmap.PAGESIZE), daemon=True)
+    done = threading.Event()
+    helper = threading.Thread(target=_page_in, args=(arrays, madvise, mmap.PAGESIZE, done),
+                              daemon=True)
     helper.start()
     try:
         return write()
     finally:
+        done.set()
         helper.join()

@@ -161,12 +161,15 @@ def _by_components(game, g, tol, max_sweeps):
     component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
     (``by_components``), else None."""
     from .by_components import BIG, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
-    from .kernels import greedy_choices
+    from .prefault import writing
 
-    V = np.empty(g.n_states)
-    status, _, n_components, _, most = solve_by_components(
-        g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol, LOCAL_BLOCK,
-        LOCAL_STACK, max_sweeps, V)
+    n = g.n_states
+    V, flags = np.empty(n), np.zeros(n, dtype=np.uint8)
+    order, starts, local = np.empty(n, np.int32), np.empty(n + 1, np.int32), np.empty(n, np.int32)
+    status, _, n_components, _, most = writing((order, starts, local, V, flags), lambda: (
+        solve_by_components(g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol,
+                            LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags)))
+    del order, starts, local, flags
     if status == BIG:
         return None
     if status == FREE_CYCLE:
@@ -176,8 +179,11 @@ def _by_components(game, g, tol, max_sweeps):
     if status != OK:
         raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
                           f"of one strong component (raise max_sweeps)")
-    best = greedy_choices(V, g.out_ptr, g.choice_ptr, g.target, g.cost, Pairs.none().arrays())
-    return V, best, n_components, most
+    if n > RENUMBER_STATES:  # the greedy choices of the two halves of the states at once
+        from .halves import greedy
+    else:
+        greedy = _OneThread.greedy
+    return V, greedy(V, g, Pairs.none().arrays()), n_components, most
 
 
 def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]:

@@ -39,3 +39,15 @@ def test_halves_against_one_sweep(n, monkeypatch):
     assert "sweeps" in split.stats and split.stats["policy_rounds"] >= 1
     assert round(split.value_float, 6) == round(whole.value_float, 6) == DICE_CARDS.get(n, round(whole.value_float, 6))
     assert abs(np.asarray(split.strategy.values) - np.asarray(whole.strategy.values)).max() < 1e-9
+
+
+def test_greedy_choices_in_halves_are_the_one_thread_ones(monkeypatch):
+    """A large graph solved by strong components takes its greedy choices in two halves
+    at once: the same choices as on one thread."""
+    game = load_game("tricky-trios", ["n=6"])
+    whole = markov_solve.solve_markov(game, exact=False)
+    monkeypatch.setattr(markov_solve, "RENUMBER_STATES", 0)
+    split = markov_solve.solve_markov(game, exact=False)
+    assert "components" in split.stats
+    assert np.array_equal(whole.strategy.chosen, split.strategy.chosen)
+    assert np.array_equal(np.asarray(whole.strategy.values), np.asarray(split.strategy.values))

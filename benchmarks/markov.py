@@ -35,11 +35,13 @@ machine's memory, which moves dice-10 between 17 and 24 s):
     dice-5, whole process: 0.55 to 0.60 s median (0.70 s that morning); 0.80 s an hour
                  later, the seed's code 4.8 s beside it (ratio 0.16): the machine drifts
 
-Session 12 (dice-cards' own code order and the two halves, docs/architecture.md step 3-4):
+Session 12 (dice-cards' own code order, the two halves, pages faulted in by a helper
+thread: docs/architecture.md, steps 1, 3 and 4; "cold": 20 s idle before the run):
 
-    dice-10      11.2-12.5 s warm, 14.1-14.4 s cold (20 s idle before), 2,511 MiB
-                 (explore 1.0 warm / 4.0 cold, order 0.9, iterate 9.3; 39 sweeps, 3 rounds)
-    dice-5, whole process: 0.55 s median of 5
+    trios-100    12.1-12.3 s cold, 9.6 s warm, 4,754 MiB (explore 7.2 / 4.4, components 5.1)
+    dice-10      13.2 s cold, 11.2 s warm, 2,511 MiB (explore 2.4 cold, order 1.0,
+                 iterate 9.7; 39 sweeps, 3 rounds)
+    dice-5, whole process: 0.575 s median of 9, the seed's code 4.14 s beside it (0.14)
 
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
 read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;

@@ -100,7 +100,8 @@ def list_games() -> None:
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="speed-ups to switch off; the value stays, the time changes (deduction "
                    "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff; "
-                   "Markov games: components, packed, merged, warm, renumber)")
+                   "Markov games: components, packed, merged, warm, renumber, code_order, "
+                   "halves)")
 @click.option("--first", default=None, metavar="GUESS",
               help="deduction games: the first guess to play (from --after's position if "
                    "given); the rest is optimal")

@@ -122,7 +122,7 @@ def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, boo
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) -> Solution:
     t = time.perf_counter()
     progress.stage("value iteration by strong components")
-    solved = _by_components(game, g, tol, max_sweeps) if speedups.components else None
+    solved = _by_components(game, g, tol, max_sweeps, speedups) if speedups.components else None
     if solved is not None:
         V, best, n_components, most = solved
         stats.update(components=n_components, sweeps=most, policy_rounds=0,
@@ -156,10 +156,11 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
                     strategy=Policy(game, g, best, values), stats=stats)
 
 
-def _by_components(game, g, tol, max_sweeps):
+def _by_components(game, g, tol, max_sweeps, speedups):
     """(values, greedy choices, components, most sweeps in one) when every strong
     component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
-    (``by_components``), else None."""
+    (``by_components``), else None. The greedy choices of a graph of more than
+    RENUMBER_STATES states are taken in two halves at once (``speedups.halves``)."""
     from .by_components import BIG, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
     from .prefault import writing
 
@@ -179,7 +180,7 @@ def _by_components(game, g, tol, max_sweeps):
     if status != OK:
         raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
                           f"of one strong component (raise max_sweeps)")
-    if n > RENUMBER_STATES:  # the greedy choices of the two halves of the states at once
+    if speedups.halves and n > RENUMBER_STATES:
         from .halves import greedy
     else:
         greedy = _OneThread.greedy

@@ -24,9 +24,10 @@ class SpeedUps:
     code_order  a game that ends at high codes (``MarkovGame.ends_at_high_codes``) swept
                 in decreasing code order, without an order computed or a renumbering
                 (off: the solver's own order, as for any game)
-    halves      a graph of more than ``solve.RENUMBER_STATES`` states swept and improved
-                in two halves at once, on two threads (``markov.halves``; off: one sweep
-                over the whole order, on one thread)
+    halves      a graph of more than ``solve.RENUMBER_STATES`` states swept (in a game's
+                code order) and improved, and its greedy choices taken, in two halves at
+                once, on two threads (``markov.halves``; off: over the whole graph, on
+                one thread)
     """
 
     components: bool = True

@@ -48,6 +48,8 @@ def test_greedy_choices_in_halves_are_the_one_thread_ones(monkeypatch):
     whole = markov_solve.solve_markov(game, exact=False)
     monkeypatch.setattr(markov_solve, "RENUMBER_STATES", 0)
     split = markov_solve.solve_markov(game, exact=False)
+    one_thread = markov_solve.solve_markov(game, exact=False, speedups=SpeedUps(halves=False))
     assert "components" in split.stats
     assert np.array_equal(whole.strategy.chosen, split.strategy.chosen)
+    assert np.array_equal(one_thread.strategy.chosen, split.strategy.chosen)
     assert np.array_equal(np.asarray(whole.strategy.values), np.asarray(split.strategy.values))

@@ -204,9 +204,10 @@ class TrickyTrios(MarkovGame):
         kinds[f == 3, :, KNOWN_FACE_UP] = 1
         return kinds
 
-    #: Peak resident memory per bound state, measured: n = 100 peaks at 5,100 MiB for a
-    #: bound of 110,355,024 states (53,408,689 reachable): about 48 bytes per bound state,
-    #: 100 per reachable one (narrow graph arrays, strong components solved in one pass).
+    #: Peak resident memory per bound state, measured: n = 100 peaks at 4,754 MiB for a
+    #: bound of 110,355,024 states (53,408,689 reachable): about 45 bytes per bound state,
+    #: 93 per reachable one (narrow graph arrays, strong components solved in one pass;
+    #: session 11 measured 5,100 MiB).
     bytes_per_state = 50
 
     def state_bound(self) -> int:

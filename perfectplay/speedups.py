@@ -18,9 +18,14 @@ from .errors import Unsupported
 S = TypeVar("S")
 
 
+def switch_names(speedups) -> list[str]:
+    """The names of an engine's switches (its ``SpeedUps`` class or an instance of it)."""
+    return [f.name for f in dataclasses.fields(speedups)]
+
+
 def switched_off(speedups: S, names: Sequence[str]) -> S:
     """`speedups` with the named switches off; an unknown name is a one-line error."""
-    known = [f.name for f in dataclasses.fields(speedups)]
+    known = switch_names(speedups)
     unknown = [n for n in names if n not in known]
     if unknown:
         raise Unsupported(f"unknown speed-up {unknown[0]!r} (known: {', '.join(known)})")

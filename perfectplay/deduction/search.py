@@ -10,7 +10,7 @@ algorithm and its speed-ups.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -54,10 +54,6 @@ class SpeedUps:
         ``columns`` choose the core's data instead)."""
         return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead,
                          self.cutoff])
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
 
 
 class Valued(NamedTuple):

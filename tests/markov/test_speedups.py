@@ -1,7 +1,6 @@
 """Every speed-up of the Markov solver changes only the time: solved with each one off,
 the values are those solved with all on (``markov.speedups.SpeedUps``, ``--without``)."""
 
-import dataclasses
 import json
 
 import numpy as np
@@ -10,11 +9,12 @@ import pytest
 from perfectplay import load_game, solve
 from perfectplay.markov import solve as markov_solve
 from perfectplay.markov.speedups import SpeedUps
+from perfectplay.speedups import switch_names
 
 from ..cli_runner import perfectplay as cli
 from ..golden import DICE_CARDS, TRICKY_TRIOS
 
-NAMES = [f.name for f in dataclasses.fields(SpeedUps)]
+NAMES = switch_names(SpeedUps)
 
 
 def values_by_code(sol) -> np.ndarray:
@@ -50,3 +50,13 @@ def test_without_from_the_command_line():
     bad = cli("solve", "tricky-trios", "n=4", "--without", "symmetry")
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
     assert "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves)" in bad.stderr
+
+
+def test_the_help_names_every_switch_of_both_engines():
+    """``--without``'s help lists the switches by hand (the CLI does not import the engines
+    to start): every switch of both engines must be in it."""
+    from perfectplay.deduction.search import SpeedUps as DeductionSpeedUps
+
+    text = " ".join(cli("solve", "--help").stdout.split())
+    for name in switch_names(SpeedUps) + switch_names(DeductionSpeedUps):
+        assert name in text, name

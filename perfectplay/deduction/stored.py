@@ -206,7 +206,7 @@ class AnswerStore:
         more, so a value or bound found with more is a bound with fewer (see the module's
         docstring)."""
         cap = self._capped(sub, sub.cap)
-        wider = {self._capped(sub, c) for c in (cap + 1, len(sub.subset))} - {cap}
+        wider = {self._capped(sub, c) for c in (cap + 1, len(sub.subset))}
         found = (self.store.get(self._key(sub, c)) for c in sorted(wider) if c > cap)
         return max((stored.value for stored in found if stored is not None), default=0)
 

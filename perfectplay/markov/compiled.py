@@ -17,7 +17,8 @@ Why the boilerplate in each game module (see ``games/dice_cards.py``): the three
 loops below are ``inline="always"`` and each game defines three one-line cached
 wrappers (``_expand_batch``, ``_reach``, ``_fill``; ``_fill`` also ``nogil=True``, so
 that a helper thread pages its arrays in while it writes them: ``prefault``) that call
-them with its own rules as a module global, because numba caches on disk only what it can key across processes.
+them with its own rules as a module global, because numba caches on disk only what it
+can key across processes.
 A function that receives the rules as an argument is typed by a compiled function
 whose identity is per process; a wrapper made by a factory (a closure over the rules)
 is keyed by its pickled closure, and a compiled function pickles with a per-process id.

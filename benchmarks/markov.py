@@ -79,7 +79,8 @@ def seed_value_iteration(N: int) -> float:
         t = new_t
 
 
-def run_case(name: str) -> dict:
+def run_case(name: str, without: str = "") -> dict:
+    """One case in this process; `without`: the Markov speed-ups to switch off (NAME,...)."""
     kind, _, arg = name.rpartition("-")
     n = int(arg)
     if kind == "seed-dice":  # the seed's code alone: nothing of perfectplay is imported
@@ -88,12 +89,16 @@ def run_case(name: str) -> dict:
         return {"value": f"{value:.6f}", "seconds": time.perf_counter() - t}
     from perfectplay import load_game, solve
     from perfectplay.games.tricky_trios import START
+    from perfectplay.markov.speedups import SpeedUps
+    from perfectplay.speedups import switched_off
+
+    speedups = switched_off(SpeedUps(), [w for w in without.split(",") if w])
 
     game_name = "dice-cards" if kind.startswith("dice") else "tricky-trios"
     solve(load_game(game_name, ["n=2"]))  # load the compiled kernels before timing
     game = load_game(game_name, [f"n={n}"])
     t, cpu = time.perf_counter(), time.process_time()
-    sol = solve(game, exact=kind.endswith("exact"))
+    sol = solve(game, exact=kind.endswith("exact"), speedups=speedups)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     row = {"value": f"{sol.value_float:.9f}" if not (game_name == "dice-cards" and n == 6) else "(hidden)",
            "seconds": seconds, "cpu_seconds": round(cpu, 3), "states": sol.stats["states"], "choices": sol.stats["choices"],
@@ -121,14 +126,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", help="run one case in this process and print JSON")
     parser.add_argument("--large", action="store_true", help="add the minutes-long cases")
+    parser.add_argument("--without", default="", metavar="NAME[,NAME]",
+                        help="Markov speed-ups to switch off (to time one beside its no-op)")
     args = parser.parse_args()
     if args.case:
-        row = run_case(args.case)
+        row = run_case(args.case, args.without)
         row["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(row))
         return
     for case in STANDARD + (LARGE if args.large else []):
-        out = subprocess.run([sys.executable, __file__, "--case", case],
+        out = subprocess.run([sys.executable, __file__, "--case", case, "--without", args.without],
                              capture_output=True, text=True)
         if out.returncode:
             print(f"{case:16} FAILED: {out.stderr.strip().splitlines()[-1]}")

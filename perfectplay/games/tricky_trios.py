@@ -153,6 +153,10 @@ class TrickyTrios(MarkovGame):
 
     n: int = param(5, low=1, high=100, help="number of trios (3n cards)")
 
+    #: A round's states share their counts u (``_code``: all but the phase's rank and f,
+    #: 6 * 4 codes): its mismatches return to its start, every other move lowers the code.
+    cycle_span = 24
+
     choice_kind_names = ("an unknown card", "a known card that completes a trio",
                          "any other known card")
 

@@ -36,40 +36,98 @@ from .kernels import _direct_value, sweeps
 from .structure_kernels import DEEP, LARGE, tarjan
 
 #: Outcomes of ``solve_by_components``.
-OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE = range(5)
+OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE, FORWARD = range(6)
 #: Bits of the solve's flags: a state of the component being solved; a state whose value
 #: is final and finite.
 _INSIDE = np.uint8(1)
 _FINISHES = np.uint8(2)
+#: ... and, while a block's states are checked, one that reaches such a state.
+_REACHES = np.uint8(4)
 
 
 @njit(inline="always")
-def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom, choice_ptr,
-                 target, cost, pairs, buf, tol, max_sweeps):
-    """Solve the cycle stack[k:top] (two states or more, or one with a choice back to
-    itself) given its exits' final values (`flags`: _INSIDE clear, _FINISHES set on the
-    states with a final finite value; `local`: an int per state, free to overwrite for the
-    component's states; `scratch`: room for two ints per state of it; `pairs`: no
-    ``Pairs`` layout, `buf` the sweep's buffer). Returns (status, sweeps)."""
+def _solve_block(stack, k, top, base, connected, flags, local, scratch, V, out_ptr, weight,
+                 denom, choice_ptr, target, cost, pairs, buf, tol, max_sweeps):
+    """Solve the states stack[k:top] (a cycle: two states or more, or one with a choice
+    back to itself; or a game's block, see ``solve_by_components``) given its exits' final
+    values (`flags`: _INSIDE clear, _FINISHES set on the states with a final finite value;
+    `local[s - base]`: an int per state s of the component, free to overwrite; `scratch`:
+    room for two ints per state of it; `pairs`: no ``Pairs`` layout, `buf` the sweep's
+    buffer). Returns (status, sweeps).
+
+    Two checks come first, from one pass over the component's choices where it can:
+    whether each state can finish (in a strong component, `connected`, every state
+    reaches every other, so one choice out to a finished state suffices; in a block, each
+    state must reach one, directly or through the block: ``_each_finishes``); and that no
+    cycle of zero-cost choices exists. Such a cycle climbs back in stack order somewhere
+    and leaves the state it climbs to by a zero-cost choice; when no zero-cost choice
+    climbs to a state that has one (Tricky Trios: a mismatch returns, at no cost, to the
+    round's start, whose every choice costs a round), there is none, else a topological
+    sort of the zero-cost choices decides (``_free_cycle``)."""
     m = top - k
     for i in range(m):
-        local[stack[k + i]] = i
+        local[stack[k + i] - base] = i
         flags[stack[k + i]] |= _INSIDE
+    zero_out = scratch[:m]  # whether state i has a zero-cost choice inside
+    climbed = scratch[m:2 * m]  # whether a zero-cost choice climbs to state i
+    zero_out[:] = 0
+    climbed[:] = 0
+    finishes = True
+    for i in range(m):
+        s = stack[k + i]
+        reaches = out_ptr[s] == out_ptr[s + 1]  # a terminal state (in a block) has finished
+        for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
+            f = flags[target[e]]
+            if f & _INSIDE:  # inside this component
+                reaches = reaches or f & _REACHES != 0
+                if cost[e] == 0:
+                    zero_out[i] = 1
+                    j = local[target[e] - base]
+                    if j >= i:
+                        climbed[j] = 1
+            elif f & _FINISHES:
+                reaches = True
+        if reaches:
+            flags[s] |= _REACHES
+        else:
+            finishes = False
+    if connected:  # one state reaching out is enough
+        for i in range(k, top):
+            if flags[stack[i]] & _REACHES:
+                finishes = True
+    elif not finishes:
+        finishes = _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target)
+    if not finishes:
+        return NEVER_ENDS, 0
+    for i in range(m):
+        if climbed[i] and zero_out[i]:
+            if _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr,
+                           target, cost):
+                return FREE_CYCLE, 0
+            break
+    for i in range(k, top):
+        V[stack[i]] = 0.0 if out_ptr[stack[i]] == out_ptr[stack[i] + 1] else np.inf
+        flags[stack[i]] = _FINISHES
+    # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
+    # the game, as a rule) first, as ``tarjan`` writes them; a block in code order
+    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, pairs,
+                         buf, tol, max_sweeps, True)
+    return (OK if delta <= tol else NO_CONVERGENCE), done
+
+
+@njit(inline="always")
+def _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr, target, cost):
+    """Whether the zero-cost choices among stack[k:top] (flagged _INSIDE, `local` set)
+    close a cycle: a topological sort of them (Kahn's) leaves a state unsorted."""
+    m = top - k
     indeg = scratch[:m]
     queue = scratch[m:2 * m]
     indeg[:] = 0
-    finishes = False
     for i in range(k, top):
         s = stack[i]
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
-            t = target[e]
-            if flags[t] & _INSIDE:  # inside this component
-                if cost[e] == 0:
-                    indeg[local[t]] += 1
-            elif flags[t] & _FINISHES:
-                finishes = True
-    if not finishes:
-        return NEVER_ENDS, 0
+            if cost[e] == 0 and flags[target[e]] & _INSIDE:
+                indeg[local[target[e] - base]] += 1
     head, tail = 0, 0
     for i in range(m):
         if indeg[i] == 0:
@@ -81,51 +139,89 @@ def _solve_block(stack, k, top, flags, local, scratch, V, out_ptr, weight, denom
         for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
             t = target[e]
             if cost[e] == 0 and flags[t] & _INSIDE:
-                j = local[t]
+                j = local[t - base]
                 indeg[j] -= 1
                 if indeg[j] == 0:
                     queue[tail] = j
                     tail += 1
-    if tail < m:
-        return FREE_CYCLE, 0
+    return tail < m
+
+
+@njit(inline="always")
+def _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target):
+    """Whether every state of the block stack[k:top] (flagged _INSIDE, those reaching a
+    finished state in one pass flagged _REACHES) reaches a state with a final finite
+    value through its choices: marks spread back through the block until none is added."""
+    grew = True
+    while grew:
+        grew = False
+        for i in range(k, top):
+            s = stack[i]
+            if flags[s] & _REACHES:
+                continue
+            for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
+                f = flags[target[e]]
+                if f & _REACHES or (f & _FINISHES and not f & _INSIDE):
+                    flags[s] |= _REACHES
+                    grew = True
+                    break
     for i in range(k, top):
-        V[stack[i]] = np.inf
-        flags[stack[i]] = _FINISHES
-    # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
-    # the game, as a rule) first, as ``tarjan`` writes them
-    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, pairs,
-                         buf, tol, max_sweeps, True)
-    return (OK if delta <= tol else NO_CONVERGENCE), done
+        if not flags[stack[i]] & _REACHES:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
 def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, max_block,
-                        max_stack, max_sweeps, V, order, starts, local, flags):
-    """Minimum expected cost-to-go of every state into V, one strong component at a time
-    in the order ``structure_kernels.tarjan`` completes them. The caller's arrays, one
-    entry per state (``starts``: one more): V (float64), ``order``, ``starts`` and
-    ``local`` (int32, Tarjan's), ``flags`` (uint8, zeros); the caller pages them in on a
-    helper thread meanwhile (``prefault``), so the pass releases the GIL.
+                        max_stack, max_sweeps, V, order, starts, local, flags, codes, span):
+    """Minimum expected cost-to-go of every state into V, one component at a time,
+    successors' components first: the strong components in the order
+    ``structure_kernels.tarjan`` completes them, or, with `span` > 0, a game's blocks
+    (``MarkovGame.cycle_span``: the states whose `codes` share ``code // span``, the
+    states indexed in code order), in increasing code order.
+
+    The caller's arrays: V (float64) and ``flags`` (uint8, zeros), one entry per state;
+    ``order``, ``starts`` and ``local`` (int32), Tarjan's: one entry per state (``starts``:
+    one more), or `max_block` entries each for blocks (no strong components are sought).
+    The caller pages them in on a helper thread meanwhile (``prefault``), so the pass
+    releases the GIL.
 
     Returns (status, failing state, components, largest component, most sweeps in one
     component); status is OK, or BIG (a component exceeds `max_block` states, or the
     depth-first search `max_stack` states: V is then incomplete), FREE_CYCLE (a zero-cost
-    cycle), NEVER_ENDS (the failing state's component cannot reach the goal) or
-    NO_CONVERGENCE (`max_sweeps` in one component); the failing state is -1 when none is.
+    cycle), NEVER_ENDS (the failing state's component cannot reach the goal),
+    NO_CONVERGENCE (`max_sweeps` in one component) or FORWARD (a choice from the failing
+    state's block leads to a later block: the game's span is wrong); the failing state
+    is -1 when none is.
     """
     n = out_ptr.shape[0] - 1
-    status, count = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), max_block, order,
-                           starts, local)
-    if status == DEEP or status == LARGE:
-        return BIG, -1, 0, 0, 0
+    count = 0
+    if span == 0:
+        status, count = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), max_block,
+                               order, starts, local)
+        if status == DEEP or status == LARGE:
+            return BIG, -1, 0, 0, 0
     scratch = np.empty(2 * max_block, dtype=np.int32)
     pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
     buf = np.empty(0)  # no layout: the sweeps never use it
-    largest, most = 0, 0
-    for c in range(count):
-        k, top = starts[c], starts[c + 1]
+    largest, most, c, first = 0, 0, 0, 0
+    while c < count or (span > 0 and first < n):
+        if span > 0:  # the block of the state `first`: order[0:top], local from `first`
+            block, top, base, k = codes[first] // span, 0, first, 0
+            while first < n and codes[first] // span == block:
+                if top == max_block:
+                    return BIG, base, c, top + 1, most
+                order[top] = first
+                top += 1
+                first += 1
+            for e in range(choice_ptr[out_ptr[base]], choice_ptr[out_ptr[first]]):
+                if target[e] >= first:
+                    return FORWARD, base, c, largest, most
+        else:
+            k, top, base = starts[c], starts[c + 1], 0
+        c += 1
         if top - k > max_block:
-            return BIG, order[k], c, top - k, most
+            return BIG, order[k], c - 1, top - k, most
         v = order[k]
         lo, hi = choice_ptr[out_ptr[v]], choice_ptr[out_ptr[v + 1]]
         lone = top - k == 1
@@ -146,11 +242,11 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
                     status, done = OK, 1
                     break
         else:
-            status, done = _solve_block(order, k, top, flags, local, scratch, V, out_ptr, weight,
-                                        denom, choice_ptr, target, cost, pairs, buf, tol,
-                                        max_sweeps)
+            status, done = _solve_block(order, k, top, base, span == 0, flags, local, scratch,
+                                        V, out_ptr, weight, denom, choice_ptr, target, cost,
+                                        pairs, buf, tol, max_sweeps)
         if status != OK:
-            return status, order[k], c, largest, most
+            return status, order[k], c - 1, largest, most
         largest = max(largest, top - k)
         most = max(most, done)
-    return OK, -1, count, largest, most
+    return OK, -1, c, largest, most

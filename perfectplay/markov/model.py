@@ -90,6 +90,14 @@ class MarkovGame(Game):
     #: 3.5 s of ordering and renumbering spared).
     ends_at_high_codes: ClassVar[bool] = False
 
+    #: Codes c sharing c // cycle_span form a block, and the game vouches that every
+    #: choice leads into its own block or to a lower code: its only cycles lie within
+    #: blocks (0: no such promise). The solver then solves the blocks in increasing code
+    #: order (``SpeedUps.blocks``) instead of seeking strong components: no depth-first
+    #: walk and none of its four arrays per state. A choice found leading to a later
+    #: block is an error naming the state.
+    cycle_span: ClassVar[int] = 0
+
     #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for
     #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
     #: the start state instead.

@@ -161,16 +161,22 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
     (``by_components``), else None. The greedy choices of a graph of more than
     RENUMBER_STATES states are taken in two halves at once (``speedups.halves``)."""
-    from .by_components import BIG, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
+    from .by_components import BIG, FORWARD, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
     from .prefault import writing
 
     n = g.n_states
+    span = _cycle_span(game, g, speedups)
     V, flags = np.empty(n), np.zeros(n, dtype=np.uint8)
-    order, starts, local = np.empty(n, np.int32), np.empty(n + 1, np.int32), np.empty(n, np.int32)
-    status, _, n_components, _, most = writing((order, starts, local, V, flags), lambda: (
+    room = LOCAL_BLOCK if span else n  # a block's states, or Tarjan's for every state
+    order, starts, local = np.empty(room, np.int32), np.empty(room + 1, np.int32), np.empty(room, np.int32)
+    status, failing, n_components, _, most = writing((order, starts, local, V, flags), lambda: (
         solve_by_components(g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol,
-                            LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags)))
+                            LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags,
+                            g.codes, span)))
     del order, starts, local, flags
+    if status == FORWARD:
+        raise PerfectplayError(f"{game}: a choice from state {int(g.codes[failing])} leads to a "
+                               f"later block of its cycle_span {span}: the game's cycle_span is wrong")
     if status == BIG:
         return None
     if status == FREE_CYCLE:
@@ -185,6 +191,17 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     else:
         greedy = _OneThread.greedy
     return V, greedy(V, g, Pairs.none().arrays()), n_components, most
+
+
+def _cycle_span(game, g, speedups: SpeedUps) -> int:
+    """The game's ``cycle_span`` when the components pass may solve its blocks instead of
+    seeking strong components: the switch on, the span within LOCAL_BLOCK, and the states
+    indexed in code order (a compiled exploration's; a block's states are then
+    consecutive); else 0."""
+    span = game.cycle_span if speedups.blocks else 0
+    if not 0 < span <= LOCAL_BLOCK or g.n_states < 2:
+        return 0
+    return span if bool((g.codes[1:] > g.codes[:-1]).all()) else 0
 
 
 def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]:

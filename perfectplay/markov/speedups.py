@@ -12,6 +12,9 @@ class SpeedUps:
     components  strong components of at most ``solve.LOCAL_BLOCK`` states solved one at a
                 time, successors first (off: sweeps over the whole graph and policy
                 iteration, as for a game with a large cycle)
+    blocks      a game that keeps its cycles within blocks of codes
+                (``MarkovGame.cycle_span``) solved block by block in code order, no
+                strong components sought (off: Tarjan's components, as for any game)
     packed      sweeps read each state's distinct (target, cost) pairs once
                 (``compile.Pairs``; off: every choice's target; the same values bit for bit)
     merged      policy evaluation merges a state's outcomes that choose the same pair
@@ -37,3 +40,4 @@ class SpeedUps:
     renumber: bool = True
     code_order: bool = True
     halves: bool = True
+    blocks: bool = True

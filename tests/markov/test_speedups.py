@@ -49,7 +49,7 @@ def test_without_from_the_command_line():
     assert doc["value"] == json.loads(cli("solve", "tricky-trios", "n=4", "--json", "--quiet").stdout)["value"]
     bad = cli("solve", "tricky-trios", "n=4", "--without", "symmetry")
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
-    assert "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves)" in bad.stderr
+    assert "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves, blocks)" in bad.stderr
 
 
 def test_the_help_names_every_switch_of_both_engines():

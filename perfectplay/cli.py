@@ -101,7 +101,7 @@ def list_games() -> None:
               help="speed-ups to switch off; the value stays, the time changes (deduction "
                    "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff; "
                    "Markov games: components, packed, merged, warm, renumber, code_order, "
-                   "halves, blocks)")
+                   "halves, blocks, streamed)")
 @click.option("--first", default=None, metavar="GUESS",
               help="deduction games: the first guess to play (from --after's position if "
                    "given); the rest is optimal")

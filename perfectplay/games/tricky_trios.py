@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..markov.compiled import CompiledRules, expand_batch, fill, reach, rules_kernel
+from ..markov.streamed import solve_blocks
 from ..markov.model import Expansion, MarkovGame
 from ..params import param
 
@@ -142,6 +143,12 @@ def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, ou
                 outcome_k, choice_ptr, target, cost, choice_c)
 
 
+@njit(cache=True, nogil=True)
+def _solve_blocks(params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank):
+    return solve_blocks(_rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen,
+                        rank)
+
+
 @dataclass(frozen=True)
 class TrickyTrios(MarkovGame):
     """Remove all n trios in the fewest rounds (Code Jam 2018 I/O for Women)."""
@@ -193,7 +200,8 @@ class TrickyTrios(MarkovGame):
         return int(self.encode(START, 0, np.array([self.n, 0, 0, 0])))
 
     def compiled_rules(self) -> CompiledRules:
-        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _reach, _fill)
+        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _reach, _fill,
+                             _solve_blocks)
 
     def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
         """Unknown flips (kind 0); known flips completing a trio (kind 1): a card of a trio
@@ -208,10 +216,12 @@ class TrickyTrios(MarkovGame):
         kinds[f == 3, :, KNOWN_FACE_UP] = 1
         return kinds
 
-    #: Peak resident memory per bound state, measured: n = 100 peaks at 4,754 MiB for a
-    #: bound of 110,355,024 states (53,408,689 reachable): about 45 bytes per bound state,
-    #: 93 per reachable one (narrow graph arrays, strong components solved in one pass;
-    #: session 11 measured 5,100 MiB).
+    #: Peak resident memory per bound state, measured with the graph kept: n = 100 peaks
+    #: at 4,754 MiB for a bound of 110,355,024 states (53,408,689 reachable): about 45
+    #: bytes per bound state, 93 per reachable one (session 12; 4,338 MiB by blocks).
+    #: Solved as explored (``streamed``, the default at this size) it peaks at 1,475 MiB;
+    #: the bound stays that of a kept graph, which ``--without streamed``, an export or
+    #: ``show`` of the policy builds.
     bytes_per_state = 50
 
     def state_bound(self) -> int:

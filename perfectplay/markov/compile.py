@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -13,6 +14,8 @@ from .model import Expansion, MarkovGame
 #: Estimated bytes a compiled choice edge costs, outcome share and exploration included;
 #: used to refuse games that cannot fit in memory before exploring them.
 BYTES_PER_EDGE = 24
+#: Memory a solve may take by default (the up-front refusal of games that cannot fit).
+MEMORY_BYTES = 20 * 2**30
 #: Largest code space tracked by a bitmap of seen states (2^36 bits = 8 GiB).
 BITMAP_LIMIT = 1 << 36
 
@@ -190,7 +193,8 @@ class _Piece:
     choice_c: np.ndarray
 
 
-def _check_memory(game: MarkovGame, memory_bytes: int) -> None:
+def check_memory(game: MarkovGame, memory_bytes: int = MEMORY_BYTES) -> None:
+    """Refuse, in one line, a game whose states cannot fit in `memory_bytes`."""
     bound = game.state_bound()
     if bound is None:
         return
@@ -230,19 +234,29 @@ class _Seen:
         return np.array(fresh, dtype=np.int64)
 
 
-def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int = 1 << 16,
-                 progress: Silent | None = None, compiled: bool | None = None) -> Graph:
-    """Explore every state reachable from the start and index them: compiled end to end
-    when the game gives compiled rules and a code bound (``compiled=None``: whenever it
-    can), else breadth first in batches through the vectorised ``expand``."""
-    progress = progress or Silent()
-    _check_memory(game, memory_bytes)
+def explores_compiled(game: MarkovGame, compiled: bool | None = None):
+    """The game's compiled rules when its exploration runs compiled (``compiled=None``:
+    whenever the game gives compiled rules and a code bound a bitmap can track), else
+    None."""
     rules = game.compiled_rules()
     bound = game.code_bound()
     if compiled is None:
         compiled = rules is not None and bound is not None and bound <= BITMAP_LIMIT
-    if compiled:
-        return _explore_compiled(game, rules, bound)
+    return rules if compiled else None
+
+
+def compile_game(game: MarkovGame, *, memory_bytes: int = MEMORY_BYTES, batch: int = 1 << 16,
+                 progress: Silent | None = None, compiled: bool | None = None,
+                 reached: Reached | None = None) -> Graph:
+    """Explore every state reachable from the start and index them: compiled end to end
+    when the game gives compiled rules and a code bound (``compiled=None``: whenever it
+    can; `reached`: the compiled reach pass done already), else breadth first in batches
+    through the vectorised ``expand``."""
+    progress = progress or Silent()
+    check_memory(game, memory_bytes)
+    rules = explores_compiled(game, compiled)
+    if rules is not None:
+        return _explore_compiled(game, rules, reached)
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
     layers, pieces, explored = [frontier], [], 0
@@ -260,18 +274,37 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = 20 * 2**30, batch: int
     return _assemble(np.concatenate(layers), pieces)
 
 
-def _explore_compiled(game: MarkovGame, rules, bound: int) -> Graph:
-    """The whole exploration in two compiled calls (``compiled.reach`` and ``fill``),
-    the arrays allocated in between, exactly sized and no wider than their values need,
-    and paged in on a helper thread while ``fill`` writes them (``prefault.writing``)."""
-    from .prefault import writing
+class Reached(NamedTuple):
+    """What ``compiled.reach`` finds: the reachable codes as a bitmap, how many states,
+    outcomes and choices they have, and their largest weight, weight total and cost."""
 
+    bits: np.ndarray
+    states: int
+    outcomes: int
+    choices: int
+    top_weight: int
+    top_total: int
+    top_cost: int
+
+
+def reach_compiled(game: MarkovGame, rules) -> Reached:
+    """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``); a
+    broken rule is a one-line error naming the game."""
     try:
-        bits, n, n_out, n_edge, top_w, top_total, top_cost = rules.reach(
-            rules.params, np.int64(game.initial_state()), np.int64(bound), rules.outcomes,
-            rules.choices)
+        return Reached(*rules.reach(rules.params, np.int64(game.initial_state()),
+                                    np.int64(game.code_bound()), rules.outcomes, rules.choices))
     except ValueError as err:
         raise PerfectplayError(f"{game}: {err}") from None
+
+
+def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -> Graph:
+    """The whole exploration in two compiled calls (``compiled.reach``, unless `reached`
+    holds its result, and ``fill``), the arrays allocated in between, exactly sized and
+    no wider than their values need, and paged in on a helper thread while ``fill``
+    writes them (``prefault.writing``)."""
+    from .prefault import writing
+
+    bits, n, n_out, n_edge, top_w, top_total, top_cost = reached or reach_compiled(game, rules)
     g = Graph(codes=np.empty(n, dtype=np.int64), terminal=np.empty(n, dtype=bool),
               denom=np.empty(n, dtype=narrowest(top_total, np.int32)),
               out_ptr=np.empty(n + 1, dtype=np.int64),

@@ -42,7 +42,8 @@ from numba import njit
 class CompiledRules:
     """A game's compiled rules: its integer parameters, the padded sizes K (outcomes) and
     C (choices), and its three cached wrappers around ``expand_batch``, ``reach`` and
-    ``fill``."""
+    ``fill``; a game with a ``cycle_span`` may add a fourth, around
+    ``streamed.solve_blocks`` (solved as explored, no graph kept)."""
 
     params: np.ndarray
     outcomes: int
@@ -50,6 +51,7 @@ class CompiledRules:
     expand_batch: Callable
     reach: Callable
     fill: Callable
+    solve_blocks: Callable | None = None
 
 
 def rules_kernel(fn: Callable) -> Callable:

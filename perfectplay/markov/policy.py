@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -13,23 +13,38 @@ from .compile import Graph
 from .model import MarkovGame
 from .policy_file import PolicyColumns, encode_policy, segments
 
+if TYPE_CHECKING:
+    from .streamed import ReachedCodes
+
 
 @dataclass
 class Policy:
     """Per outcome, the chosen choice edge (one table, or one per remaining budget).
 
     ``chosen`` has shape (O,) for expected cost, (H+1, O) for the horizon objective,
-    where row h is the choice with h cost units of budget left.
+    where row h is the choice with h cost units of budget left. ``explored`` is the
+    game's graph, or, when the solve kept none (``streamed``), its reachable codes: the
+    graph is then explored again, once, when ``graph`` is first read (the same states,
+    outcomes and choices in the same order, so ``chosen`` and ``values`` index it).
     """
 
     game: MarkovGame
-    graph: Graph
+    explored: Graph | ReachedCodes
     chosen: np.ndarray
     values: Sequence  # value of every state: exact rationals (list) or floats (array)
 
+    @property
+    def graph(self) -> Graph:
+        """The game's graph (explored again if the solve did not keep it)."""
+        if not isinstance(self.explored, Graph):
+            from .compile import compile_game
+
+            self.explored = compile_game(self.game, compiled=True, reached=self.explored.reached)
+        return self.explored
+
     def value_of(self, code: int) -> Any:
         """The value of the state with game code `code` (a Fraction when exact, else float)."""
-        value = self.values[int(self.graph.index_of(np.array([code]))[0])]
+        value = self.values[int(self.explored.index_of(np.array([code]))[0])]
         if type(value).__module__.startswith("flint"):
             return Fraction(int(value.p), int(value.q))
         return float(value)

@@ -10,7 +10,7 @@ from ..errors import PerfectplayError, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, FLOATING, PROVEN, Solution
-from .compile import Pairs, compile_game
+from .compile import Pairs, check_memory, compile_game, explores_compiled, narrowest, reach_compiled
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
@@ -82,7 +82,19 @@ def solve_markov(
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")
-    g = compile_game(game, progress=progress, compiled=compiled)
+    reached = None
+    rules = explores_compiled(game, compiled)
+    if objective.name == "expected" and _streams(game, rules, speedups):
+        check_memory(game)
+        reached = reach_compiled(game, rules)
+        if reached.states > EXACT_STATES:
+            if exact:
+                raise Unsupported(f"exact solve refused: {reached.states:,} states exceed "
+                                  f"{EXACT_STATES:,}")
+            sol = _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0)
+            sol.objective = objective
+            return sol
+    g = compile_game(game, progress=progress, compiled=compiled, reached=reached)
     stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
              "compile_seconds": round(time.perf_counter() - t0, 4)}
     if objective.name == "expected":
@@ -95,6 +107,57 @@ def solve_markov(
     sol.objective = objective
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return sol
+
+
+def _streams(game, rules, speedups: SpeedUps) -> bool:
+    """Whether a game explored compiled (`rules`) may be solved as it is explored, block by
+    block, its graph not kept (``streamed``): its blocks vouched for and solvable so."""
+    return (rules is not None and rules.solve_blocks is not None and speedups.streamed
+            and speedups.blocks and 0 < game.cycle_span <= LOCAL_BLOCK)
+
+
+def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solution:
+    """Values and greedy choices of a game of more than EXACT_STATES states solved block by
+    block as the rules are read again (``streamed``): no graph kept, no exact stage."""
+    from .prefault import writing
+    from .streamed import ReachedCodes
+
+    stats = {"states": reached.states, "outcomes": reached.outcomes, "choices": reached.choices,
+             "compile_seconds": round(time.perf_counter() - t0, 4)}
+    t = time.perf_counter()
+    progress.stage("value iteration by blocks, as explored")
+    bits = reached.bits
+    V, rank = np.empty(reached.states), np.empty(len(bits), dtype=np.int32)
+    chosen = np.empty(reached.outcomes, dtype=narrowest(reached.choices, low=np.int32))
+    status, failing, blocks, most = writing((V, chosen, rank), lambda: rules.solve_blocks(
+        rules.params, bits, rules.outcomes, rules.choices, np.int64(game.cycle_span),
+        np.int64(LOCAL_BLOCK), tol, np.int64(max_sweeps), V, chosen, rank))
+    _check_status(game, status, int(failing), max_sweeps)
+    explored = ReachedCodes(reached, rank, 0)
+    explored.start = int(explored.index_of(np.array([game.initial_state()]))[0])
+    stats.update(components=int(blocks), sweeps=int(most), policy_rounds=0,
+                 iterate_seconds=round(time.perf_counter() - t, 4),
+                 seconds=round(time.perf_counter() - t0, 4))
+    return Solution(game=game.name, params=game.params, objective=None,
+                    value=float(V[explored.start]), exact=False, proven=False,
+                    status=CONVERGED, strategy=Policy(game, explored, chosen, V), stats=stats)
+
+
+def _check_status(game, status: int, code: int, max_sweeps: int) -> None:
+    """A one-line error for a failed pass by components or blocks (`code`: the failing
+    state's code); nothing for OK or BIG (the caller falls back to the global sweeps)."""
+    from .by_components import FORWARD, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE
+
+    if status == FORWARD:
+        raise PerfectplayError(f"{game}: a choice from state {code} leads to a later block of "
+                               f"its cycle_span {game.cycle_span}: the game's cycle_span is wrong")
+    if status == FREE_CYCLE:
+        raise PerfectplayError(FREE_CYCLE_MESSAGE)
+    if status == NEVER_ENDS:
+        raise Unsupported(f"{game}: {NEVER_ENDS_MESSAGE}")
+    if status == NO_CONVERGENCE:
+        raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
+                          f"of one strong component (raise max_sweeps)")
 
 
 def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, bool]:
@@ -161,7 +224,7 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
     (``by_components``), else None. The greedy choices of a graph of more than
     RENUMBER_STATES states are taken in two halves at once (``speedups.halves``)."""
-    from .by_components import BIG, FORWARD, FREE_CYCLE, NEVER_ENDS, OK, solve_by_components
+    from .by_components import BIG, solve_by_components
     from .prefault import writing
 
     n = g.n_states
@@ -174,18 +237,9 @@ def _by_components(game, g, tol, max_sweeps, speedups):
                             LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags,
                             g.codes, span)))
     del order, starts, local, flags
-    if status == FORWARD:
-        raise PerfectplayError(f"{game}: a choice from state {int(g.codes[failing])} leads to a "
-                               f"later block of its cycle_span {span}: the game's cycle_span is wrong")
     if status == BIG:
         return None
-    if status == FREE_CYCLE:
-        raise PerfectplayError(FREE_CYCLE_MESSAGE)
-    if status == NEVER_ENDS:
-        raise Unsupported(f"{game}: {NEVER_ENDS_MESSAGE}")
-    if status != OK:
-        raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
-                          f"of one strong component (raise max_sweeps)")
+    _check_status(game, status, int(g.codes[failing]) if failing >= 0 else -1, max_sweeps)
     if speedups.halves and n > RENUMBER_STATES:
         from .halves import greedy
     else:

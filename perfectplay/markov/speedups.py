@@ -15,6 +15,9 @@ class SpeedUps:
     blocks      a game that keeps its cycles within blocks of codes
                 (``MarkovGame.cycle_span``) solved block by block in code order, no
                 strong components sought (off: Tarjan's components, as for any game)
+    streamed    such a game of more than ``solve.EXACT_STATES`` states solved block by
+                block as its rules are read, no graph kept (``markov.streamed``; off: the
+                graph explored, kept, then solved by blocks; the same bits)
     packed      sweeps read each state's distinct (target, cost) pairs once
                 (``compile.Pairs``; off: every choice's target; the same values bit for bit)
     merged      policy evaluation merges a state's outcomes that choose the same pair
@@ -41,3 +44,4 @@ class SpeedUps:
     code_order: bool = True
     halves: bool = True
     blocks: bool = True
+    streamed: bool = True

@@ -43,6 +43,13 @@ thread: docs/architecture.md, steps 1, 3 and 4; "cold": 20 s idle before the run
                  iterate 9.7; 39 sweeps, 3 rounds)
     dice-5, whole process: 0.575 s median of 9, the seed's code 4.14 s beside it (0.14)
 
+Session 13 (Tricky Trios' rounds as blocks, and solved as explored, no graph kept;
+``--without NAME`` times a speed-up's no-op in the same way):
+
+    trios-100    8.5-8.6 s cold or warm, 1,475 MiB (reach 2.3, streamed pass 6.2);
+                 --without streamed 12.6-13.1 s, 4,338 MiB; --without blocks 14.2 s,
+                 4,755 MiB (the machine slower than in session 12: explore 7.7 s warm)
+
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n
 read from the same solve (n=5 gives 9.842024 from it). The targets (10 s and 6 GiB;
 15 s and 4 GiB; 0.6 s) and what stands in the way: docs/architecture.md, "Measured".

@@ -368,7 +368,9 @@ def _print_summary(game, solution, out, plot) -> None:
     if "store" in solution.stats:
         store = solution.stats["store"]
         table.add_row("store", ("answered whole from " if solution.stats["from_store"] else
-                                f"{store['read']} answers read, {store['written']} kept in ")
+                                f"{store['read']} answers read, {store['written']} kept "
+                                f"(and {store.get('journal_read', 0):,} values found inside "
+                                f"tasks read, {store.get('journal_written', 0):,} kept) in ")
                       + store["path"])
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:

@@ -31,7 +31,7 @@ from typing import Callable
 from .errors import PerfectplayError
 
 #: Layout of the tables below; a store of another layout is not used.
-SCHEMA = 1
+SCHEMA = 2
 
 #: Environment variable naming the default store file (tests point it elsewhere).
 PATH_ENV = "PERFECTPLAY_STORE"
@@ -51,6 +51,12 @@ CREATE TABLE IF NOT EXISTS answers (
     payload BLOB,
     checksum BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS journal (
+    context BLOB NOT NULL,
+    rows BLOB NOT NULL,
+    checksum BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_context ON journal (context);
 """
 
 # An exact answer replaces a bound; a bound replaces only a smaller bound.
@@ -224,6 +230,34 @@ class Store:
 
         with self._guard():
             _retrying(write)
+
+    def add_journal(self, context: bytes, rows: bytes) -> None:
+        """Keep a batch of an engine's journal (``rows``, opaque here) under `context`,
+        committed at once."""
+        if not self.usable:
+            return
+        row = (context, rows, _checksum(context, 0, False, rows))
+
+        def write() -> None:
+            with _immediate(self._conn):
+                self._conn.execute("INSERT INTO journal VALUES (?, ?, ?)", row)
+
+        with self._guard():
+            _retrying(write)
+
+    def journal(self, context: bytes) -> list[bytes]:
+        """Every batch kept under `context` (``add_journal``), oldest first."""
+        if not self.usable:
+            return []
+        with self._guard():
+            found = self._conn.execute(
+                "SELECT rows, checksum FROM journal WHERE context = ? ORDER BY rowid",
+                (context,)).fetchall()
+        for rows, checksum in found:
+            if _checksum(context, 0, False, rows) != checksum:
+                raise StoreError(f"store {self.path} is damaged (a row does not match its "
+                                 f"checksum); {_way_out(self.path)}")
+        return [rows for rows, _ in found]
 
     def summary(self) -> Summary:
         """Size and contents, by game and objective."""

@@ -99,8 +99,12 @@ BLOCK_ENTRIES = 1 << 16
 # switches (SpeedUps fields, in this order)
 SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD, CUTOFF = range(6)
 # counters
-NODES, SCORED, LOOKS, CANDS = range(4)
-N_COUNTERS = 4
+NODES, SCORED, LOOKS, CANDS, JOURNALED = range(5)
+N_COUNTERS = 5
+#: Rows of a search's journal (``journal``): 48 bytes each.
+JOURNAL_ROWS = 1 << 15
+#: Sets of at least this many secrets have their values journaled (``journal``).
+JOURNAL_MIN_SECRETS = 16
 
 
 #: Memo entries: a set's key (h1, h2, cap) -> (value, guess), or -> a lower bound.
@@ -182,6 +186,8 @@ class Core(NamedTuple):
     hist_g: np.ndarray
     hist_f: np.ndarray
     counters: np.ndarray
+    journal: np.ndarray         # (JOURNAL_ROWS, 6) ring of values found (``journal``)
+    journal_min: int            # the fewest secrets of a set journaled
     mark: np.ndarray            # (S,) scratch, all False between calls
 
 
@@ -888,7 +894,83 @@ def best(core, subset, depth, cap, budget):
                 best_value, best_guess = total, g
     if sw[MEMO]:
         remember(core, key, shared, hkey, e, rename, best_value, best_guess)
+        if n >= core.journal_min:
+            journal(core, key, best_value, best_guess)
     return best_value, best_guess
+
+
+@njit(inline="always")
+def _mix(x):
+    """A 64-bit finaliser (splitmix64's): every bit of x moves every bit of the result."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def journal_check(i, row):
+    """The check of journal row `row` written as entry number i: a reader on another thread
+    takes a row only when its check matches (never one half written, nor one from an
+    earlier lap of the ring)."""
+    h = _mix(np.uint64(i) ^ np.uint64(0x6A09E667F3BCC909))
+    for j in range(5):
+        h = _mix(h ^ np.uint64(row[j]))
+    return np.int64(h)
+
+
+@njit(cache=True)
+def journal(core, key, value, guess):
+    """Write a large set's value (guess >= 0) or lower bound into the search's journal, a
+    ring the solve reads while the search runs (``take_journal``) and keeps in its result
+    store, so that the values found inside a long task survive its interruption: a
+    resumed solve seeds its memos with them (``seed_memos``)."""
+    rows = core.journal
+    if rows.shape[0] == 0:
+        return
+    i = core.counters[JOURNALED]
+    row = rows[i % rows.shape[0]]
+    row[0] = key[0]
+    row[1] = key[1]
+    row[2] = key[2]
+    row[3] = value
+    row[4] = guess
+    row[5] = journal_check(i, row)
+    core.counters[JOURNALED] = i + 1
+
+
+@njit(cache=True)
+def take_journal(rows, written, start):
+    """The journal's rows from entry `start` to `written` (the count of rows written) that
+    read whole, stopping at the first that does not yet (a row being written on another
+    thread: read again next time); entries overwritten before being read are skipped.
+    Returns (rows, the entry to start from next time)."""
+    J = rows.shape[0]
+    start = max(start, written - J)
+    out = np.empty((max(written - start, 0), 5), dtype=np.int64)
+    m = 0
+    i = start
+    while i < written:
+        row = rows[i % J].copy()
+        if row[5] != journal_check(i, row):
+            break
+        out[m] = row[:5]
+        m += 1
+        i += 1
+    return out[:m], i
+
+
+@njit(cache=True)
+def seed_memos(core, rows):
+    """Load journaled values (rows of ``take_journal``) into the search's memos: exact
+    values with their guesses, lower bounds raising what is known."""
+    exact, bounds = core.exact, core.bound_memo
+    for r in range(rows.shape[0]):
+        key = (rows[r, 0], rows[r, 1], rows[r, 2])
+        value, guess = rows[r, 3], rows[r, 4]
+        if guess >= 0:
+            exact[key] = (value, guess)
+        elif key not in exact:
+            bounds[key] = max(bounds[key] if key in bounds else np.int64(0), value)
 
 
 @njit(cache=True)

@@ -45,6 +45,9 @@ PARALLEL_MIN_SECRETS = 2000
 #: Seconds between progress reports while waiting for a lane.
 POLL = 0.25
 
+#: Seconds between two keepings of the searches' journals in the store (``_Journaling``).
+JOURNAL_EVERY = 1.0
+
 #: On several lanes, a set of at least this many secrets is split rather than handed to
 #: one lane whole (``_Split``). Splitting more finely spreads related sets over memos
 #: that do not share. First pass on two lanes, by threshold: Bulls and Cows 300: 72 s
@@ -243,10 +246,53 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
             if progress:
                 progress("answered from the store")
             return Position(recalled.answer.value, recalled.answer.tree, 0)
-    position = _solve_position(sub, lanes, progress, known, searches, store)
-    if store is not None:
-        store.record(sub, Answer(position.value, position.tree, position.nodes))
+    if store is None:
+        return _solve_position(sub, lanes, progress, known, searches, store)
+    with _Journaling(sub, lanes, searches, store):
+        position = _solve_position(sub, lanes, progress, known, searches, store)
+    store.record(sub, Answer(position.value, position.tree, position.nodes))
     return position
+
+
+class _Journaling:
+    """While a position is solved with a store, the values the searches of this process
+    find inside their tasks (``core.journal``) are kept in the store every JOURNAL_EVERY
+    seconds, and each search is seeded with those kept before (``AnswerStore.seed``):
+    a solve killed inside a long task resumes that task with what it had found. The
+    searches are the thread lanes' (a Dask worker's are its own, out of reach here)."""
+
+    def __init__(self, sub: Subproblem, lanes: list[Executor], searches: dict | None,
+                 store: AnswerStore) -> None:
+        self.store, self.done = store, threading.Event()
+        own = _SEARCHES if searches is None else searches
+        self.dicts = [own] + [lane.searches for lane in lanes if isinstance(lane, ThreadLane)]
+        for found in self.dicts:  # each search seeded once, before it runs
+            search = search_for(sub.game, sub.objective, sub.speedups, found, sub.top)
+            if not search.seeded:
+                search.seeded = True
+                store.seed(search)
+        self.thread = threading.Thread(target=self._keep, daemon=True)
+
+    def __enter__(self) -> "_Journaling":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.done.set()
+        self.thread.join()
+        self._drain()
+
+    def _keep(self) -> None:
+        try:
+            while not self.done.wait(JOURNAL_EVERY):
+                self._drain()
+        except Exception as err:  # raised in the solve's own thread at its next look
+            self.store.fail(err)
+
+    def _drain(self) -> None:
+        for found in self.dicts:
+            for search in list(found.values()):
+                self.store.keep_journal(search)
 
 
 def _solve_position(sub: Subproblem, lanes: list[Executor],
@@ -657,4 +703,6 @@ def _stored_note(store: AnswerStore | None) -> str:
     """How many answers came from the store so far, for the progress line."""
     if store is None:
         return ""
-    return f" ({store.tally.read} from the store, {store.tally.written} kept)"
+    tally = store.tally
+    loaded = f", {tally.journal_read:,} values inside tasks loaded" if tally.journal_read else ""
+    return f" ({tally.read} from the store, {tally.written} kept{loaded})"

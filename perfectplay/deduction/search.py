@@ -90,7 +90,7 @@ class Search:
                  top: int | None = None) -> None:
         from . import core
 
-        self.table, self.objective, self.speed = table, objective, speedups
+        self.table, self.objective, self.speed, self.top = table, objective, speedups, top
         self._entries: dict = {}  # kernel -> its compiled entry point (see ``_call``)
         game, N = table.game, table.n_secrets
         rule = game.restriction()
@@ -141,8 +141,12 @@ class Search:
             canon_limit=max(1, core.PATTERN_CACHE_BYTES // (8 * len(table.guesses))),
             exact=exact, bound_memo=bound_memo,
             hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
-            counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_))
+            counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_),
+            journal=np.zeros((core.JOURNAL_ROWS, 6), dtype=np.int64),
+            journal_min=core.JOURNAL_MIN_SECRETS)
         self.core = core.to_ref(self.fields)
+        self._journal_read = 0  # entries of the journal taken so far (``take_journal``)
+        self.seeded = False  # whether a store's journal was loaded (``root._Journaling``)
 
     def _call(self, kernel, *args):
         """``kernel(*args)`` (a compiled function taking the core first), numba's typing of
@@ -167,6 +171,25 @@ class Search:
         if objective.determine or objective.costed:
             switches[OBVIOUS] = False
         return switches
+
+    def take_journal(self) -> np.ndarray:
+        """The values and bounds of large sets found since the last call, as rows (h1, h2,
+        cap, value, guess or -1), read while the search may be running on another thread
+        (``core.journal``)."""
+        from .core import JOURNALED, take_journal
+
+        rows, self._journal_read = take_journal(self.fields.journal,
+                                                int(self.fields.counters[JOURNALED]),
+                                                self._journal_read)
+        return rows
+
+    def seed(self, rows: np.ndarray) -> None:
+        """Load rows of ``take_journal`` (from this search or an earlier one of the same
+        game, objective and breadth) into the memos, before the search runs."""
+        from .core import seed_memos
+
+        if len(rows):
+            seed_memos(self.core, np.ascontiguousarray(rows, dtype=np.int64))
 
     @property
     def nodes(self) -> int:

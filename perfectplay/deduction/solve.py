@@ -261,7 +261,9 @@ def solve_deduction(
     if answers is not None:
         tally = answers.tally
         stats["from_store"] = tally.read > 0 and tally.written == 0 and passes.nodes == 0
-        stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written}
+        stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written,
+                          "journal_read": tally.journal_read,
+                          "journal_written": tally.journal_written}
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     if top is not None:
         label, strategy = SEARCHED_TOP, f"top {top}"

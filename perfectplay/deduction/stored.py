@@ -101,6 +101,8 @@ class Tally:
 
     read: int = 0
     written: int = 0
+    journal_read: int = 0     # values found inside earlier tasks, loaded into the searches
+    journal_written: int = 0  # values found inside this solve's tasks, kept
 
 
 @dataclass
@@ -257,9 +259,44 @@ class AnswerStore:
             try:
                 self.record(sub, f.result())
             except Exception as err:  # raised in the solve's own thread at its next look
-                self._failure = err
+                self.fail(err)
 
         future.add_done_callback(done)
+
+    def _journal_context(self, search) -> bytes:
+        """Where `search`'s journal is kept: its game, objective and breadth (values found
+        with a breadth are a strategy's, not the optimum's)."""
+        digest = hashlib.sha256(self.context)
+        digest.update(f"|journal|{search.objective.name}|{search.top or 0}".encode())
+        return digest.digest()
+
+    def seed(self, search) -> int:
+        """Load the journal kept for `search`'s game, objective and breadth into its memos
+        (``Search.seed``); returns the rows loaded."""
+        batches = self.store.journal(self._journal_context(search))
+        if not batches:
+            return 0
+        rows = np.concatenate([np.frombuffer(zlib.decompress(b), dtype=np.int64).reshape(-1, 5)
+                               for b in batches])
+        search.seed(rows)
+        with self._lock:
+            self.tally.journal_read += len(rows)
+        return len(rows)
+
+    def keep_journal(self, search) -> int:
+        """Keep the journal rows `search` wrote since the last call; returns how many."""
+        rows = search.take_journal()
+        if len(rows):
+            self.store.add_journal(self._journal_context(search),
+                                   zlib.compress(np.ascontiguousarray(rows).tobytes()))
+            with self._lock:
+                self.tally.journal_written += len(rows)
+        return len(rows)
+
+    def fail(self, err: Exception) -> None:
+        """Note a failure met in another thread: the solve's own thread raises it when it
+        next reads the store."""
+        self._failure = err
 
     def _raise_failure(self) -> None:
         if self._failure is not None:

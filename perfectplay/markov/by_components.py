@@ -14,6 +14,12 @@ edges). A component larger than ``max_block`` stops the pass (``BIG``): such a g
 left to the global sweeps and policy iteration (dice-cards is one component of nearly
 all its states).
 
+A game may vouch for where its cycles lie instead (``MarkovGame.cycle_span``: blocks of
+codes that choices leave only downwards): the pass then takes the blocks in code order,
+with no walk and none of its arrays, each block solved as a component (where a block is
+not one strong component, each of its states must reach a finished state itself); the
+streamed solve (``streamed``) solves the same blocks the same way without a graph.
+
 The walk and the sweep are the package's only ones: Tarjan's algorithm is
 ``structure_kernels.tarjan`` (it writes the components down in the order they
 complete), the sweep ``kernels.sweeps`` over the component's states.

@@ -94,8 +94,10 @@ class MarkovGame(Game):
     #: choice leads into its own block or to a lower code: its only cycles lie within
     #: blocks (0: no such promise). The solver then solves the blocks in increasing code
     #: order (``SpeedUps.blocks``) instead of seeking strong components: no depth-first
-    #: walk and none of its four arrays per state. A choice found leading to a later
-    #: block is an error naming the state.
+    #: walk and none of its four arrays per state; with a fourth compiled wrapper
+    #: (``CompiledRules.solve_blocks``) a large game is solved as it is explored, no graph
+    #: kept (``SpeedUps.streamed``). A choice found leading to a later block is an error
+    #: naming the state.
     cycle_span: ClassVar[int] = 0
 
     #: Measured peak memory of a whole solve per state of ``state_bound()`` (bytes), for

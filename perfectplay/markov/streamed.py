@@ -17,7 +17,10 @@ graph (to export, show or verify the policy) has it explored again (``Policy.gra
 
 Like ``compiled.reach`` and ``fill``, ``solve_blocks`` is ``inline="always"`` and a game
 calls it from a cached wrapper of its own module with its rules as a global (see
-``compiled``'s docstring for why).
+``compiled``'s docstring for why). Its loop over a state's outcomes and choices is
+``fill``'s, written out again rather than shared: a helper handed the arrays would pay
+numba's reference counting on each of them for each of tens of millions of states (the
+reason ``rules_kernel`` compiles without it); the tests require the same numbering.
 """
 
 from __future__ import annotations

@@ -259,19 +259,26 @@ class _Journaling:
     find inside their tasks (``core.journal``) are kept in the store every JOURNAL_EVERY
     seconds, and each search is seeded with those kept before (``AnswerStore.seed``):
     a solve killed inside a long task resumes that task with what it had found. The
-    searches are the thread lanes' (a Dask worker's are its own, out of reach here)."""
+    searches are those of the position's game in this process and its thread lanes (a
+    Dask worker's are in its own process). The journal only saves time: a failure to
+    keep it stops the keeping and fails nothing (the answers' own writes report a
+    store that cannot be written)."""
 
     def __init__(self, sub: Subproblem, lanes: list[Executor], searches: dict | None,
                  store: AnswerStore) -> None:
-        self.store, self.done = store, threading.Event()
+        self.store, self.game, self.done = store, sub.game, threading.Event()
         own = _SEARCHES if searches is None else searches
         self.dicts = [own] + [lane.searches for lane in lanes if isinstance(lane, ThreadLane)]
+        fresh = []
         for found in self.dicts:  # each search seeded once, before it runs
             search = search_for(sub.game, sub.objective, sub.speedups, found, sub.top)
-            if not search.seeded:
-                search.seeded = True
-                store.seed(search)
+            if not search.seeded and all(search is not f for f in fresh):
+                fresh.append(search)
+        store.seed(fresh)
+        for search in fresh:
+            search.seeded = True
         self.thread = threading.Thread(target=self._keep, daemon=True)
+        self.failed = False
 
     def __enter__(self) -> "_Journaling":
         self.thread.start()
@@ -280,19 +287,22 @@ class _Journaling:
     def __exit__(self, *exc) -> None:
         self.done.set()
         self.thread.join()
-        self._drain()
+        self._drain()  # what was found since the last keeping, after an interruption too
 
     def _keep(self) -> None:
-        try:
-            while not self.done.wait(JOURNAL_EVERY):
-                self._drain()
-        except Exception as err:  # raised in the solve's own thread at its next look
-            self.store.fail(err)
+        while not self.done.wait(JOURNAL_EVERY):
+            self._drain()
 
     def _drain(self) -> None:
-        for found in self.dicts:
-            for search in list(found.values()):
-                self.store.keep_journal(search)
+        if self.failed:
+            return
+        try:
+            for found in self.dicts:
+                for key, search in list(found.items()):
+                    if key[0] == self.game:  # another game's values are not this one's
+                        self.store.keep_journal(search)
+        except Exception:  # noqa: BLE001 - see the class docstring
+            self.failed = True
 
 
 def _solve_position(sub: Subproblem, lanes: list[Executor],

@@ -183,6 +183,13 @@ class Search:
                                                 self._journal_read)
         return rows
 
+    @property
+    def journaled(self) -> int:
+        """Rows written into the journal so far (taken or not)."""
+        from .core import JOURNALED
+
+        return int(self.fields.counters[JOURNALED])
+
     def seed(self, rows: np.ndarray) -> None:
         """Load rows of ``take_journal`` (from this search or an earlier one of the same
         game, objective and breadth) into the memos, before the search runs."""

@@ -270,15 +270,19 @@ class AnswerStore:
         digest.update(f"|journal|{search.objective.name}|{search.top or 0}".encode())
         return digest.digest()
 
-    def seed(self, search) -> int:
-        """Load the journal kept for `search`'s game, objective and breadth into its memos
-        (``Search.seed``); returns the rows loaded."""
-        batches = self.store.journal(self._journal_context(search))
+    def seed(self, searches: list) -> int:
+        """Load the journal kept for the game, objective and breadth of `searches` (this
+        store's game, one objective and breadth: the lanes' searches of one position)
+        into each one's memos (``Search.seed``); returns the rows read."""
+        if not searches:
+            return 0
+        batches = self.store.journal(self._journal_context(searches[0]))
         if not batches:
             return 0
         rows = np.concatenate([np.frombuffer(zlib.decompress(b), dtype=np.int64).reshape(-1, 5)
                                for b in batches])
-        search.seed(rows)
+        for search in searches:
+            search.seed(rows)
         with self._lock:
             self.tally.journal_read += len(rows)
         return len(rows)

@@ -220,9 +220,10 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
                 order[top] = first
                 top += 1
                 first += 1
-            for e in range(choice_ptr[out_ptr[base]], choice_ptr[out_ptr[first]]):
-                if target[e] >= first:
-                    return FORWARD, base, c, largest, most
+            for v in range(base, first):
+                for e in range(choice_ptr[out_ptr[v]], choice_ptr[out_ptr[v + 1]]):
+                    if target[e] >= first:
+                        return FORWARD, v, c, largest, most
         else:
             k, top, base = starts[c], starts[c + 1], 0
         c += 1

@@ -119,6 +119,7 @@ def _streams(game, rules, speedups: SpeedUps) -> bool:
 def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solution:
     """Values and greedy choices of a game of more than EXACT_STATES states solved block by
     block as the rules are read again (``streamed``): no graph kept, no exact stage."""
+    from .by_components import OK
     from .prefault import writing
     from .streamed import ReachedCodes
 
@@ -133,6 +134,8 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
         rules.params, bits, rules.outcomes, rules.choices, np.int64(game.cycle_span),
         np.int64(LOCAL_BLOCK), tol, np.int64(max_sweeps), V, chosen, rank))
     _check_status(game, status, int(failing), max_sweeps)
+    if status != OK:  # BIG: a block over LOCAL_BLOCK states (``_streams`` rules it out)
+        raise PerfectplayError(f"{game}: a block of more than {LOCAL_BLOCK:,} states")
     explored = ReachedCodes(reached, rank, 0)
     explored.start = int(explored.index_of(np.array([game.initial_state()]))[0])
     stats.update(components=int(blocks), sweeps=int(most), policy_rounds=0,

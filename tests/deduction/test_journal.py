@@ -60,7 +60,7 @@ def test_a_seeded_search_finds_the_same_values_with_fewer_nodes(tmp_path):
         kept = store.keep_journal(first)
         assert kept > 0 and store.keep_journal(first) == 0  # each row kept once
         second = Search(table, objective)
-        assert store.seed(second) == kept
+        assert store.seed([second]) == kept
         assert second.best(everything, (), cap) == value and second.nodes < first.nodes
 
 
@@ -76,5 +76,25 @@ def test_journals_are_kept_apart_by_objective_and_breadth(tmp_path):
     assert min(kept.values()) > 0
     for (name, top), rows in kept.items():
         objective = EXPECTED if name == "expected" else WORST
-        assert store.seed(Search(table, objective, top=top)) == rows
+        assert store.seed([Search(table, objective, top=top)]) == rows
     assert JOURNAL_MIN_SECRETS < table.n_secrets
+
+
+def test_only_the_positions_game_is_journaled(tmp_path):
+    """A process's searches of other games (the API's shared searches) are not kept under
+    this game's journal: their set keys could coincide with this game's."""
+    from perfectplay.deduction.root import Subproblem, _Journaling, search_for
+    from perfectplay.deduction.search import SpeedUps
+
+    this, other = (load_game("mastermind", ["pegs=3", f"colors={c}"]) for c in (4, 3))
+    table = build_table(this)
+    store = AnswerStore(Store(tmp_path / "s.sqlite"), this, table)
+    searches: dict = {}
+    for game in (this, other):
+        search = search_for(game, "expected", SpeedUps(), searches)
+        search.best(np.arange(search.table.n_secrets), (), 8)
+    sub = Subproblem(this, "expected", SpeedUps(), (), np.arange(table.n_secrets), 8)
+    with _Journaling(sub, [], searches, store):
+        pass
+    mine, theirs = (search_for(g, "expected", SpeedUps(), searches) for g in (this, other))
+    assert theirs.journaled > 0 and store.tally.journal_written == mine.journaled > 0

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import _direct_value, sweeps
+from .kernels import _direct_value, no_pairs, sweeps
 from .structure_kernels import DEEP, LARGE, tarjan
 
 #: Outcomes of ``solve_by_components``.
@@ -208,7 +208,7 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
         if status == DEEP or status == LARGE:
             return BIG, -1, 0, 0, 0
     scratch = np.empty(2 * max_block, dtype=np.int32)
-    pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
+    pairs = no_pairs(target, cost)
     buf = np.empty(0)  # no layout: the sweeps never use it
     largest, most, c, first = 0, 0, 0, 0
     while c < count or (span > 0 and first < n):

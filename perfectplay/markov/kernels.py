@@ -72,6 +72,13 @@ def distinct_pairs(out_ptr, choice_ptr, target, cost):
 
 
 @njit(inline="always")
+def no_pairs(target, cost):
+    """``compile.Pairs.none()``'s arrays made inside a kernel, typed as the graph's own
+    `target` and `cost`: no layout, every state's choices read directly (``_packed``)."""
+    return np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8)
+
+
+@njit(inline="always")
 def _packed(s, pairs):
     """Whether state s's choices are read through its ``compile.Pairs`` row: the graph has
     the layout and s has at most LOCAL_MAX pairs (else the fallback reads them directly)."""

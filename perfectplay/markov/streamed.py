@@ -33,7 +33,7 @@ from numba import njit
 from .by_components import BIG, FORWARD, OK, _FINISHES, _solve_block
 from .compile import Reached
 from .compiled import _clear, _popcount
-from .kernels import _improve_direct
+from .kernels import _improve_direct, no_pairs
 
 
 @dataclass
@@ -109,7 +109,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
     local = np.zeros(max_block, dtype=np.int32)
     scratch = np.zeros(2 * max_block, dtype=np.int32)
     current = np.zeros(room_o, dtype=np.int64)
-    pairs = (np.zeros(1, dtype=np.int64), target[:0], cost[:0], np.zeros(0, dtype=np.uint8))  # none
+    pairs = no_pairs(target, cost)
     buf = np.empty(0)
     first, o_base, e_base, blocks, most = 0, 0, 0, 0, 0
     word, x = 0, np.uint64(0)

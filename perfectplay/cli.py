@@ -471,6 +471,10 @@ def store_info(store_path) -> None:
     for game, objective, exact, bounds, largest in summary.rows:
         click.echo(f"  {game} {objective}: {exact:,} values, {bounds:,} bounds, "
                    f"largest set {largest:,} secrets")
+    if summary.journals:
+        searches = f"{summary.journals:,} search" + ("es" if summary.journals != 1 else "")
+        click.echo(f"  found inside tasks (for resuming): {summary.journal_entries:,} values "
+                   f"and bounds, of {searches}")
 
 
 @store_group.command("clear")

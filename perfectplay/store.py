@@ -31,7 +31,7 @@ from typing import Callable
 from .errors import PerfectplayError
 
 #: Layout of the tables below; a store of another layout is not used.
-SCHEMA = 2
+SCHEMA = 3
 
 #: Environment variable naming the default store file (tests point it elsewhere).
 PATH_ENV = "PERFECTPLAY_STORE"
@@ -53,6 +53,7 @@ CREATE TABLE IF NOT EXISTS answers (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS journal (
     context BLOB NOT NULL,
+    entries INTEGER NOT NULL,
     rows BLOB NOT NULL,
     checksum BLOB NOT NULL
 );
@@ -121,6 +122,8 @@ class Summary:
     engine: str | None
     usable: bool
     rows: list[tuple[str, str, int, int, int]]  # game, objective, exact, bounds, largest set
+    journals: int = 0        # searches' journals kept (game, objective and breadth each)
+    journal_entries: int = 0  # values and bounds found inside tasks, in all of them
 
 
 def _checksum(key: bytes, value: int, exact: bool, payload: bytes | None) -> bytes:
@@ -231,16 +234,16 @@ class Store:
         with self._guard():
             _retrying(write)
 
-    def add_journal(self, context: bytes, rows: bytes) -> None:
-        """Keep a batch of an engine's journal (``rows``, opaque here) under `context`,
-        committed at once."""
+    def add_journal(self, context: bytes, entries: int, rows: bytes) -> None:
+        """Keep a batch of `entries` entries of an engine's journal (``rows``, opaque here)
+        under `context`, committed at once."""
         if not self.usable:
             return
-        row = (context, rows, _checksum(context, 0, False, rows))
+        row = (context, entries, rows, _checksum(context, entries, False, rows))
 
         def write() -> None:
             with _immediate(self._conn):
-                self._conn.execute("INSERT INTO journal VALUES (?, ?, ?)", row)
+                self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?)", row)
 
         with self._guard():
             _retrying(write)
@@ -251,13 +254,13 @@ class Store:
             return []
         with self._guard():
             found = self._conn.execute(
-                "SELECT rows, checksum FROM journal WHERE context = ? ORDER BY rowid",
+                "SELECT entries, rows, checksum FROM journal WHERE context = ? ORDER BY rowid",
                 (context,)).fetchall()
-        for rows, checksum in found:
-            if _checksum(context, 0, False, rows) != checksum:
+        for entries, rows, checksum in found:
+            if _checksum(context, entries, False, rows) != checksum:
                 raise StoreError(f"store {self.path} is damaged (a row does not match its "
                                  f"checksum); {_way_out(self.path)}")
-        return [rows for rows, _ in found]
+        return [rows for _, rows, _ in found]
 
     def summary(self) -> Summary:
         """Size and contents, by game and objective."""
@@ -265,8 +268,12 @@ class Store:
             rows = self._conn.execute(
                 "SELECT game, objective, SUM(exact), SUM(1 - exact), MAX(secrets) "
                 "FROM answers GROUP BY game, objective ORDER BY game, objective").fetchall()
+            journal = (0, 0)  # (another layout's journal is not read)
+            if self.usable:
+                journal = self._conn.execute("SELECT COUNT(DISTINCT context), "
+                                             "COALESCE(SUM(entries), 0) FROM journal").fetchone()
         size = sum(p.stat().st_size for p in _files(self.path) if p.exists())
-        return Summary(self.path, size, self.engine, self.usable, rows)
+        return Summary(self.path, size, self.engine, self.usable, rows, *journal)
 
     def close(self) -> None:
         """Close the file (the WAL is folded back into it when no one else has it open)."""

@@ -77,6 +77,7 @@ def test_store_info_and_clear(tmp_path):
     info = run("store", "info", "--store", str(path))
     assert info.returncode == 0
     assert "mastermind(pegs=4,colors=4) expected:" in info.stdout and "MB" in info.stdout
+    assert "found inside tasks (for resuming):" in info.stdout
     cleared = run("store", "clear", "--store", str(path))
     assert cleared.returncode == 0 and "deleted" in cleared.stdout and not path.exists()
     assert "no store yet" in run("store", "info", "--store", str(path)).stdout

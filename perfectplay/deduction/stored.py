@@ -291,7 +291,7 @@ class AnswerStore:
         """Keep the journal rows `search` wrote since the last call; returns how many."""
         rows = search.take_journal()
         if len(rows):
-            self.store.add_journal(self._journal_context(search),
+            self.store.add_journal(self._journal_context(search), len(rows),
                                    zlib.compress(np.ascontiguousarray(rows).tobytes()))
             with self._lock:
                 self.tally.journal_written += len(rows)

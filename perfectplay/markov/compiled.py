@@ -98,6 +98,16 @@ def _popcount(x):
 
 
 @njit(inline="always")
+def rank_of(bits_word, rank_word, code):
+    """The index of a reached `code` in code order: the states below its 64-bit word of
+    the bitmap (`rank_word`) plus the set bits below it in that word (`bits_word`).
+    Scalars only, so that a loop over tens of millions of codes pays no reference
+    counting for it."""
+    below = bits_word & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1))
+    return rank_word + int(_popcount(below))
+
+
+@njit(inline="always")
 def reach(rules, params, start, bound, K, C):
     """First pass: every code reachable from `start`, breadth first, marked in a bitmap
     of `bound` bits, the rules checked on the way. Returns (bitmap, states, outcomes,
@@ -206,9 +216,7 @@ def fill(rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weig
                     t = nx[k, c]
                     if t < 0:
                         continue
-                    word = t >> 6
-                    below = bits[word] & ((np.uint64(1) << np.uint64(t & 63)) - np.uint64(1))
-                    target[e] = rank[word] + int(_popcount(below))
+                    target[e] = rank_of(bits[t >> 6], rank[t >> 6], t)
                     cost[e] = cs[k, c]
                     choice_c[e] = c
                     e += 1
@@ -216,6 +224,4 @@ def fill(rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weig
                 choice_ptr[o] = e
             denom[s] = total
         out_ptr[s + 1] = o
-    word = start >> 6
-    below = bits[word] & ((np.uint64(1) << np.uint64(start & 63)) - np.uint64(1))
-    return rank[word] + int(_popcount(below))
+    return rank_of(bits[start >> 6], rank[start >> 6], start)

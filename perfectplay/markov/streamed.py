@@ -32,7 +32,7 @@ from numba import njit
 
 from .by_components import BIG, FORWARD, OK, _FINISHES, _solve_block
 from .compile import Reached
-from .compiled import _clear, _popcount
+from .compiled import _clear, _popcount, rank_of
 from .kernels import _improve_direct, no_pairs
 
 
@@ -72,9 +72,9 @@ def _index_of(bits, rank, codes):
     index = np.empty(codes.shape[0], dtype=np.int64)
     found = np.empty(codes.shape[0], dtype=np.bool_)
     for i in range(codes.shape[0]):
-        word, bit = codes[i] >> 6, np.uint64(1) << np.uint64(codes[i] & 63)
-        found[i] = bits[word] & bit != 0
-        index[i] = rank[word] + int(_popcount(bits[word] & (bit - np.uint64(1))))
+        word = codes[i] >> 6
+        found[i] = bits[word] & (np.uint64(1) << np.uint64(codes[i] & 63)) != 0
+        index[i] = rank_of(bits[word], rank[word], codes[i])
     return index, found
 
 
@@ -152,9 +152,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
                     t = nx[k, c]
                     if t < 0:
                         continue
-                    tw = t >> 6
-                    below = bits[tw] & ((np.uint64(1) << np.uint64(t & 63)) - np.uint64(1))
-                    ti = rank[tw] + int(_popcount(below))
+                    ti = rank_of(bits[t >> 6], rank[t >> 6], t)
                     if ti >= first + m:
                         return FORWARD, codes[j], blocks, most
                     if ti >= first:

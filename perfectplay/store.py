@@ -215,9 +215,7 @@ class Store:
         if row is None:
             return None
         value, exact, payload, checksum = row
-        if _checksum(key, value, bool(exact), payload) != checksum:
-            raise StoreError(f"store {self.path} is damaged (a row does not match its "
-                             f"checksum); {_way_out(self.path)}")
+        self._check(_checksum(key, value, bool(exact), payload), checksum)
         return Stored(value, bool(exact), payload)
 
     def put(self, key: bytes, stored: Stored, game: str, objective: str, secrets: int) -> None:
@@ -225,28 +223,33 @@ class Store:
         smaller one), committed at once."""
         if not self.usable:
             return
-        row = (key, game, objective, secrets, stored.value, int(stored.exact), stored.payload,
-               _checksum(key, stored.value, stored.exact, stored.payload))
-        def write() -> None:
-            with _immediate(self._conn):
-                self._conn.execute(_UPSERT, row)
-
-        with self._guard():
-            _retrying(write)
+        self._commit(_UPSERT, (key, game, objective, secrets, stored.value, int(stored.exact),
+                               stored.payload,
+                               _checksum(key, stored.value, stored.exact, stored.payload)))
 
     def add_journal(self, context: bytes, entries: int, rows: bytes) -> None:
         """Keep a batch of `entries` entries of an engine's journal (``rows``, opaque here)
         under `context`, committed at once."""
         if not self.usable:
             return
-        row = (context, entries, rows, _checksum(context, entries, False, rows))
+        self._commit("INSERT INTO journal VALUES (?, ?, ?, ?)",
+                     (context, entries, rows, _checksum(context, entries, False, rows)))
 
+    def _commit(self, statement: str, row: tuple) -> None:
+        """Run one writing `statement` on `row` in a transaction of its own, committed at
+        once (retried while another writer holds the file)."""
         def write() -> None:
             with _immediate(self._conn):
-                self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?)", row)
+                self._conn.execute(statement, row)
 
         with self._guard():
             _retrying(write)
+
+    def _check(self, computed: bytes, recorded: bytes) -> None:
+        """Refuse, in one line, a row whose checksum does not match its contents."""
+        if computed != recorded:
+            raise StoreError(f"store {self.path} is damaged (a row does not match its "
+                             f"checksum); {_way_out(self.path)}")
 
     def journal(self, context: bytes) -> list[bytes]:
         """Every batch kept under `context` (``add_journal``), oldest first."""
@@ -257,9 +260,7 @@ class Store:
                 "SELECT entries, rows, checksum FROM journal WHERE context = ? ORDER BY rowid",
                 (context,)).fetchall()
         for entries, rows, checksum in found:
-            if _checksum(context, entries, False, rows) != checksum:
-                raise StoreError(f"store {self.path} is damaged (a row does not match its "
-                                 f"checksum); {_way_out(self.path)}")
+            self._check(_checksum(context, entries, False, rows), checksum)
         return [rows for _, rows, _ in found]
 
     def summary(self) -> Summary:

@@ -176,10 +176,9 @@ class Search:
         """The values and bounds of large sets found since the last call, as rows (h1, h2,
         cap, value, guess or -1), read while the search may be running on another thread
         (``core.journal``)."""
-        from .core import JOURNALED, take_journal
+        from .core import take_journal
 
-        rows, self._journal_read = take_journal(self.fields.journal,
-                                                int(self.fields.counters[JOURNALED]),
+        rows, self._journal_read = take_journal(self.fields.journal, self.journaled,
                                                 self._journal_read)
         return rows
 

@@ -97,6 +97,12 @@ class Graph:
         self.out_ptr, self.choice_ptr, self.start = out_ptr, choice_ptr, int(inv[self.start])
         self.__dict__.pop("_lookup_table", None)  # the codes moved: rebuild on next lookup
 
+    @property
+    def in_code_order(self) -> bool:
+        """Whether the states are indexed in increasing code order (a compiled
+        exploration's)."""
+        return self.n_states < 2 or bool((self.codes[1:] > self.codes[:-1]).all())
+
     def _lookup(self) -> tuple[np.ndarray | None, np.ndarray]:
         """(argsort of the codes, the codes sorted), built on the first lookup only: most
         solves never look a code up, and the sort of tens of millions of codes is not free.
@@ -104,7 +110,7 @@ class Graph:
         order) are searched as they are: (None, the codes), nothing built (Tricky Trios
         n=100: 0.85 GB and a sort of 53 million codes spared)."""
         if "_lookup_table" not in self.__dict__:
-            if self.n_states < 2 or bool((self.codes[1:] > self.codes[:-1]).all()):
+            if self.in_code_order:
                 self.__dict__["_lookup_table"] = (None, self.codes)
             else:
                 order = np.argsort(self.codes, kind="stable")

@@ -256,9 +256,7 @@ def _cycle_span(game, g, speedups: SpeedUps) -> int:
     indexed in code order (a compiled exploration's; a block's states are then
     consecutive); else 0."""
     span = game.cycle_span if speedups.blocks else 0
-    if not 0 < span <= LOCAL_BLOCK or g.n_states < 2:
-        return 0
-    return span if bool((g.codes[1:] > g.codes[:-1]).all()) else 0
+    return span if 0 < span <= LOCAL_BLOCK and g.in_code_order else 0
 
 
 def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]:

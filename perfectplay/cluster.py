@@ -17,10 +17,17 @@ import logging
 import threading
 from concurrent.futures import Executor, Future, InvalidStateError
 
+from .allocator import keep_freed_memory
 from .errors import PerfectplayError, Unsupported
 
 #: Seconds to wait for a scheduler and its first worker.
 CONNECT_TIMEOUT = 30
+#: The local workers' Dask settings: no statistical profiler (it samples the worker's
+#: threads every 10 ms, on the cores the search runs on).
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
+                 "distributed.scheduler.work-stealing": False,
+                 "distributed.admin.tick.interval": "1s",
+                 "distributed.admin.system-monitor.interval": "5s"}
 
 
 class _Cluster:
@@ -35,9 +42,19 @@ class _Cluster:
             self.open -= 1
             if self.open:
                 return
+        if self.local is not None:  # our own workers: stop them now (see ``_stop_now``)
+            self.client.run(_stop_now, wait=False)
         self.client.close()
         if self.local is not None:
             self.local.close()
+
+
+async def _stop_now(dask_worker) -> None:
+    """Close this worker (run on each worker of a local cluster) without waiting for the
+    task it runs: when the solve ends, a worker may still search a cell whose guess has
+    lost (compiled code cannot be interrupted), and a graceful close waits 4 s for it
+    before killing the process."""
+    await dask_worker.close(executor_wait=False, nanny=True, reason="the solve is done")
 
 
 class DaskLane(Executor):
@@ -94,6 +111,7 @@ def cluster_lanes(spec: str) -> list[Executor]:
     """One lane per worker of the cluster `spec` names: ``local:N`` (N worker processes
     started here) or a scheduler's address (``tcp://host:8786``)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise Unsupported("--cluster needs Dask: pip install 'perfectplay[cluster]'") from None
@@ -103,12 +121,16 @@ def cluster_lanes(spec: str) -> list[Executor]:
             count = spec.partition(":")[2]
             if not count.isdigit() or int(count) < 1:
                 raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
-            local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                 dashboard_address=None, silence_logs=logging.ERROR)
+            with dask.config.set(QUIET_WORKERS):
+                local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                                     memory_limit=0, dashboard_address=None,
+                                     silence_logs=logging.ERROR)
             client = Client(local)
         else:
             client = Client(spec, timeout=CONNECT_TIMEOUT)
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        workers = sorted(client.scheduler_info()["workers"])
+        client.run(keep_freed_memory, workers=workers)  # see ``allocator``
     except PerfectplayError:
         raise
     except (OSError, TimeoutError, ValueError) as err:
@@ -116,6 +138,5 @@ def cluster_lanes(spec: str) -> list[Executor]:
             local.close()
         raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
                                f"({err.__class__.__name__}: {err})") from None
-    workers = sorted(client.scheduler_info()["workers"])
     shared = _Cluster(client, local, len(workers))
     return [DaskLane(shared, worker) for worker in workers]

@@ -26,7 +26,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
@@ -73,11 +73,19 @@ class Subproblem:
 
 @dataclass(frozen=True)
 class Answer:
-    """A subproblem's value (with its optimal subtree) or, with no tree, a lower bound."""
+    """A subproblem's value (with its optimal subtree) or, with no tree, a lower bound;
+    `found`: the values and bounds of large sets its search found on the way (journal
+    rows, ``Search.journal_since``), for the other lanes (``Relay``)."""
 
     value: int
     tree: Node | None
     nodes: int
+    found: np.ndarray = field(default_factory=lambda: NO_ROWS)
+
+
+#: No journal rows.
+NO_ROWS = np.empty((0, 5), dtype=np.int64)
+NO_ROWS.flags.writeable = False
 
 
 _SEARCHES: dict[tuple, Search] = {}
@@ -110,15 +118,20 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
     return nodes[0]
 
 
-def solve_subproblem(sub: Subproblem, searches: dict | None = None) -> Answer:
-    """Answer `sub` in this process (a worker's task) with a search of `searches`."""
+def solve_subproblem(sub: Subproblem, searches: dict | None = None,
+                     seeds: np.ndarray | None = None) -> Answer:
+    """Answer `sub` in this process (a worker's task) with a search of `searches`, its
+    memos first seeded with `seeds` (journal rows other lanes found, ``Relay``)."""
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
-    before = search.nodes
+    if seeds is not None:
+        search.seed(seeds)
+    before, journaled = search.nodes, search.journaled
     valued = search.best(sub.subset, sub.history, sub.cap, sub.budget)
     tree = None
     if valued.guess is not None:
         tree = grow(search, sub.subset, sub.history, sub.cap)
-    return Answer(valued.value, tree, search.nodes - before)
+    found, _ = search.journal_since(journaled)
+    return Answer(valued.value, tree, search.nodes - before, found)
 
 
 class ThreadLane(Executor):
@@ -172,12 +185,58 @@ def thread_lanes(workers: int) -> list[Executor]:
     return [ThreadLane() for _ in range(workers)]
 
 
-def _hand(lane: Executor, sub: Subproblem) -> Future:
-    """`sub` solved on `lane`: on a thread lane with the lane's own searches, on a worker
-    process (a cluster's) with that process's."""
+def _hand(lane: Executor, sub: Subproblem, seeds: np.ndarray | None = None) -> Future:
+    """`sub` solved on `lane` (its search seeded with `seeds` first): on a thread lane with
+    the lane's own searches, on a worker process (a cluster's) with that process's."""
     if isinstance(lane, ThreadLane):
-        return lane.submit(solve_subproblem, sub, lane.searches)
-    return lane.submit(solve_subproblem, sub)
+        return lane.submit(solve_subproblem, sub, lane.searches, seeds)
+    return lane.submit(solve_subproblem, sub, None, seeds)
+
+
+class Relay:
+    """What the lanes' searches find inside their tasks, passed on between them.
+
+    Each lane's search keeps its own memo (a Dask worker's is in its own process), so a
+    set valued on one lane is searched again when another lane meets it; and which lane
+    meets it depends on timing. On Bulls and Cows, a tie-break pass (within one guess
+    fewer than the worst case) took 6,000 nodes when its cells landed on the lanes that
+    had valued their sets in the uncapped pass, and 57,000 when they did not. So every
+    task returns the values and bounds of the large sets it settled (its search's
+    journal rows, ``Answer.found``), and each task handed to a lane carries the rows the
+    other lanes found since that lane's last task, seeded into its memos before it runs.
+    The same for thread lanes and Dask workers: the rows travel with the tasks, through
+    the scheduler. One relay serves every pass of a solve on the same lanes; rows pass
+    only between searches of the same game, objective and breadth (a set's value under
+    one objective is not its value under another).
+    """
+
+    def __init__(self) -> None:
+        self._found: dict[tuple, list[tuple[Executor, np.ndarray]]] = {}  # by search
+        self._passed: dict[tuple, int] = {}  # (search, lane) -> entries handed to the lane
+        self._lock = threading.Lock()
+
+    def hand(self, lane: Executor, sub: Subproblem) -> Future:
+        """`sub` on `lane`, with the rows the other lanes found since its last task."""
+        context = (sub.game, sub.objective, sub.top)
+        with self._lock:
+            found = self._found.setdefault(context, [])
+            start = self._passed.get((context, lane), 0)
+            self._passed[(context, lane)] = len(found)
+            rows = [rows for origin, rows in found[start:] if origin is not lane]
+        future = _hand(lane, sub, np.concatenate(rows) if rows else None)
+        future.add_done_callback(partial(self._returned, context, lane))
+        return future
+
+    def _returned(self, context: tuple, lane: Executor, future: Future) -> None:
+        answer = _result(future)
+        if answer is not None and len(answer.found):
+            with self._lock:
+                self._found[context].append((lane, answer.found))
+
+
+def relay_for(lanes: list[Executor], speedups: SpeedUps) -> Relay | None:
+    """The relay of a solve on `lanes` (None on one lane, or with the relay switched off)."""
+    return Relay() if len(lanes) > 1 and speedups.relay else None
 
 
 def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor]:
@@ -236,10 +295,11 @@ def on_a_thread(fn: Callable[[], object]) -> None:
 def solve_position(sub: Subproblem, lanes: list[Executor],
                    progress: Callable[[str], None] | None = None,
                    known: dict | None = None, searches: dict | None = None,
-                   store: AnswerStore | None = None) -> Position:
+                   store: AnswerStore | None = None, relay: Relay | None = None) -> Position:
     """Value `sub` on `lanes` (see the module's docstring); `known` carries cell bounds
     from one call to the next (the tie-break passes); `searches` holds this process's
-    searches (see ``search_for``); `store` keeps answers across solves."""
+    searches (see ``search_for``); `store` keeps answers across solves; `relay` passes
+    what a lane finds to the others (several lanes, ``relay_for``)."""
     if store is not None:
         recalled = store.recall(sub)
         if recalled.answer is not None:
@@ -247,9 +307,9 @@ def solve_position(sub: Subproblem, lanes: list[Executor],
                 progress("answered from the store")
             return Position(recalled.answer.value, recalled.answer.tree, 0)
     if store is None:
-        return _solve_position(sub, lanes, progress, known, searches, store)
+        return _solve_position(sub, lanes, progress, known, searches, store, relay)
     with _Journaling(sub, lanes, searches, store):
-        position = _solve_position(sub, lanes, progress, known, searches, store)
+        position = _solve_position(sub, lanes, progress, known, searches, store, relay)
     store.record(sub, Answer(position.value, position.tree, position.nodes))
     return position
 
@@ -307,23 +367,25 @@ class _Journaling:
 
 def _solve_position(sub: Subproblem, lanes: list[Executor],
                     progress: Callable[[str], None] | None, known: dict | None,
-                    searches: dict | None, store: AnswerStore | None) -> Position:
+                    searches: dict | None, store: AnswerStore | None,
+                    relay: Relay | None) -> Position:
     if len(lanes) > 1 and len(sub.subset) >= PARALLEL_MIN_SECRETS:
-        return _on_lanes(sub, lanes, progress, known, searches, store)
+        return _on_lanes(sub, lanes, progress, known, searches, store, relay)
     # one lane: a thread using the caller's searches (this thread's work alternates with it)
     lane = ThreadLane(_SEARCHES if searches is None else searches)
     try:
-        return _on_lanes(sub, [lane], progress, known, searches, store)
+        return _on_lanes(sub, [lane], progress, known, searches, store, None)
     finally:
         lane.shutdown()
 
 
 def _on_lanes(sub: Subproblem, lanes: list[Executor],
               progress: Callable[[str], None] | None, known: dict | None,
-              searches: dict | None, store: AnswerStore | None) -> Position:
+              searches: dict | None, store: AnswerStore | None,
+              relay: Relay | None) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
     if len(lanes) > 1:
-        split = _Split(lanes, search, progress, {} if known is None else known, store)
+        split = _Split(lanes, search, progress, {} if known is None else known, store, relay)
         answer = _wait(split.start(sub), None, None)
         return Position(answer.value, answer.tree, split.nodes)
     if sub.first is not None:
@@ -444,7 +506,8 @@ class _Dispatch:
     when the work is no longer wanted. A task cancelled before it started never runs;
     one running runs to its end (its answer is then ignored)."""
 
-    def __init__(self, lanes: list[Executor]) -> None:
+    def __init__(self, lanes: list[Executor], relay: Relay | None = None) -> None:
+        self._hand = _hand if relay is None else relay.hand
         self._idle = list(reversed(lanes))
         self._waiting: deque = deque()
         self._lock = threading.Lock()
@@ -471,7 +534,7 @@ class _Dispatch:
             except BaseException as exc:  # handed to whoever waits for the work
                 work = _failed(exc)
             if work is not None and not isinstance(work, Future):  # a task for the lane
-                _hand(lane, work).add_done_callback(partial(self._settle, lane, ours))
+                self._hand(lane, work).add_done_callback(partial(self._settle, lane, ours))
                 continue
             with self._lock:
                 self._idle.append(lane)
@@ -584,8 +647,8 @@ class _Split:
 
     def __init__(self, lanes: list[Executor], search: Search,
                  progress: Callable[[str], None] | None, known: dict,
-                 store: AnswerStore | None) -> None:
-        self.dispatch = _Dispatch(lanes)
+                 store: AnswerStore | None, relay: Relay | None = None) -> None:
+        self.dispatch = _Dispatch(lanes, relay)
         self.search, self.progress, self.known, self.store = search, progress, known, store
         self._searching = threading.Lock()  # the caller's search serves one thread at a time
         self._counting = threading.Lock()

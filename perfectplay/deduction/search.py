@@ -38,6 +38,8 @@ class SpeedUps:
                secret (games with few feedbacks; off: one candidate after another)
     cutoff     a candidate's scoring stopped once its bound shows it cannot be used
                (needs bounds)
+    relay      on several lanes, the values each lane's search finds inside its tasks
+               passed on to the other lanes with their next tasks (``root.Relay``)
     """
 
     symmetry: bool = True
@@ -48,6 +50,7 @@ class SpeedUps:
     lookahead: bool = True
     columns: bool = True
     cutoff: bool = True
+    relay: bool = True
 
     def switches(self) -> np.ndarray:
         """The core's switch array (``core.SYMMETRY`` ... ``core.CUTOFF``; ``table`` and
@@ -176,11 +179,16 @@ class Search:
         """The values and bounds of large sets found since the last call, as rows (h1, h2,
         cap, value, guess or -1), read while the search may be running on another thread
         (``core.journal``)."""
+        rows, self._journal_read = self.journal_since(self._journal_read)
+        return rows
+
+    def journal_since(self, start: int) -> tuple[np.ndarray, int]:
+        """The journal's rows from entry `start` on that read whole (see ``take_journal``)
+        and the entry to read from next time; the reader keeps its own place, so that
+        the store's keeping and the lanes' relay each read every row."""
         from .core import take_journal
 
-        rows, self._journal_read = take_journal(self.fields.journal, self.journaled,
-                                                self._journal_read)
-        return rows
+        return take_journal(self.fields.journal, self.journaled, start)
 
     @property
     def journaled(self) -> int:

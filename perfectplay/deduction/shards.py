@@ -35,7 +35,7 @@ from ..store import Store
 from .feedback import build_table
 from .model import DeductionGame, History
 from .position import format_position, guess_index, position_secrets
-from .root import Subproblem, close_lanes, open_lanes, search_for, solve_position
+from .root import Subproblem, close_lanes, open_lanes, relay_for, search_for, solve_position
 from .search import SpeedUps
 from .solve import guesses_left
 from .stored import AnswerStore
@@ -189,13 +189,14 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
     lanes = open_lanes(workers, cluster, n)
     searches: dict = {}
     known: dict = {}
+    relay = relay_for(lanes, SpeedUps())
     budget = bound - played * n + 1
     todo = [k for k in chosen if k not in done]
     try:
         for step, k in enumerate(todo, 1):
             g, started = numbered[k], time.perf_counter()
             sub = Subproblem(game, "expected", SpeedUps(), position, subset, limit, budget, g)
-            found = solve_position(sub, lanes, progress, known, searches, answers)
+            found = solve_position(sub, lanes, progress, known, searches, answers, relay)
             exact = found.tree is not None
             total = played * n + (found.value if exact else max(found.value, budget))
             shard.results.append(Valued(k, game.format_code(table.guesses[g]), total, exact,

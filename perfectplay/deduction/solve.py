@@ -29,7 +29,7 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
-from .root import (Subproblem, close_lanes, on_a_thread, open_lanes, search_for,
+from .root import (Subproblem, close_lanes, on_a_thread, open_lanes, relay_for, search_for,
                    solve_position)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
@@ -60,6 +60,7 @@ class _Passes:
         self.top = top
         self.known: dict[str, dict] = {}
         self.searches: dict = {}  # this solve's own searches (memos), dropped with it
+        self.relay = relay_for(lanes, speedups)  # what one lane finds, for the others
         self.nodes = 0
 
     def within(self, objective: str | SearchObjective, cap: int, budget: int = INF):
@@ -67,7 +68,8 @@ class _Passes:
         sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
                          budget, self.first, self.top)
         position = solve_position(sub, self.lanes, self.progress,
-                                  self.known.setdefault(objective, {}), self.searches, self.store)
+                                  self.known.setdefault(objective, {}), self.searches, self.store,
+                                  self.relay)
         self.nodes += position.nodes
         return position
 

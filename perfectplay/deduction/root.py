@@ -80,7 +80,7 @@ class Answer:
     value: int
     tree: Node | None
     nodes: int
-    found: np.ndarray = field(default_factory=lambda: NO_ROWS)
+    found: np.ndarray = field(default_factory=lambda: NO_ROWS, compare=False)
 
 
 #: No journal rows.

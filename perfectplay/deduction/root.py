@@ -207,11 +207,14 @@ class Relay:
     The same for thread lanes and Dask workers: the rows travel with the tasks, through
     the scheduler. One relay serves every pass of a solve on the same lanes; rows pass
     only between searches of the same game, objective and breadth (a set's value under
-    one objective is not its value under another).
+    one objective is not its value under another), and are let go once every lane has
+    been handed them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, lanes: list[Executor]) -> None:
+        self._lanes = list(lanes)
         self._found: dict[tuple, list[tuple[Executor, np.ndarray]]] = {}  # by search
+        self._dropped: dict[tuple, int] = {}  # by search: entries every lane was handed
         self._passed: dict[tuple, int] = {}  # (search, lane) -> entries handed to the lane
         self._lock = threading.Lock()
 
@@ -219,13 +222,23 @@ class Relay:
         """`sub` on `lane`, with the rows the other lanes found since its last task."""
         context = (sub.game, sub.objective, sub.top)
         with self._lock:
-            found = self._found.setdefault(context, [])
-            start = self._passed.get((context, lane), 0)
-            self._passed[(context, lane)] = len(found)
+            found, dropped = self._found.setdefault(context, []), self._dropped.get(context, 0)
+            start = self._passed.get((context, lane), 0) - dropped
+            self._passed[(context, lane)] = dropped + len(found)
             rows = [rows for origin, rows in found[start:] if origin is not lane]
+            every = min(self._passed.get((context, other), 0) for other in self._lanes)
+            if every > dropped:  # handed to every lane: kept no longer
+                del found[:every - dropped]
+                self._dropped[context] = every
         future = _hand(lane, sub, np.concatenate(rows) if rows else None)
         future.add_done_callback(partial(self._returned, context, lane))
         return future
+
+    @property
+    def held(self) -> int:
+        """Rows kept for lanes that have not been handed them yet."""
+        with self._lock:
+            return sum(len(rows) for found in self._found.values() for _, rows in found)
 
     def _returned(self, context: tuple, lane: Executor, future: Future) -> None:
         answer = _result(future)
@@ -236,7 +249,7 @@ class Relay:
 
 def relay_for(lanes: list[Executor], speedups: SpeedUps) -> Relay | None:
     """The relay of a solve on `lanes` (None on one lane, or with the relay switched off)."""
-    return Relay() if len(lanes) > 1 and speedups.relay else None
+    return Relay(lanes) if len(lanes) > 1 and speedups.relay else None
 
 
 def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor]:

@@ -30,7 +30,7 @@ def test_rows_reach_the_other_lanes_once(monkeypatch):
     expected = Subproblem(game, "expected", SpeedUps(), (), np.arange(9), 9)
     worst = Subproblem(game, "worst", SpeedUps(), (), np.arange(9), 9)
     a, b = ThreadLane(), ThreadLane()
-    relay = Relay()
+    relay = Relay([a, b])
 
     def run(lane, sub):
         done = threading.Event()
@@ -46,6 +46,8 @@ def test_rows_reach_the_other_lanes_once(monkeypatch):
         run(b, worst)      # another objective: nothing yet, finds 5
         run(a, worst)      # gets 5 (not the expected searches' rows)
         run(a, expected)   # gets 4 (and not 2 again)
+        # of the 7 sets of rows found, 1, 2 and 3 were handed to both lanes: let go
+        assert relay.held == 4
     finally:
         root.close_lanes([a, b])
     assert [s for _, s in seeded] == [None, [1], [2], [3], None, [5], [4]]

@@ -120,8 +120,11 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
 
 def solve_subproblem(sub: Subproblem, searches: dict | None = None,
                      seeds: np.ndarray | None = None) -> Answer:
-    """Answer `sub` in this process (a worker's task) with a search of `searches`, its
-    memos first seeded with `seeds` (journal rows other lanes found, ``Relay``)."""
+    """Answer `sub` in this process (a worker's task) with a search of `searches`. A
+    relayed task (``Relay``) has `seeds`, the journal rows other lanes found (perhaps
+    none), seeded into the memos first, and returns the rows its own search wrote; one
+    not relayed (None) neither (so a solve on one lane never compiles the journal's
+    reader)."""
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
     if seeds is not None:
         search.seed(seeds)
@@ -130,7 +133,7 @@ def solve_subproblem(sub: Subproblem, searches: dict | None = None,
     tree = None
     if valued.guess is not None:
         tree = grow(search, sub.subset, sub.history, sub.cap)
-    found, _ = search.journal_since(journaled)
+    found = NO_ROWS if seeds is None else search.journal_since(journaled)[0]
     return Answer(valued.value, tree, search.nodes - before, found)
 
 
@@ -186,8 +189,9 @@ def thread_lanes(workers: int) -> list[Executor]:
 
 
 def _hand(lane: Executor, sub: Subproblem, seeds: np.ndarray | None = None) -> Future:
-    """`sub` solved on `lane` (its search seeded with `seeds` first): on a thread lane with
-    the lane's own searches, on a worker process (a cluster's) with that process's."""
+    """`sub` solved on `lane` (relayed with `seeds`, see ``solve_subproblem``): on a thread
+    lane with the lane's own searches, on a worker process (a cluster's) with that
+    process's."""
     if isinstance(lane, ThreadLane):
         return lane.submit(solve_subproblem, sub, lane.searches, seeds)
     return lane.submit(solve_subproblem, sub, None, seeds)
@@ -230,7 +234,7 @@ class Relay:
             if every > dropped:  # handed to every lane: kept no longer
                 del found[:every - dropped]
                 self._dropped[context] = every
-        future = _hand(lane, sub, np.concatenate(rows) if rows else None)
+        future = _hand(lane, sub, np.concatenate(rows) if rows else NO_ROWS)
         future.add_done_callback(partial(self._returned, context, lane))
         return future
 

@@ -50,7 +50,7 @@ def test_rows_reach_the_other_lanes_once(monkeypatch):
         assert relay.held == 4
     finally:
         root.close_lanes([a, b])
-    assert [s for _, s in seeded] == [None, [1], [2], [3], None, [5], [4]]
+    assert [s for _, s in seeded] == [[], [1], [2], [3], [], [5], [4]]
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])

@@ -98,6 +98,24 @@ def _popcount(x):
 
 
 @njit(inline="always")
+def count_below(bits, rank):
+    """Write into rank[w] the set bits of bits[:w] (the reached states below word w, in
+    code order)."""
+    n = 0
+    for word in range(bits.shape[0]):
+        rank[word] = n
+        n += int(_popcount(bits[word]))
+
+
+@njit(inline="always")
+def pop_lowest(word, x):
+    """The code of the lowest set bit of `x` (the bitmap's word number `word`, or what is
+    left of it) and `x` without that bit: the bitmap's codes one by one, in order."""
+    low = x & (~x + np.uint64(1))
+    return word * 64 + int(_popcount(low - np.uint64(1))), x ^ low
+
+
+@njit(inline="always")
 def rank_of(bits_word, rank_word, code):
     """The index of a reached `code` in code order: the states below its 64-bit word of
     the bitmap (`rank_word`) plus the set bits below it in that word (`bits_word`).
@@ -188,15 +206,13 @@ def fill(rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weig
     nx = np.full((K, C), -1, dtype=np.int64)
     cs = np.zeros((K, C), dtype=np.int64)
     rank = np.empty(words, dtype=np.int32)
+    count_below(bits, rank)
     i = 0
     for word in range(words):
-        rank[word] = i
         x = bits[word]
         while x:
-            low = x & (~x + np.uint64(1))
-            codes[i] = word * 64 + int(_popcount(low - np.uint64(1)))
+            codes[i], x = pop_lowest(word, x)
             i += 1
-            x ^= low
     o, e = 0, 0
     out_ptr[0] = 0
     choice_ptr[0] = 0

@@ -32,7 +32,7 @@ from numba import njit
 
 from .by_components import BIG, FORWARD, OK, _FINISHES, _solve_block
 from .compile import Reached
-from .compiled import _clear, _popcount, rank_of
+from .compiled import _clear, count_below, pop_lowest, rank_of
 from .kernels import _improve_direct, no_pairs
 
 
@@ -86,10 +86,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
     `bits`) receives the states below each word. Returns (status, failing code, blocks,
     most sweeps in one block), status as ``by_components.solve_by_components``'s."""
     words = bits.shape[0]
-    n = 0
-    for word in range(words):
-        rank[word] = n
-        n += int(_popcount(bits[word]))
+    count_below(bits, rank)
     w = np.zeros(K, dtype=np.int64)
     nx = np.full((K, C), -1, dtype=np.int64)
     cs = np.zeros((K, C), dtype=np.int64)
@@ -123,9 +120,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
                     word += 1
                 if x == 0:
                     break
-                low = x & (~x + np.uint64(1))
-                pending = (word - 1) * 64 + int(_popcount(low - np.uint64(1)))
-                x ^= low
+                pending, x = pop_lowest(word - 1, x)
             if m > 0 and pending // span != codes[0] // span:
                 break
             if m == max_block:

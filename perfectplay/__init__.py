@@ -9,9 +9,11 @@ parameters, ``solve`` returns a ``Solution`` (exact value, status, strategy), an
 5.673650793650793
 """
 
+from . import kernel_cache
 from .threading_layer import choose_fork_safe_layer
 
 choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
+kernel_cache.install()  # before any kernel is defined: where their compiled code is kept
 
 from .catalogue import game_names, load_game, register  # noqa: E402
 from .engines import solve

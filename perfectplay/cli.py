@@ -37,6 +37,14 @@ class _Group(click.Group):
             _fail("out of memory; try smaller parameters", 2)
 
 
+def _say_when_compiling() -> None:
+    """A note on stderr when the command starts to compile kernels (none were compiled at
+    install for this source, numba or CPU): the wait is said, not silent."""
+    from .kernel_cache import on_compile
+
+    on_compile(lambda message: click.echo(f"perfectplay: note: {message}", err=True))
+
+
 def _fail(message: str, code: int) -> None:
     click.echo(f"perfectplay: error: {message}", err=True)
     sys.exit(code)
@@ -167,6 +175,8 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     options = g.engine.solve_options(
         g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
     start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out (0.15 s)
+    if not quiet:
+        _say_when_compiling()
     progress = Silent() if quiet else Bar()
     try:
         solution = run(g, obj, progress=progress, **options)
@@ -209,6 +219,7 @@ def play(game, assignments, seed, secret, budget) -> None:
     args = PlayArgs(secret=secret, budget=budget)
     g.engine.check(g, args)
     console = Console()
+    _say_when_compiling()
     try:
         g.engine.play(g, console, seed, args)
     except Quit:

@@ -1,6 +1,6 @@
-"""Test-session set-up: the compiled kernels are loaded (compiled on a fresh checkout) once,
-before the tests that run the command in subprocesses with time limits; a parallel run's
-controller compiles them before its workers start."""
+"""Test-session set-up: the compiled kernels are loaded (compiled on a checkout installed
+without them) once, before the tests that run the command in subprocesses with time
+limits; a parallel run's controller warms them before its workers start."""
 
 import os
 import subprocess
@@ -9,42 +9,42 @@ from pathlib import Path
 
 import perfectplay
 import pytest
+from perfectplay.precompile import GROUPS
 
 # Commands the tests start (``python -m perfectplay``, servers, cluster workers) import the
-# same copy of the package as the tests do: with ``pip install .`` a second copy sits in
-# site-packages, and each copy compiles and caches its own numba kernels (minutes).
+# same copy of the package as the tests do. (Its kernels are those ``pip install .`` of the
+# same source compiled, found by the digest of the source: ``perfectplay.kernel_cache``.)
 _SOURCE = str(Path(perfectplay.__file__).resolve().parent.parent)
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (_SOURCE, os.environ.get("PYTHONPATH")) if p)
 
 
 def pytest_configure(config):
-    """The controller of a parallel run (pytest-xdist) compiles the kernels of both engines
-    at once, one process each, before its workers start (see ``warm_kernels``)."""
+    """The controller of a parallel run (pytest-xdist) warms every group of kernels of
+    ``perfectplay.precompile`` at once, one process each, before its workers start: the
+    workers then load them (compiled at install, or here on a checkout installed without
+    them) and rarely compile one."""
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
         return
     if not config.getoption("numprocesses"):
         return
-    from .warm_kernels import GAMES
-
-    root = Path(__file__).resolve().parent.parent
-    warming = [subprocess.Popen([sys.executable, "-m", "tests.warm_kernels", engine], cwd=root)
-               for engine in GAMES]
+    warming = [subprocess.Popen([sys.executable, "-m", "perfectplay.precompile", "--group", group],
+                                cwd=_SOURCE) for group in GROUPS]
     if any(p.wait() != 0 for p in warming):
-        raise pytest.UsageError("compiling the kernels failed (python -m tests.warm_kernels ENGINE "
-                                "shows why)")
+        raise pytest.UsageError("compiling the kernels failed (python -m perfectplay.precompile "
+                                "--group NAME shows why)")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_kernels(request):
-    """In a run in one process, the tiny games of ``warm_kernels``: numba compiles (or
-    loads) and caches the kernels (a parallel run's controller did it already)."""
+    """In a run in one process, the groups of ``perfectplay.precompile``: the kernels are
+    loaded (or compiled) here (a parallel run's controller did it already)."""
     if hasattr(request.config, "workerinput"):
         return
-    from .warm_kernels import GAMES, warm
+    from perfectplay.precompile import warm
 
-    for engine in GAMES:
-        warm(engine)
+    for group in GROUPS:
+        warm(group)
 
 
 @pytest.fixture(autouse=True)

@@ -52,7 +52,8 @@ and nothing else: every value is then the value of a real strategy, an upper bou
 optimum, found far faster (``solve --top N``).
 
 Feedbacks come from the table built once (``core.fb``, one byte per entry where the
-feedbacks fit, two otherwise) or, for games too large to tabulate, from the game's
+feedbacks fit, else ``core.fb_wide``, two bytes; the other is empty, so that every game
+has the one type of ``Core`` and the search is compiled once) or, for games too large to tabulate, from the game's
 compiled block function ``core.block`` (a first-class numba function: the core stays cached),
 called on blocks of candidates so that the cost of a call is shared.
 The search is one self-recursive function: numba's disk cache cannot hold mutual
@@ -138,7 +139,8 @@ class Core(NamedTuple):
     the kernels get it as one ``CoreType`` reference (``to_ref``)."""
 
     # the game
-    fb: np.ndarray              # (G, S) feedback table (uint8 or uint16), or (0, 0)
+    fb: np.ndarray              # (G, S) uint8 feedback table, or (0, 0)
+    fb_wide: np.ndarray         # (G, S) uint16 feedback table (over 256 feedbacks), or (0, 0)
     by_secret: np.ndarray       # (S, G) uint8: the table transposed (few feedbacks), or (0, 0)
     block: object               # compiled block function when there is no table
     codes: np.ndarray           # (G, L) int8 guesses
@@ -260,14 +262,42 @@ def lower_row(core, cap):
     return core.lower[min(cap, core.lower.shape[0] - 1)]
 
 
+@njit(inline="always")
+def _copy_row(fb, guess, subset, out):
+    """out[j] = fb[guess, subset[j]] (either table: inlined where it is read)."""
+    for j in range(subset.shape[0]):
+        out[j] = fb[guess, subset[j]]
+
+
+@njit(inline="always")
+def _tally(fb, g, subset, start, stop, cnt, seen, d, b, lower, solved):
+    """Secrets subset[start:stop] counted into guess g's cells by the table `fb` (either:
+    inlined where it is read): cnt, the feedbacks first met in seen[d:], and the bound b
+    grown by each cell's step of `lower`; the new (d, b)."""
+    for q in range(start, stop):
+        f = np.int64(fb[g, subset[q]])
+        c = cnt[f]
+        cnt[f] = c + 1
+        seen[d] = f
+        d += c == 0
+        b += (lower[c + 1] - lower[c]) * (f != solved)
+    return d, b
+
+
+@njit(cache=True)
+def tabulated(core):
+    """Whether the feedbacks are read from a table (of either width)."""
+    return core.fb.shape[0] > 0 or core.fb_wide.shape[0] > 0
+
+
 @njit(cache=True)
 def feedback_row(core, guess, subset, secret_rows, out):
     """out[j] = feedback of `guess` against secret subset[j] (table, or the block function
     on `secret_rows`, the subset's codes)."""
     if core.fb.shape[0] > 0:
-        row = core.fb[guess]
-        for j in range(subset.shape[0]):
-            out[j] = row[subset[j]]
+        _copy_row(core.fb, guess, subset, out)
+    elif core.fb_wide.shape[0] > 0:
+        _copy_row(core.fb_wide, guess, subset, out)
     else:
         core.block(core.codes[guess:guess + 1], secret_rows, out.reshape((1, out.shape[0])))
 
@@ -275,7 +305,7 @@ def feedback_row(core, guess, subset, secret_rows, out):
 @njit(cache=True)
 def rows_of(core, subset):
     """The codes of `subset` when feedbacks are computed (an empty array with a table)."""
-    if core.fb.shape[0] > 0:
+    if tabulated(core):
         return np.empty((0, core.codes.shape[1]), dtype=np.int8)
     return core.secret_codes[subset]
 
@@ -518,8 +548,9 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
     n, m = subset.shape[0], cand.shape[0]
     cnt = np.zeros(core.n_feedbacks, dtype=np.int32)
     seen = np.empty(n, dtype=np.int64)  # the feedbacks met, each once (d of them)
-    tabulated = core.fb.shape[0] > 0
-    fb, codes = core.fb, core.codes
+    table = tabulated(core)
+    fb, fb_wide, codes = core.fb, core.fb_wide, core.codes
+    wide = fb_wide.shape[0] > 0
     rows = rows_of(core, subset)
     solved = core.solved
     step = n if cutoff >= INF and not exact else CUTOFF_STEP
@@ -530,12 +561,12 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
             if first[i] == (turn == 0):
                 order[k] = i
                 k += 1
-    per_block = m if tabulated else max(1, min(m, BLOCK_ENTRIES // max(n, 1)))
-    guesses = np.empty((0 if tabulated else per_block, codes.shape[1]), dtype=np.int8)
-    out = np.empty((0 if tabulated else per_block, n), dtype=np.uint16)
+    per_block = m if table else max(1, min(m, BLOCK_ENTRIES // max(n, 1)))
+    guesses = np.empty((0 if table else per_block, codes.shape[1]), dtype=np.int8)
+    out = np.empty((0 if table else per_block, n), dtype=np.uint16)
     for start in range(0, m, per_block):
         size = min(per_block, m - start)
-        if not tabulated:
+        if not table:
             for k in range(size):
                 for p in range(codes.shape[1]):
                     guesses[k, p] = codes[cand[order[start + k]], p]
@@ -546,7 +577,7 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
             b = bound[i]
             j = 0
             d = 0
-            if not tabulated:  # the row is computed whole: no cut-off part-way
+            if not table:  # the row is computed whole: no cut-off part-way
                 for q in range(n):
                     f = np.int64(out[k, q])
                     c = cnt[f]
@@ -557,13 +588,10 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
                 j = n
             while j < n:
                 stop = min(n, j + step)
-                for q in range(j, stop):
-                    f = np.int64(fb[g, subset[q]])
-                    c = cnt[f]
-                    cnt[f] = c + 1
-                    seen[d] = f
-                    d += c == 0
-                    b += (lower[c + 1] - lower[c]) * (f != solved)
+                if wide:
+                    d, b = _tally(fb_wide, g, subset, j, stop, cnt, seen, d, b, lower, solved)
+                else:
+                    d, b = _tally(fb, g, subset, j, stop, cnt, seen, d, b, lower, solved)
                 j = stop
                 if b >= cutoff and j < n:
                     complete[i] = False

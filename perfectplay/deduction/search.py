@@ -108,17 +108,19 @@ class Search:
             packed = table.guesses.astype(np.int64) @ (symbols ** np.arange(length - 1, -1, -1))
             index[packed] = np.arange(len(table.guesses))
         use_table = speedups.table and table.fb is not None
+        wide = (table.fb.dtype == np.uint16) if use_table else None  # None: no table
         depth = (max_depth or N) + 2
         by_secret = table.by_secret if use_table and speedups.columns else None
         exact, bound_memo = core.new_memos()
         self.fields = core.Core(
-            fb=table.fb if use_table else np.zeros((0, 0), dtype=np.uint8),
+            fb=table.fb if wide is False else np.zeros((0, 0), dtype=np.uint8),
+            fb_wide=table.fb if wide is True else np.zeros((0, 0), dtype=np.uint16),
             by_secret=by_secret if by_secret is not None else np.zeros((0, 0), dtype=np.uint8),
             block=core.no_block if use_table else _block_function(game),
             codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),
             sog=table.secret_of_guess, gos=table.guess_of_secret, solved=table.solved,
             n_feedbacks=table.n_feedbacks, branching=table.branching, n_symbols=symbols,
-            perms=perms, act=np.ascontiguousarray(act, dtype=np.int64),
+            perms=perms, act=np.array(act, dtype=np.int64, order="C"),  # writable: one type
             relabel=bool(table.symmetry.symbols), index_of_code=index,
             # every code, in order, when the packed-code index is the identity
             product=bool(len(index) == len(table.guesses)

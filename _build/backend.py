@@ -1,0 +1,69 @@
+"""perfectplay's build backend: setuptools', with the numba kernels compiled into the wheel.
+
+A wheel carries ``perfectplay/_kernels/<digest>``: the kernels the commands use, compiled
+by ``python -m perfectplay.precompile`` on the machine that builds it (the one ``pip
+install .`` runs on), so the first solve after installing loads them instead of compiling
+for a minute (``perfectplay/kernel_cache.py`` says how they are found and checked).
+
+Compiling needs the package's own dependencies in the build environment, and numba must be
+the very version the package then runs with (numba refuses a cache another version wrote):
+so the build requires exactly ``[project].dependencies``, read from pyproject.toml, where
+numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0`` builds without the kernels
+(they are then compiled at the first run, into the user's cache); an editable install
+never carries them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from setuptools import build_meta as _setuptools
+from setuptools.build_meta import *  # noqa: F401,F403  (every hook not defined here)
+from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+from setuptools.command.build_py import build_py as _build_py
+
+_PROJECT = Path(__file__).resolve().parent.parent
+
+
+def _dependencies() -> list[str]:
+    with open(_PROJECT / "pyproject.toml", "rb") as f:
+        return list(tomllib.load(f)["project"]["dependencies"])
+
+
+def get_requires_for_build_wheel(config_settings=None) -> list[str]:
+    """Setuptools' own requirements and the package's dependencies (to compile the kernels)."""
+    extra = _dependencies() if _precompiling() else []
+    return _setuptools.get_requires_for_build_wheel(config_settings) + extra
+
+
+def _precompiling() -> bool:
+    return os.environ.get("PERFECTPLAY_PRECOMPILE", "1") != "0"
+
+
+class BdistWheel(_bdist_wheel):
+    """A wheel with compiled kernels is for this Python and platform only (tagged so)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if _precompiling():
+            self.root_is_pure = False
+
+
+class BuildPy(_build_py):
+    """setuptools' build_py, then the kernels compiled into the built package."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False) or not _precompiling():
+            return
+        built = Path(self.build_lib).resolve()
+        env = dict(os.environ, PYTHONPATH=str(built))
+        done = subprocess.run([sys.executable, "-m", "perfectplay.precompile",
+                               str(built / "perfectplay" / "_kernels")], env=env, cwd=built)
+        if done.returncode != 0:
+            raise SystemExit("perfectplay: compiling the kernels failed (set "
+                             "PERFECTPLAY_PRECOMPILE=0 to install without them)")

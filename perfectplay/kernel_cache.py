@@ -1,0 +1,234 @@
+"""Where numba keeps perfectplay's compiled kernels: one cache per version of the package.
+
+Numba caches a compiled function beside its source file, keyed by that file's content,
+its own version, the Python version and the CPU. For a package that is not enough:
+
+* a kernel that calls another module's kernel keeps the old callee after that module
+  changes (the key names the caller's file only);
+* every fresh install compiles everything again at its first run (about a minute of one
+  core for the deduction search), and writes its cache into site-packages, where
+  uninstalling leaves it behind.
+
+So perfectplay's kernels are cached under one key for the whole package
+(``source_digest``): the content of every source file of the package and the versions of
+numba, llvmlite and numpy. Numba's own checks still apply inside that folder (its version
+in each index, the Python version in each file name, the CPU's name and features in each
+entry's key): code made for anything else is never loaded; the function is compiled
+afresh, and ``on_compile`` lets the command line say so.
+
+The folder is the user's (``user_root``; ``NUMBA_CACHE_DIR`` moves it), one per digest, so
+every clone and venv of the same source shares it and nothing is written into the
+installed package. ``pip install`` compiles the kernels that the commands use into the
+package itself, ``_kernels/<digest>`` (``perfectplay.precompile``, run by the build
+backend); the first use of a module links (or copies) those files into the user's
+folder, where numba reads them as its own. Kernels of code outside the package are left
+to numba's usual locators.
+
+``install`` puts the locator first in numba's chain through ``NUMBA_CACHE_LOCATOR_CLASSES``
+(read when numba is imported, and again by its compiler), before numba is imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+#: The package whose kernels are cached here.
+PACKAGE = Path(__file__).resolve().parent
+#: The folder, inside the installed package, of the kernels compiled at install.
+SHIPPED = "_kernels"
+#: The environment variable through which numba reads its chain of cache locators.
+CHAIN_VARIABLE = "NUMBA_CACHE_LOCATOR_CLASSES"
+#: Numba's own chain (``numba.core.caching.CacheImpl._locator_classes`` of the numba this
+#: package requires), kept after ours for every function outside the package.
+NUMBA_CHAIN = tuple(f"numba.core.caching.{name}" for name in (
+    "UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
+    "IPythonCacheLocator", "ZipCacheLocator"))
+#: The libraries whose versions are part of the key (numba's code depends on all three).
+KEYED_LIBRARIES = ("numba", "llvmlite", "numpy")
+
+
+def install() -> None:
+    """Put ``PackageLocator`` first in numba's chain of cache locators (before any kernel
+    is defined); a chain the user set is kept after it."""
+    ours = f"{__name__}.PackageLocator"
+    chain = os.environ.get(CHAIN_VARIABLE) or ",".join(NUMBA_CHAIN)
+    if ours not in chain.split(","):
+        chain = f"{ours},{chain}"
+    os.environ[CHAIN_VARIABLE] = chain
+    config = sys.modules.get("numba.core.config")
+    if config is not None:
+        config.CACHE_LOCATOR_CLASSES = chain
+
+
+def _library_versions() -> str:
+    import importlib
+
+    return ";".join(f"{name}={importlib.import_module(name).__version__}"
+                    for name in KEYED_LIBRARIES)
+
+
+def source_digest(root: Path = PACKAGE, versions: str | None = None) -> str:
+    """The key of `root`'s compiled kernels: a SHA-256 of every ``.py`` file under it (its
+    path and its bytes) and of the keyed libraries' versions (``versions``, by default
+    those imported)."""
+    digest = hashlib.sha256((versions if versions is not None else _library_versions()).encode())
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if "__pycache__" in relative.parts or relative.parts[0] == SHIPPED:
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
+
+
+_digests: dict[Path, str] = {}
+
+
+def _digest(root: Path) -> str:
+    """``source_digest(root)``, computed once per process."""
+    if root not in _digests:
+        _digests[root] = source_digest(root)
+    return _digests[root]
+
+
+def user_root() -> Path:
+    """The user's folder of compiled kernels: under ``NUMBA_CACHE_DIR`` when set, else
+    under ``XDG_CACHE_HOME`` (``~/.cache``)."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "perfectplay" / "kernels"
+
+
+def shipped_folders(digest: str, root: Path = PACKAGE) -> list[Path]:
+    """The folders of kernels compiled at install for `digest`: the package's own, and
+    those of the copies installed in site-packages (a source checkout of the same content
+    uses those of the installed copy)."""
+    import site
+
+    homes = [root] + [Path(p) / root.name for p in
+                      (*site.getsitepackages(), site.getusersitepackages())]
+    found = []
+    for home in homes:
+        folder = home / SHIPPED / digest
+        if folder.is_dir() and folder not in found:
+            found.append(folder)
+    return found
+
+
+_seeded: set[Path] = set()
+
+
+def _seed(cache: Path, shipped: list[Path]) -> None:
+    """Link (or copy) into `cache` the shipped files of its folder that it lacks, once per
+    process; numba then reads them as its own. A file already there is kept: it is of the
+    same digest, and may hold more specialisations."""
+    if cache in _seeded:
+        return
+    _seeded.add(cache)
+    for folder in shipped:
+        if not folder.is_dir():
+            continue
+        for source in folder.iterdir():
+            target = cache / source.name
+            if target.exists():
+                continue
+            try:
+                os.link(source, target)
+            except FileExistsError:
+                continue
+            except OSError:  # another file system, or no links: a copy, then a rename
+                partial = target.with_name(f"{target.name}.{os.getpid()}.part")
+                shutil.copyfile(source, partial)
+                os.replace(partial, target)
+
+
+class PackageLocator:
+    """Numba's cache locator for the kernels of one package (``root``): the user's folder
+    of the package's digest, seeded from the kernels compiled at install. (Numba calls
+    the methods of its own ``_CacheLocator``; this class has them without importing numba,
+    so that ``install`` costs nothing.)"""
+
+    #: The package whose kernels this locator takes (a test points a subclass elsewhere).
+    root: Path = PACKAGE
+
+    def __init__(self, py_func, py_file: str, relative: Path) -> None:
+        self._lineno = py_func.__code__.co_firstlineno
+        digest = _digest(self.root)
+        self._stamp = digest
+        self._cache_path = str(user_root() / f"{self.root.name}-{digest}" / relative)
+        self._shipped = [folder / relative for folder in shipped_folders(digest, self.root)]
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def ensure_cache_path(self) -> None:
+        """Make the folder; OSError if it cannot be written."""
+        import tempfile
+
+        os.makedirs(self._cache_path, exist_ok=True)
+        tempfile.TemporaryFile(dir=self._cache_path).close()
+
+    def get_source_stamp(self) -> str:
+        return self._stamp
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file: str):
+        """A locator for `py_func` if its file is in the package and the user's folder is
+        writable; else None (numba's next locator)."""
+        try:
+            relative = Path(py_file).resolve().relative_to(cls.root).parent
+        except ValueError:
+            return None
+        self = cls(py_func, py_file, relative)
+        try:
+            self.ensure_cache_path()
+            _seed(Path(self._cache_path), self._shipped)
+        except OSError:
+            return None
+        return self
+
+
+def ship(cache: Path, target: Path, root: Path = PACKAGE) -> Path:
+    """Copy the kernels of `root` compiled into the user folder `cache` (a scratch
+    ``NUMBA_CACHE_DIR``) to ``target/<digest>``, as the build ships them; that folder."""
+    digest = source_digest(root)
+    compiled = cache / f"{root.name}-{digest}"
+    if not compiled.is_dir():
+        raise RuntimeError(f"no kernels were compiled under {compiled}")
+    destination = target / digest
+    shutil.rmtree(destination, ignore_errors=True)
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(compiled, destination)
+    return destination
+
+
+def on_compile(note) -> None:
+    """Call ``note(message)`` once, when numba first compiles a kernel of this package in
+    this process (a cache miss: a first run, another CPU, a changed source)."""
+    from numba.core import event
+
+    class _FirstCompile(event.Listener):
+        done = False
+
+        def on_start(self, ev) -> None:
+            if self.done:
+                return
+            function = getattr(ev.data["dispatcher"], "py_func", None)
+            module = getattr(function, "__module__", "") or ""
+            if module.split(".")[0] == PACKAGE.name:
+                self.done = True
+                note("compiling the kernels for this machine (once; later runs load them)")
+
+        def on_end(self, ev) -> None:
+            pass
+
+    event.register("numba:compile", _FirstCompile())

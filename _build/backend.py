@@ -61,7 +61,9 @@ class BuildPy(_build_py):
         if getattr(self, "editable_mode", False) or not _precompiling():
             return
         built = Path(self.build_lib).resolve()
-        env = dict(os.environ, PYTHONPATH=str(built))
+        # before pip's own entries (its isolated build environment is found through them)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            p for p in (str(built), os.environ.get("PYTHONPATH")) if p))
         done = subprocess.run([sys.executable, "-m", "perfectplay.precompile",
                                str(built / "perfectplay" / "_kernels")], env=env, cwd=built)
         if done.returncode != 0:

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 #: Command lines (after ``perfectplay``) per group; WORDS is replaced by a file of a few
-#: of Wordle's answers. No solve reads or writes the result store.
+#: of Wordle's answers, STORE by a result store of the run's own (the user's is never
+#: read or written).
 GROUPS: dict[str, list[str]] = {
     "search": [
         "solve mastermind pegs=2 colors=3 --no-store",
@@ -41,9 +42,12 @@ GROUPS: dict[str, list[str]] = {
         "solve wordle answers=WORDS guesses=WORDS --no-store",
         "solve wordle answers=WORDS guesses=WORDS mode=hard --no-store",
         "solve item-matching slots=6 items=2 turns=2 --no-store",  # a two-byte table
+        "solve mastermind pegs=2 colors=3 --store STORE",  # the store keeps the journal
+        "solve wordle --top 1 --workers 2 --no-store",  # lanes relaying what they find
     ],
     "markov": [
         "solve dice-cards n=2",
+        "solve dice-cards n=5",  # pointers and weights in narrower types
         "solve dice-cards n=2 --objective probability --horizon 4",
         "solve tricky-trios n=2",
         "streamed tricky-trios n=2",
@@ -68,7 +72,8 @@ def _run(line: str, words: Path) -> None:
     """Run one command line of ``GROUPS`` in this process; RuntimeError if it fails."""
     from .cli import cli
 
-    args = line.replace("WORDS", str(words)).split()
+    store = words.parent / "store.sqlite"
+    args = line.replace("WORDS", str(words)).replace("STORE", str(store)).split()
     if args[0] == "streamed":  # the streamed solve, which only games past EXACT_STATES take
         _streamed(" ".join(args[1:]))
         return

@@ -7,8 +7,8 @@ for a minute (``perfectplay/kernel_cache.py`` says how they are found and checke
 
 Compiling needs the package's own dependencies in the build environment, and numba must be
 the very version the package then runs with (numba refuses a cache another version wrote):
-so the build requires exactly ``[project].dependencies``, read from pyproject.toml, where
-numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0`` builds without the kernels
+so the build requires the dependencies it imports as ``[project].dependencies`` writes them
+(read from pyproject.toml), where numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0`` builds without the kernels
 (they are then compiled at the first run, into the user's cache); an editable install
 never carries them.
 """
@@ -16,6 +16,7 @@ never carries them.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -29,13 +30,21 @@ from setuptools.command.build_py import build_py as _build_py
 _PROJECT = Path(__file__).resolve().parent.parent
 
 
+#: The dependencies the compile imports (the others, SciPy and prompt_toolkit, are only
+#: installed at run time).
+_COMPILE_NEEDS = {"numpy", "numba", "llvmlite", "python-flint", "click", "rich"}
+
+
 def _dependencies() -> list[str]:
+    """The requirements of ``[project].dependencies`` that the compile imports, as written
+    there (numba's and llvmlite's exact pins among them)."""
     with open(_PROJECT / "pyproject.toml", "rb") as f:
-        return list(tomllib.load(f)["project"]["dependencies"])
+        wanted = tomllib.load(f)["project"]["dependencies"]
+    return [spec for spec in wanted if re.split(r"[<>=!~ ;\[]", spec, maxsplit=1)[0] in _COMPILE_NEEDS]
 
 
 def get_requires_for_build_wheel(config_settings=None) -> list[str]:
-    """Setuptools' own requirements and the package's dependencies (to compile the kernels)."""
+    """Setuptools' own requirements and the dependencies the kernels' compile imports."""
     extra = _dependencies() if _precompiling() else []
     return _setuptools.get_requires_for_build_wheel(config_settings) + extra
 

@@ -43,7 +43,8 @@ GROUPS: dict[str, list[str]] = {
         "solve wordle answers=WORDS guesses=WORDS mode=hard --no-store",
         "solve item-matching slots=6 items=2 turns=2 --no-store",  # a two-byte table
         "solve mastermind pegs=2 colors=3 --store STORE",  # the store keeps the journal
-        "solve wordle --top 1 --workers 2 --no-store",  # lanes relaying what they find
+        # 3,024 secrets: on lanes, relaying what they find (the breadth keeps it short)
+        "solve bulls-and-cows digits=4 symbols=9 --top 1 --workers 2 --no-store",
     ],
     "markov": [
         "solve dice-cards n=2",

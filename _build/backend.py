@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -66,12 +67,18 @@ class BuildPy(_build_py):
     """setuptools' build_py, then the kernels compiled into the built package."""
 
     def run(self) -> None:
+        built = Path(self.build_lib).resolve()
+        # a build folder kept from an earlier build (pip builds in-tree) holds files since
+        # deleted and the kernels of other sources: the package is copied afresh
+        shutil.rmtree(built / "perfectplay", ignore_errors=True)
         super().run()
         if getattr(self, "editable_mode", False) or not _precompiling():
             return
-        built = Path(self.build_lib).resolve()
-        # before pip's own entries (its isolated build environment is found through them)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        # before pip's own entries (its isolated build environment is found through them);
+        # no bytecode written into the package, and none of the user's numba settings
+        # (optimisation level, bounds checks, CPU name), which numba's keys do not name
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(
             p for p in (str(built), os.environ.get("PYTHONPATH")) if p))
         done = subprocess.run([sys.executable, "-m", "perfectplay.precompile",
                                str(built / "perfectplay" / "_kernels")], env=env, cwd=built)

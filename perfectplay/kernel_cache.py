@@ -24,13 +24,16 @@ backend); the first use of a module links (or copies) those files into the user'
 folder, where numba reads them as its own. Kernels of code outside the package are left
 to numba's usual locators.
 
-``install`` puts the locator first in numba's chain through ``NUMBA_CACHE_LOCATOR_CLASSES``
-(read when numba is imported, and again by its compiler), before numba is imported.
+``install`` puts the locator first in numba's chain of locators in this process, as soon
+as numba's caching module is loaded (importing perfectplay does not import numba); the
+environment is left alone, so other programs started from this one keep numba's chain.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
+import importlib.util
 import os
 import shutil
 import sys
@@ -40,35 +43,57 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 #: The folder, inside the installed package, of the kernels compiled at install.
 SHIPPED = "_kernels"
-#: The environment variable through which numba reads its chain of cache locators.
-CHAIN_VARIABLE = "NUMBA_CACHE_LOCATOR_CLASSES"
-#: Numba's own chain (``numba.core.caching.CacheImpl._locator_classes`` of the numba this
-#: package requires), kept after ours for every function outside the package.
-NUMBA_CHAIN = tuple(f"numba.core.caching.{name}" for name in (
-    "UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
-    "IPythonCacheLocator", "ZipCacheLocator"))
-#: The libraries whose versions are part of the key (numba's code depends on all three).
+#: The libraries whose versions are part of the key (numba's code depends on all three;
+#: numpy by its major version, where its types and C interface change).
 KEYED_LIBRARIES = ("numba", "llvmlite", "numpy")
 
 
+class _PutFirst(importlib.abc.MetaPathFinder):
+    """Puts ``PackageLocator`` first in numba's chain of cache locators as soon as numba's
+    caching module is loaded (so that importing perfectplay does not import numba), and
+    only in this process: the environment, which numba's other users inherit, is left
+    alone."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "numba.core.caching":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_module(module) -> None:
+            load(module)
+            _put_first(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _put_first(caching) -> None:
+    chain = caching.CacheImpl._locator_classes
+    if PackageLocator not in chain:
+        chain.insert(0, PackageLocator)
+
+
 def install() -> None:
-    """Put ``PackageLocator`` first in numba's chain of cache locators (before any kernel
-    is defined); a chain the user set is kept after it."""
-    ours = f"{__name__}.PackageLocator"
-    chain = os.environ.get(CHAIN_VARIABLE) or ",".join(NUMBA_CHAIN)
-    if ours not in chain.split(","):
-        chain = f"{ours},{chain}"
-    os.environ[CHAIN_VARIABLE] = chain
-    config = sys.modules.get("numba.core.config")
-    if config is not None:
-        config.CACHE_LOCATOR_CLASSES = chain
+    """Put ``PackageLocator`` first in numba's chain of cache locators, now if numba's
+    caching is loaded, else when it is (before any kernel is defined). A chain the user
+    names in ``NUMBA_CACHE_LOCATOR_CLASSES`` replaces numba's, ours included."""
+    caching = sys.modules.get("numba.core.caching")
+    if caching is not None:
+        _put_first(caching)
+    elif not any(isinstance(finder, _PutFirst) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _PutFirst())
 
 
 def _library_versions() -> str:
     import importlib
 
-    return ";".join(f"{name}={importlib.import_module(name).__version__}"
-                    for name in KEYED_LIBRARIES)
+    versions = {name: importlib.import_module(name).__version__ for name in KEYED_LIBRARIES}
+    versions["numpy"] = versions["numpy"].split(".")[0]
+    return ";".join(f"{name}={version}" for name, version in versions.items())
 
 
 def source_digest(root: Path = PACKAGE, versions: str | None = None) -> str:
@@ -78,8 +103,9 @@ def source_digest(root: Path = PACKAGE, versions: str | None = None) -> str:
     digest = hashlib.sha256((versions if versions is not None else _library_versions()).encode())
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root)
-        if "__pycache__" in relative.parts or relative.parts[0] == SHIPPED:
-            continue
+        if ("__pycache__" in relative.parts or relative.parts[0] == SHIPPED
+                or any(part.startswith(".") for part in relative.parts) or not path.is_file()):
+            continue  # (an editor's lock file is a dangling link named .#file.py)
         digest.update(relative.as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:32]
@@ -101,7 +127,14 @@ def user_root() -> Path:
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen:
         return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = Path.home() / ".cache"
+        except RuntimeError:  # no home: a folder of this user's in the temporary folder
+            import tempfile
+
+            return Path(tempfile.gettempdir()) / f"perfectplay-kernels-{os.getuid()}"
     return Path(base) / "perfectplay" / "kernels"
 
 
@@ -116,7 +149,7 @@ def shipped_folders(digest: str, root: Path = PACKAGE) -> list[Path]:
     found = []
     for home in homes:
         folder = home / SHIPPED / digest
-        if folder.is_dir() and folder not in found:
+        if folder not in found and any(folder.rglob("*.nbi")):
             found.append(folder)
     return found
 
@@ -130,7 +163,6 @@ def _seed(cache: Path, shipped: list[Path]) -> None:
     same digest, and may hold more specialisations."""
     if cache in _seeded:
         return
-    _seeded.add(cache)
     for folder in shipped:
         if not folder.is_dir():
             continue
@@ -144,8 +176,12 @@ def _seed(cache: Path, shipped: list[Path]) -> None:
                 continue
             except OSError:  # another file system, or no links: a copy, then a rename
                 partial = target.with_name(f"{target.name}.{os.getpid()}.part")
-                shutil.copyfile(source, partial)
-                os.replace(partial, target)
+                try:
+                    shutil.copyfile(source, partial)
+                    os.replace(partial, target)
+                finally:
+                    partial.unlink(missing_ok=True)
+    _seeded.add(cache)
 
 
 class PackageLocator:
@@ -158,6 +194,7 @@ class PackageLocator:
     root: Path = PACKAGE
 
     def __init__(self, py_func, py_file: str, relative: Path) -> None:
+        self._py_file = py_file  # numba names it in the warning of a kernel it cannot cache
         self._lineno = py_func.__code__.co_firstlineno
         digest = _digest(self.root)
         self._stamp = digest
@@ -188,11 +225,11 @@ class PackageLocator:
             relative = Path(py_file).resolve().relative_to(cls.root).parent
         except ValueError:
             return None
-        self = cls(py_func, py_file, relative)
         try:
+            self = cls(py_func, py_file, relative)
             self.ensure_cache_path()
             _seed(Path(self._cache_path), self._shipped)
-        except OSError:
+        except (OSError, RuntimeError, AttributeError):  # (no home, an old virtualenv's site)
             return None
         return self
 
@@ -211,10 +248,20 @@ def ship(cache: Path, target: Path, root: Path = PACKAGE) -> Path:
     return destination
 
 
+#: Where ``on_compile``'s listener sends its one message (None: nowhere).
+_note: list = [None]
+
+
 def on_compile(note) -> None:
     """Call ``note(message)`` once, when numba first compiles a kernel of this package in
-    this process (a cache miss: a first run, another CPU, a changed source)."""
+    this process (a cache miss: a first run, another CPU, a changed source); a later call
+    names another `note` (one listener per process)."""
     from numba.core import event
+
+    first = _note[0] is None
+    _note[0] = note
+    if not first:
+        return
 
     class _FirstCompile(event.Listener):
         done = False
@@ -226,7 +273,7 @@ def on_compile(note) -> None:
             module = getattr(function, "__module__", "") or ""
             if module.split(".")[0] == PACKAGE.name:
                 self.done = True
-                note("compiling the kernels for this machine (once; later runs load them)")
+                _note[0]("compiling the kernels for this machine (once; later runs load them)")
 
         def on_end(self, ev) -> None:
             pass

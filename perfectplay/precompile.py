@@ -73,8 +73,9 @@ def _run(line: str, words: Path) -> None:
     """Run one command line of ``GROUPS`` in this process; RuntimeError if it fails."""
     from .cli import cli
 
-    store = words.parent / "store.sqlite"
-    args = line.replace("WORDS", str(words)).replace("STORE", str(store)).split()
+    store = words.parent / "store.sqlite"  # (split first: a path may hold spaces)
+    args = [word.replace("WORDS", str(words)).replace("STORE", str(store))
+            for word in line.split()]
     if args[0] == "streamed":  # the streamed solve, which only games past EXACT_STATES take
         _streamed(" ".join(args[1:]))
         return

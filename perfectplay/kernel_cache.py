@@ -18,7 +18,8 @@ afresh, and ``on_compile`` lets the command line say so.
 
 The folder is the user's (``user_root``; ``NUMBA_CACHE_DIR`` moves it), one per digest, so
 every clone and venv of the same source shares it and nothing is written into the
-installed package. ``pip install`` compiles the kernels that the commands use into the
+installed package; the folders of other digests unused for ``KEEP_DAYS`` are deleted
+(``tidy``). ``pip install`` compiles the kernels that the commands use into the
 package itself, ``_kernels/<digest>`` (``perfectplay.precompile``, run by the build
 backend); the first use of a module links (or copies) those files into the user's
 folder, where numba reads them as its own. Kernels of code outside the package are left
@@ -154,6 +155,34 @@ def shipped_folders(digest: str, root: Path = PACKAGE) -> list[Path]:
     return found
 
 
+#: Days a folder of kernels of another digest is kept after its last use.
+KEEP_DAYS = 30
+_tidied: set[Path] = set()
+
+
+def tidy(home: Path, keep: Path, days: float = KEEP_DAYS) -> list[Path]:
+    """Mark `keep` (a digest's folder in `home`) used now, and delete the folders of the
+    same package's other digests not used for `days` (every edit of the source and every
+    upgrade makes a new one); once per process. The folders deleted."""
+    import time
+
+    if keep in _tidied:
+        return []
+    _tidied.add(keep)
+    os.utime(keep)
+    package = keep.name.rsplit("-", 1)[0]
+    cutoff = time.time() - days * 86400
+    gone = []
+    for folder in home.glob(f"{package}-*"):
+        try:
+            if folder != keep and folder.is_dir() and folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+                gone.append(folder)
+        except OSError:  # another process deleted it meanwhile
+            continue
+    return gone
+
+
 _seeded: set[Path] = set()
 
 
@@ -198,7 +227,8 @@ class PackageLocator:
         self._lineno = py_func.__code__.co_firstlineno
         digest = _digest(self.root)
         self._stamp = digest
-        self._cache_path = str(user_root() / f"{self.root.name}-{digest}" / relative)
+        self._home = user_root() / f"{self.root.name}-{digest}"
+        self._cache_path = str(self._home / relative)
         self._shipped = [folder / relative for folder in shipped_folders(digest, self.root)]
 
     def get_cache_path(self) -> str:
@@ -229,6 +259,7 @@ class PackageLocator:
             self = cls(py_func, py_file, relative)
             self.ensure_cache_path()
             _seed(Path(self._cache_path), self._shipped)
+            tidy(self._home.parent, self._home)
         except (OSError, RuntimeError, AttributeError):  # (no home, an old virtualenv's site)
             return None
         return self

@@ -209,6 +209,22 @@ def test_an_unreadable_source_or_no_home_leaves_the_kernels_to_numba(tmp_path, m
     assert Locator.from_function(function, str(tmp_path / "kpkg_locator.py")) is None
 
 
+def test_folders_of_other_digests_unused_for_a_month_are_deleted(tmp_path):
+    old, recent, other = (tmp_path / "perfectplay-old", tmp_path / "perfectplay-recent",
+                          tmp_path / "another-old")
+    keep = tmp_path / "perfectplay-now"
+    for folder in (old, recent, other, keep):
+        (folder / "deduction").mkdir(parents=True)
+        (folder / "deduction" / "x.nbi").write_text("")
+    month = 31 * 86400
+    for folder in (old, other, keep):
+        os.utime(folder, (os.stat(folder).st_atime - month, os.stat(folder).st_mtime - month))
+    assert kernel_cache.tidy(tmp_path, keep) == [old]
+    assert not old.exists() and recent.exists() and other.exists() and keep.exists()
+    assert os.stat(keep).st_mtime > os.stat(other).st_mtime + month / 2  # marked used
+    assert kernel_cache.tidy(tmp_path, keep) == []  # once per process
+
+
 def test_every_game_has_one_type_of_search_state():
     """The search compiles once for every game (a field typed apart, a read-only or a
     wider array, would compile the whole search again: about a minute)."""

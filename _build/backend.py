@@ -8,9 +8,9 @@ for a minute (``perfectplay/kernel_cache.py`` says how they are found and checke
 Compiling needs the package's own dependencies in the build environment, and numba must be
 the very version the package then runs with (numba refuses a cache another version wrote):
 so the build requires the dependencies it imports as ``[project].dependencies`` writes them
-(read from pyproject.toml), where numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0`` builds without the kernels
-(they are then compiled at the first run, into the user's cache); an editable install
-never carries them.
+(read from pyproject.toml), where numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0``
+builds without the kernels (they are then compiled at the first run, into the user's
+cache); an editable install never carries them.
 """
 
 from __future__ import annotations
@@ -41,17 +41,18 @@ def _dependencies() -> list[str]:
     there (numba's and llvmlite's exact pins among them)."""
     with open(_PROJECT / "pyproject.toml", "rb") as f:
         wanted = tomllib.load(f)["project"]["dependencies"]
-    return [spec for spec in wanted if re.split(r"[<>=!~ ;\[]", spec, maxsplit=1)[0] in _COMPILE_NEEDS]
+    return [spec for spec in wanted
+            if re.split(r"[<>=!~ ;\[]", spec, maxsplit=1)[0] in _COMPILE_NEEDS]
+
+
+def _precompiling() -> bool:
+    return os.environ.get("PERFECTPLAY_PRECOMPILE", "1") != "0"
 
 
 def get_requires_for_build_wheel(config_settings=None) -> list[str]:
     """Setuptools' own requirements and the dependencies the kernels' compile imports."""
     extra = _dependencies() if _precompiling() else []
     return _setuptools.get_requires_for_build_wheel(config_settings) + extra
-
-
-def _precompiling() -> bool:
-    return os.environ.get("PERFECTPLAY_PRECOMPILE", "1") != "0"
 
 
 class BdistWheel(_bdist_wheel):

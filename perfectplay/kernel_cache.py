@@ -32,6 +32,7 @@ environment is left alone, so other programs started from this one keep numba's 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.util
@@ -112,14 +113,10 @@ def source_digest(root: Path = PACKAGE, versions: str | None = None) -> str:
     return digest.hexdigest()[:32]
 
 
-_digests: dict[Path, str] = {}
-
-
+@functools.cache
 def _digest(root: Path) -> str:
     """``source_digest(root)``, computed once per process."""
-    if root not in _digests:
-        _digests[root] = source_digest(root)
-    return _digests[root]
+    return source_digest(root)
 
 
 def user_root() -> Path:
@@ -139,10 +136,11 @@ def user_root() -> Path:
     return Path(base) / "perfectplay" / "kernels"
 
 
-def shipped_folders(digest: str, root: Path = PACKAGE) -> list[Path]:
+@functools.cache
+def shipped_folders(digest: str, root: Path = PACKAGE) -> tuple[Path, ...]:
     """The folders of kernels compiled at install for `digest`: the package's own, and
     those of the copies installed in site-packages (a source checkout of the same content
-    uses those of the installed copy)."""
+    uses those of the installed copy); looked for once per process."""
     import site
 
     homes = [root] + [Path(p) / root.name for p in
@@ -152,7 +150,7 @@ def shipped_folders(digest: str, root: Path = PACKAGE) -> list[Path]:
         folder = home / SHIPPED / digest
         if folder not in found and any(folder.rglob("*.nbi")):
             found.append(folder)
-    return found
+    return tuple(found)
 
 
 #: Days a folder of kernels of another digest is kept after its last use.

@@ -17,7 +17,6 @@ for two sets of argument types costs two compiles, the search's about a minute e
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,7 +76,7 @@ def _run(line: str, words: Path) -> None:
     args = [word.replace("WORDS", str(words)).replace("STORE", str(store))
             for word in line.split()]
     if args[0] == "streamed":  # the streamed solve, which only games past EXACT_STATES take
-        _streamed(" ".join(args[1:]))
+        _streamed(args[1], args[2:])
         return
     args += ["--quiet", "--json"]
     try:
@@ -87,15 +86,14 @@ def _run(line: str, words: Path) -> None:
             raise RuntimeError(f"perfectplay {' '.join(args)} failed ({done.code})") from None
 
 
-def _streamed(spec: str) -> None:
-    """Solve the tiny game `spec` by the streamed solve, as a game past the states the
+def _streamed(name: str, assignments: list[str]) -> None:
+    """Solve the tiny game `name` by the streamed solve, as a game past the states the
     exact solve takes would be."""
     from unittest import mock
 
     from . import load_game, solve
     from .markov import solve as markov_solve
 
-    name, *assignments = spec.split()
     with mock.patch.object(markov_solve, "EXACT_STATES", 0):
         solve(load_game(name, assignments))
 

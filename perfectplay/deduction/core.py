@@ -53,8 +53,8 @@ optimum, found far faster (``solve --top N``).
 
 Feedbacks come from the table built once (``core.fb``, one byte per entry where the
 feedbacks fit, else ``core.fb_wide``, two bytes; the other is empty, so that every game
-has the one type of ``Core`` and the search is compiled once) or, for games too large to tabulate, from the game's
-compiled block function ``core.block`` (a first-class numba function: the core stays cached),
+has the one type of ``Core`` and the search is compiled once) or, for games too large to
+tabulate, from the game's compiled block function ``core.block`` (a first-class numba function: the core stays cached),
 called on blocks of candidates so that the cost of a call is shared.
 The search is one self-recursive function: numba's disk cache cannot hold mutual
 recursion (it segfaults on load).

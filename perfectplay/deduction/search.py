@@ -108,13 +108,13 @@ class Search:
             packed = table.guesses.astype(np.int64) @ (symbols ** np.arange(length - 1, -1, -1))
             index[packed] = np.arange(len(table.guesses))
         use_table = speedups.table and table.fb is not None
-        wide = (table.fb.dtype == np.uint16) if use_table else None  # None: no table
+        fb = table.fb if use_table else None  # one field per width (one type of Core)
         depth = (max_depth or N) + 2
         by_secret = table.by_secret if use_table and speedups.columns else None
         exact, bound_memo = core.new_memos()
         self.fields = core.Core(
-            fb=table.fb if wide is False else np.zeros((0, 0), dtype=np.uint8),
-            fb_wide=table.fb if wide is True else np.zeros((0, 0), dtype=np.uint16),
+            fb=fb if fb is not None and fb.dtype == np.uint8 else np.zeros((0, 0), np.uint8),
+            fb_wide=fb if fb is not None and fb.dtype == np.uint16 else np.zeros((0, 0), np.uint16),
             by_secret=by_secret if by_secret is not None else np.zeros((0, 0), dtype=np.uint8),
             block=core.no_block if use_table else _block_function(game),
             codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),

@@ -178,14 +178,17 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     if not quiet:
         _say_when_compiling()
     progress = Silent() if quiet else Bar()
+    store = options.get("store")
     try:
         solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
         progress.close()
-        store = options.get("store")
         kept = ("; what it proved is kept in the store: run it again to resume"
                 if store is not None and store.usable else ", nothing written")
         _fail(f"interrupted while {progress.stage_name or 'starting'}; no result{kept}", 130)
+    finally:
+        if store is not None:
+            store.close()
     progress.close()
     if out:
         write_json_atomically(out, solution.export())

@@ -82,13 +82,15 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
     g, position = _game(game, assignments, after)
     chosen = select(g, numbered(g, position), spec)
     progress = Silent() if quiet else Bar()
+    store = open_store(store_path, no_store, _note)
     try:
         shard = value_openings(g, chosen, bound, position=position, max_guesses=max_guesses,
                                workers=workers or os.cpu_count() or 1, cluster=cluster,
-                               store=open_store(store_path, no_store, _note), out=out,
-                               progress=progress)
+                               store=store, out=out, progress=progress)
     finally:
         progress.close()
+        if store is not None:
+            store.close()
     if as_json:
         click.echo(json.dumps(shard.to_json()))
         return

@@ -277,11 +277,15 @@ class Store:
         return Summary(self.path, size, self.engine, self.usable, rows, *journal)
 
     def close(self) -> None:
-        """Close the file (the WAL is folded back into it when no one else has it open)."""
+        """Close the file (the WAL is folded back into it when no one else has it open).
+        A closed store reads and keeps nothing, as an unusable one (a lane still finishing
+        a task no longer wanted may try)."""
         with self._lock:
+            self.usable = False
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+        atexit.unregister(self.close)
 
 
 class _immediate:

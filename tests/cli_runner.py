@@ -1,16 +1,56 @@
-"""Running the ``perfectplay`` command from tests: through pipes, or in a terminal."""
+"""Running the ``perfectplay`` command from tests: in the test's own process, as a
+separate process through pipes, or in a terminal."""
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
+import traceback
 
 import pexpect
+from click.testing import CliRunner
 
 
 def perfectplay(*args: str, input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
-    """Run ``perfectplay ARGS`` with `input` on stdin (pipes), capturing its output as text."""
+    """Run ``perfectplay ARGS`` in this process with `input` on stdin, capturing its output
+    as text: the console script's own command group (its parsing, its one-line errors and
+    their exit codes, its output) without a fresh interpreter, whose start (numba's import
+    and target, the kernels loaded) costs about a second. An exception that escapes the
+    command is written to stderr as its traceback, as the interpreter would, with exit
+    code 1. What needs a process of its own (signals, a terminal, the exit path, start-up)
+    is tested with `in_process_of_its_own` or `in_terminal`."""
+    from perfectplay.cli import cli
+
+    with _working_directory(cwd):
+        result = CliRunner().invoke(cli, list(args), input=input, prog_name="perfectplay")
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "Traceback (most recent call last):\n" + "".join(
+            traceback.format_exception(result.exception))
+    return subprocess.CompletedProcess(["perfectplay", *args], result.exit_code,
+                                       result.stdout, stderr)
+
+
+def in_process_of_its_own(*args: str, input: str | None = None, cwd=None,
+                          env=None) -> subprocess.CompletedProcess:
+    """Run ``python -m perfectplay ARGS`` as a process of its own (pipes), as a person's
+    shell would, capturing its output as text."""
     return subprocess.run([sys.executable, "-m", "perfectplay", *args], input=input,
-                          capture_output=True, text=True, timeout=120, cwd=cwd)
+                          capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+
+
+@contextlib.contextmanager
+def _working_directory(cwd):
+    if cwd is None:
+        yield
+        return
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(before)
 
 
 def default_signals() -> None:

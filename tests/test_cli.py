@@ -5,13 +5,26 @@ import json
 import pytest
 
 
-from .cli_runner import assert_one_line_error, in_terminal
+from .cli_runner import assert_one_line_error, in_process_of_its_own, in_terminal
 from .cli_runner import perfectplay as run
 
 
 def test_list_names_every_game_with_parameters():
     out = run("list").stdout
     assert "dice-cards" in out and "tricky-trios" in out and "n=5" in out
+
+
+def test_the_console_scripts_own_process_answers_and_refuses_as_in_the_tests():
+    """The other tests run the command in their own process; here a process of its own
+    (the console script's exit path included): a value with exit 0, a one-line error
+    with exit 2, the same words as in process."""
+    res = in_process_of_its_own("solve", "tricky-trios", "n=2", "--json", "--quiet")
+    assert res.returncode == 0 and json.loads(res.stdout)["value"] == "17/5", res.stderr
+    assert res.stderr == ""
+    bad = in_process_of_its_own("solve", "mastermind", "pegs=30")
+    assert_one_line_error(bad, "pegs=30 is out of range")
+    assert (bad.stdout, bad.stderr) == (run("solve", "mastermind", "pegs=30").stdout,
+                                        run("solve", "mastermind", "pegs=30").stderr)
 
 
 def test_solve_json_has_the_contract_fields():

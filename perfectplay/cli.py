@@ -386,6 +386,8 @@ def _print_summary(game, solution, out, plot) -> None:
                                 f"(and {store.get('journal_read', 0):,} values found inside "
                                 f"tasks read, {store.get('journal_written', 0):,} kept) in ")
                       + store["path"])
+    if "cluster" in solution.stats:
+        table.add_row("cluster", solution.stats["cluster"])
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
             table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)

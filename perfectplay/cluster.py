@@ -113,6 +113,45 @@ class DaskLane(Executor):
         self.cluster.release()
 
 
+def check_cluster(spec: str) -> None:
+    """Refuse `spec` in one line before a solve starts: ``local:N`` with N >= 1, or the
+    address of a scheduler that answers and has a worker (connected to, then let go; the
+    solve connects again when its position is large enough to split)."""
+    if spec.startswith("local:"):
+        count = spec.partition(":")[2]
+        if not count.isdigit() or int(count) < 1:
+            raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise Unsupported("--cluster needs Dask: pip install 'perfectplay[cluster]'") from None
+    try:
+        _knock(spec)
+        with Client(spec, timeout=CONNECT_TIMEOUT) as client:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
+                               f"({err.__class__.__name__}: {err})") from None
+    except MemoryError:  # Dask read another protocol's bytes as a message's length
+        raise PerfectplayError(f"--cluster {spec}: something answers there, but not a Dask "
+                               "scheduler") from None
+
+
+def _knock(spec: str) -> None:
+    """Open and close a TCP connection to a ``tcp://`` scheduler address: a refused or
+    unroutable address fails at once (OSError), where Dask's client would retry it for
+    ``CONNECT_TIMEOUT`` seconds. Other schemes are left to the client."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(spec)
+    if scheme == "tcp":
+        with socket.create_connection(parse_host_port(location), timeout=CONNECT_TIMEOUT):
+            pass
+
+
 def cluster_lanes(spec: str) -> list[Executor]:
     """One lane per worker of the cluster `spec` names: ``local:N`` (N worker processes
     started here) or a scheduler's address (``tcp://host:8786``)."""
@@ -124,12 +163,10 @@ def cluster_lanes(spec: str) -> list[Executor]:
     local = None
     try:
         if spec.startswith("local:"):
-            count = spec.partition(":")[2]
-            if not count.isdigit() or int(count) < 1:
-                raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
+            check_cluster(spec)
             with dask.config.set(QUIET_WORKERS):
-                local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                     memory_limit=0, dashboard_address=None,
+                local = LocalCluster(n_workers=int(spec.partition(":")[2]), threads_per_worker=1,
+                                     processes=True, memory_limit=0, dashboard_address=None,
                                      silence_logs=logging.ERROR)
             client = Client(local)
         else:

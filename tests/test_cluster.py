@@ -53,3 +53,65 @@ def test_cluster_bad_address_is_one_line():
     pytest.importorskip("distributed")
     res = run("solve", "mastermind", "pegs=4", "colors=7", "--cluster", "local:zero")
     assert_one_line_error(res, "--cluster local:N")
+
+
+def _refusing_port() -> int:
+    """A loopback port nothing listens on (bound, then closed)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("game", [("mastermind", "pegs=3", "colors=5"),
+                                  ("bulls-and-cows",)])
+def test_an_address_is_checked_before_the_solve_whatever_its_size(game):
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{_refusing_port()}"
+    res = run("solve", *game, "--no-store", "--cluster", address)
+    assert_one_line_error(res, f"--cluster {address}: cannot reach the Dask scheduler")
+    assert "ConnectionRefusedError" in res.stderr
+    shard = run("openings", "value", *game, "--bound", "1", "--cluster", address)
+    assert_one_line_error(shard, f"--cluster {address}: cannot reach the Dask scheduler")
+
+
+def test_an_address_answering_another_protocol_is_one_line():
+    import socket
+    import threading
+
+    pytest.importorskip("distributed")
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:  # as a web server would, to whatever it is sent
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4)
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    res = run("solve", "mastermind", "pegs=3", "colors=5", "--no-store", "--cluster", address)
+    server.close()
+    assert_one_line_error(res, "not a Dask scheduler")
+
+
+def test_a_position_too_small_to_split_says_it_was_solved_here():
+    import json
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        res = run("solve", "mastermind", "pegs=3", "colors=5", "--no-store", "--json",
+                  "--quiet", "--cluster", cluster.scheduler_address)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["value"] == "451/125"
+    assert out["cluster"] == ("not used: 125 secrets are too few to split (at least 2,000); "
+                              "solved on this machine")
+    heuristic = run("solve", "mastermind", "pegs=3", "colors=5", "--strategy", "minimax",
+                    "--cluster", "local:1")
+    assert_one_line_error(heuristic, "--cluster goes with the optimal strategy")

@@ -151,6 +151,8 @@ def test_two_solves_writing_one_store_at_once(tmp_path):
         assert p.returncode == 0, err
         assert json.loads(out)["value"] == SMALL_VALUE
     assert solve_json(*SMALL, "--store", path)["from_store"] is True
+    info = run("store", "info", "--store", path)  # the store stays readable
+    assert info.returncode == 0 and "another engine version" not in info.stdout, info.stderr
 
 
 def test_another_engine_version_is_not_used(tmp_path):

@@ -269,6 +269,15 @@ def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor
     return thread_lanes(workers)
 
 
+def cluster_use(cluster: str, secrets: int) -> str:
+    """What a solve given the Dask `cluster` did with it, for its result: the cluster's
+    lanes, or this machine when the position's `secrets` are too few to split."""
+    if secrets >= PARALLEL_MIN_SECRETS:
+        return f"{cluster}: the cells split over its workers"
+    return (f"not used: {secrets:,} secrets are too few to split (at least "
+            f"{PARALLEL_MIN_SECRETS:,}); solved on this machine")
+
+
 def close_lanes(lanes: list[Executor], abort: bool = False) -> None:
     """Shut the lanes down, cancelling the tasks not started; with `abort` (Ctrl-C, an
     error) without waiting for those running: a thread lane's ends with this process, a

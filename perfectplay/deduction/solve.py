@@ -29,8 +29,8 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
-from .root import (Subproblem, close_lanes, on_a_thread, open_lanes, relay_for, search_for,
-                   solve_position)
+from .root import (Subproblem, close_lanes, cluster_use, on_a_thread, open_lanes, relay_for,
+                   search_for, solve_position)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
 from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_stats,
@@ -185,6 +185,9 @@ def solve_deduction(
                               f"got {objective.horizon}")
     if strategy != "optimal" and first is not None:
         raise Unsupported("--first goes with the optimal strategy")
+    if strategy != "optimal" and cluster is not None:
+        raise Unsupported("--cluster goes with the optimal strategy (a heuristic's strategy "
+                          "is built on this machine)")
     if top is not None and (top < 1 or strategy != "optimal"):
         raise Unsupported(f"--top needs a number of guesses of at least 1 and the optimal "
                           f"strategy's search, got {top} with {strategy}")
@@ -207,6 +210,8 @@ def solve_deduction(
         found = stored_solution(store, whole, game, objective)
         if found is not None:
             note("answered whole from the store")
+            if cluster is not None:
+                found.stats["cluster"] = "not used: answered whole from the store"
             found.stats["seconds"] = round(time.perf_counter() - t0, 4)
             return found
     table = build_table(game)
@@ -244,6 +249,8 @@ def solve_deduction(
         default = within.lanes if within is not None else None
         workers = default or os.cpu_count() or 1
     lanes = open_lanes(workers, cluster, len(subset))
+    if cluster is not None:
+        stats["cluster"] = cluster_use(cluster, len(subset))
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
         note("loading the search's compiled kernels (the first run after installing compiles "

@@ -515,8 +515,7 @@ def serve(host, port) -> None:
     except ImportError as err:
         raise PerfectplayError(f"serve needs the web extra ({err.name} is missing): "
                                "pip install 'perfectplay[web]'") from None
-    click.echo(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
-    run(host, port)
+    run(host, port, say=click.echo)
 
 
 def _add_commands() -> None:

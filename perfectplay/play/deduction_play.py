@@ -172,6 +172,29 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
     return (fallback() if early is None else early), label
 
 
+def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
+    """The indices of the secrets the guesses and feedbacks of `history` leave possible."""
+    guesses, secrets = game.guesses(), game.secrets()
+    left = np.arange(len(secrets))
+    for g, f in history:
+        left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
+    return left
+
+
+def advice_at(game: DeductionGame, history: History, turns_left: int | None,
+              heuristic: str = "most-parts"):
+    """The suggestions at the position `history`, as (guess, source) pairs: the
+    heuristic's first (quick), then the optimal search's (which may take long: a caller
+    with a time budget ends it), labelled as `suggest` labels them."""
+    turn = Turn(consistent_secrets(game, history), history)
+    if turns_left is not None:
+        yield _suggest_probability(game, turn, turns_left, 2), "best two-guess lookahead"
+        yield _suggest_probability(game, turn, turns_left, None), "optimal"
+    else:
+        yield _suggest_expected(game, turn, heuristic), heuristic
+        yield _suggest_expected(game, turn, None), "optimal"
+
+
 #: Games whose compiled kernels this process has loaded (see `suggest`).
 _WARM: set[DeductionGame] = set()
 

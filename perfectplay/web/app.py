@@ -54,19 +54,22 @@ async def _server_error(request: Request, exc: Exception) -> HTMLResponse:
     return error_page(request, f"internal error ({exc.__class__.__name__}); nothing was changed", 500)
 
 
-def create_app() -> Starlette:
-    """The application with its solves (ended when the application shuts down)."""
+def create_app(jobs=None) -> Starlette:
+    """The application with its workers (`jobs`, a ``jobs.Jobs``; a new one by default),
+    ended when the application shuts down."""
     from contextlib import asynccontextmanager
 
     from . import pages, play
     from .jobs import Jobs
 
-    jobs = Jobs()
+    jobs = jobs or Jobs()
 
     @asynccontextmanager
     async def lifespan(app):
-        yield
-        jobs.close()
+        try:
+            yield
+        finally:
+            jobs.close()
 
     routes = [
         Route("/", pages.catalogue),
@@ -85,8 +88,24 @@ def create_app() -> Starlette:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
-    """Run the application with uvicorn until interrupted."""
+#: Seconds a stopping server waits for the requests in flight (each answers within 2 s).
+STOP_WAIT = 3
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, say=print) -> None:
+    """Warm the workers up (said, with the time it took), then serve with uvicorn until
+    SIGTERM or Ctrl-C, which end every worker."""
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    from .jobs import Jobs
+
+    jobs = Jobs()
+    try:
+        say("perfectplay: warming up the workers (compiled kernels, the default games' "
+            "tables)...")
+        say(f"perfectplay: warmed up in {jobs.warm_up():.1f} s")
+        say(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
+        uvicorn.run(create_app(jobs), host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=STOP_WAIT)
+    finally:
+        jobs.close()

@@ -1,17 +1,32 @@
-"""Solves run for the web page: one child process each, its progress sent back on a
-queue, cancelled by ending the process (the engine's own workers end with it).
+"""Everything the server computes, in worker processes under one set of caps.
 
-At most `MAX_RUNNING` solves run at once and each is stopped after `TIME_LIMIT`
-seconds, so that no request can keep the machine busy for long.
+Two kinds of work, each capped:
+
+* solves (a solve asked for on the page, or the strategy a Markov board plays), at most
+  `SOLVES_AT_ONCE` at a time, each stopped after `TIME_LIMIT` seconds, its progress sent
+  back on a queue; more are refused (``Busy``) until one ends;
+* advice (a deduction board's suggestion), at most `ADVICE_AT_ONCE` at a time, each given
+  `budget` seconds: the worker sends the heuristic's guess at once and the optimal one if
+  its search ends in time; the worker is then ended. A board that finds no free place
+  answers without waiting (``advise`` returns None).
+
+Workers are forks of one warm process (multiprocessing's fork server, which imports
+``worker_start`` first: the compiled kernels loaded, the default games' tables built), so
+a worker starts in milliseconds with everything loaded. Each worker watches the server's
+process and ends when it ends, however it ends (SIGKILL included); the fork server then
+ends too, once its last worker has.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import queue
+import select
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,11 +34,17 @@ from ..errors import PerfectplayError
 from ..progress import Silent
 
 #: Solves running at once; more are refused until one ends.
-MAX_RUNNING = 1
+SOLVES_AT_ONCE = 1
+#: Suggestions computed at once; a board that finds them all taken answers without one.
+ADVICE_AT_ONCE = 2
 #: Seconds a solve may run before it is stopped.
 TIME_LIMIT = 300.0
 #: Finished solves kept (the oldest are forgotten first).
 KEEP = 20
+#: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
+HEURISTIC_GRACE = 0.5
+#: Suggestions kept, by game and position (a position seen again answers at once).
+ADVICE_KEPT = 512
 
 
 class Busy(PerfectplayError):
@@ -50,6 +71,7 @@ class Job:
     game: str
     objective: str
     horizon: int | None
+    exact: bool = True
     process: Any = None
     channel: Any = None
     started: float = field(default_factory=time.monotonic)
@@ -75,6 +97,8 @@ class Job:
                     self.error, self.state = payload, "failed"
         except queue.Empty:
             pass
+        except (EOFError, OSError):  # the queue closed under us (the server is stopping)
+            pass
         self.seconds = time.monotonic() - self.started
         if self.state == "running":
             if self.seconds > TIME_LIMIT:
@@ -82,15 +106,51 @@ class Job:
             elif not self.process.is_alive() and self.channel.empty():
                 self.stop("the solve ended without a result", "failed")
         if self.state != "running":
-            self.process.join(timeout=5)
+            _end(self.process)
 
     def stop(self, why: str, state: str = "cancelled") -> None:
         """End the solve (its process and the engine's workers)."""
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(timeout=10)
+        _end(self.process)
         if self.state == "running":
             self.state, self.error = state, why
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A suggested guess (an index into the game's guesses) and where it comes from
+    ("optimal", or the heuristic's label)."""
+
+    guess: int
+    source: str
+
+
+def _end(process, grace: float = 2.0) -> None:
+    """End `process` if it still runs (SIGTERM, then SIGKILL after `grace` seconds)."""
+    if process is None:
+        return
+    if process.is_alive():
+        process.terminate()
+        process.join(grace)
+        if process.is_alive():
+            process.kill()
+    process.join(grace)
+
+
+def _die_with_server(server: int) -> None:
+    """In a worker: end this process as soon as the server's process `server` ends,
+    however it ends (a thread waits on a descriptor of that process)."""
+    try:
+        handle = os.pidfd_open(server)
+    except ProcessLookupError:  # it ended already
+        os._exit(1)
+    except (OSError, AttributeError):  # no pidfd (not Linux): the server's stop ends us
+        return
+
+    def wait() -> None:
+        select.select([handle], [], [])
+        os._exit(1)
+
+    threading.Thread(target=wait, name="perfectplay-watch-server", daemon=True).start()
 
 
 class _Reporter(Silent):
@@ -119,15 +179,19 @@ class _Reporter(Silent):
             self.channel.put(("progress", (c.stage, c.done, c.total, c.unit, c.info)))
 
 
-def _run(channel, spec: str, objective: str, horizon: int | None) -> None:
-    """The child process: solve and send the document (or the one-line error)."""
+def _solve(server: int, channel, spec: str, objective: str, horizon: int | None,
+           exact: bool) -> None:
+    """A solve's worker: solve and send the document (or the one-line error)."""
     from ..catalogue import load_game
     from ..engines import solve
     from ..objectives import Objective
 
+    _die_with_server(server)
     try:
         game = load_game(spec)
-        solution = solve(game, Objective(objective, horizon), progress=_Reporter(channel))
+        options = {} if exact else {"exact": False}  # (a Markov engine's option)
+        solution = solve(game, Objective(objective, horizon), progress=_Reporter(channel),
+                         **options)
         channel.put(("done", solution.export()))
     except PerfectplayError as err:
         channel.put(("error", str(err)))
@@ -135,31 +199,80 @@ def _run(channel, spec: str, objective: str, horizon: int | None) -> None:
         channel.put(("error", "out of memory; try smaller parameters"))
 
 
+def _advise(server: int, send, spec: str, moves: str, turns_left: int | None) -> None:
+    """An advice worker: the heuristic's guess at once, then the optimal one (the server
+    ends this process when its budget is spent)."""
+    from ..catalogue import load_game
+    from ..deduction.position import parse_position
+    from ..play.deduction_play import advice_at
+
+    _die_with_server(server)
+    try:
+        game = load_game(spec)
+        for guess, source in advice_at(game, parse_position(game, moves), turns_left):
+            send.send((int(guess), source))
+    except (PerfectplayError, MemoryError):
+        pass
+
+
+def _noop(server: int) -> None:
+    _die_with_server(server)
+
+
 class Jobs:
-    """The server's solves, by id."""
+    """The server's solves (by id) and suggestions, under the caps above."""
 
     def __init__(self):
         self._jobs: dict[str, Job] = {}
+        self._strategies: dict[tuple, Job] = {}  # the Markov boards' solves, by request
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self._advising = 0
+        self._advice: OrderedDict[tuple, Advice] = OrderedDict()
+        self._pending: dict[tuple, threading.Event] = {}
+        self._workers: set = set()  # advice workers running
+        self._closed = False
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["perfectplay.web.worker_start"])
 
-    def start(self, spec: str, objective: str, horizon: int | None) -> Job:
+    def warm_up(self) -> float:
+        """Start the fork server (which loads the kernels and builds the default games'
+        tables, ``warm.workers``), load the kernels the boards run here (``warm.pages``),
+        and wait until the fork server forks a first worker; the seconds it took."""
+        from . import warm
+
+        t0 = time.monotonic()
+        worker = self.context.Process(target=_noop, args=(os.getpid(),))
+        worker.start()
+        warm.pages()
+        worker.join()
+        return time.monotonic() - t0
+
+    # --- solves ---------------------------------------------------------------------
+    def start(self, spec: str, objective: str, horizon: int | None, exact: bool = True) -> Job:
         """Start solving the game `spec` (``name(k=v,...)``); Busy if too many run."""
         with self._lock:
-            for job in self._jobs.values():
-                job.poll()
-            running = [j for j in self._jobs.values() if j.state == "running"]
-            if len(running) >= MAX_RUNNING:
-                raise Busy(f"{len(running)} solve(s) already running; wait for it or cancel it")
-            ctx = multiprocessing.get_context("spawn")
-            channel = ctx.Queue()
-            job = Job(str(next(self._ids)), spec, objective, horizon, channel=channel)
-            job.process = ctx.Process(target=_run, args=(channel, spec, objective, horizon))
-            job.process.start()
-            self._jobs[job.id] = job
-            for old in [j for j in self._jobs.values() if j.state != "running"][:-KEEP]:
-                del self._jobs[old.id]
-            return job
+            return self._start(spec, objective, horizon, exact)
+
+    def _start(self, spec: str, objective: str, horizon: int | None, exact: bool) -> Job:
+        if self._closed:
+            raise Busy("the server is stopping")
+        for job in self._jobs.values():
+            job.poll()
+        running = [j for j in self._jobs.values() if j.state == "running"]
+        if len(running) >= SOLVES_AT_ONCE:
+            raise Busy(f"{len(running)} solve(s) already running (at most {SOLVES_AT_ONCE} "
+                       "at a time); wait for it or cancel it")
+        channel = self.context.Queue()
+        job = Job(str(next(self._ids)), spec, objective, horizon, exact, channel=channel)
+        job.process = self.context.Process(target=_solve,
+                                           args=(os.getpid(), channel, spec, objective, horizon,
+                                                 exact))
+        job.process.start()
+        self._jobs[job.id] = job
+        for old in [j for j in self._jobs.values() if j.state != "running"][:-KEEP]:
+            del self._jobs[old.id]
+        return job
 
     def get(self, job_id: str) -> Job | None:
         job = self._jobs.get(job_id)
@@ -167,6 +280,94 @@ class Jobs:
             job.poll()
         return job
 
+    def strategy(self, spec: str, objective: str) -> Job:
+        """The solve of `spec`'s strategy a Markov board plays (floating point): the one
+        started already (running or done), else a new one (Busy if the cap is taken)."""
+        key = (spec, objective)
+        with self._lock:
+            job = self._strategies.get(key)
+            if job is not None:
+                job.poll()
+                if job.state in ("running", "done") and job.id in self._jobs:
+                    return job
+            job = self._start(spec, objective, None, exact=False)
+            self._strategies[key] = job
+            return job
+
+    # --- advice ---------------------------------------------------------------------
+    def advise(self, spec: str, moves: str, turns_left: int | None,
+               budget: float) -> Advice | None:
+        """The suggestion at the position `moves` of the game `spec`: the optimal guess
+        if found within `budget` seconds, else the heuristic's; None when every place
+        for advice is taken and no one is computing this position (nothing waited for)."""
+        key = (spec, moves, turns_left)
+        with self._lock:
+            if key in self._advice:
+                self._advice.move_to_end(key)
+                return self._advice[key]
+            pending = self._pending.get(key)
+            if pending is None:
+                if self._advising >= ADVICE_AT_ONCE or self._closed:
+                    return None
+                self._advising += 1
+                self._pending[key] = threading.Event()
+        if pending is not None:  # the same position is being advised: share its answer
+            pending.wait(budget + 1)
+            return self._advice.get(key)
+        try:
+            found = self._run_advice(spec, moves, turns_left, budget)
+        finally:
+            with self._lock:
+                self._advising -= 1
+                done = self._pending.pop(key)
+        if found is not None:
+            with self._lock:
+                self._advice[key] = found
+                while len(self._advice) > ADVICE_KEPT:
+                    self._advice.popitem(last=False)
+        done.set()
+        return found
+
+    def _run_advice(self, spec: str, moves: str, turns_left: int | None,
+                    budget: float) -> Advice | None:
+        receive, send = self.context.Pipe(duplex=False)
+        worker = self.context.Process(target=_advise, args=(os.getpid(), send, spec, moves,
+                                                                  turns_left))
+        worker.start()
+        send.close()
+        with self._lock:
+            self._workers.add(worker)
+        found = None
+        deadline = time.monotonic() + budget
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if found is None:  # the heuristic's answer is worth a little longer
+                    left += HEURISTIC_GRACE
+                if left <= 0 or not receive.poll(left):
+                    break
+                guess, source = receive.recv()
+                found = Advice(guess, source)
+                if source == "optimal":
+                    break
+        except (EOFError, OSError):  # the worker ended (all it had to say is said)
+            pass
+        finally:
+            receive.close()
+            _end(worker, grace=0.5)
+            with self._lock:
+                self._workers.discard(worker)
+        return found
+
     def close(self) -> None:
-        for job in self._jobs.values():
+        """End every worker (solves and advice); refuse new work."""
+        with self._lock:
+            self._closed = True
+            jobs, workers = list(self._jobs.values()), list(self._workers)
+        for job in jobs:
             job.stop("the server stopped")
+        for worker in workers:
+            _end(worker, grace=0.5)
+        with self._lock:  # their queues' semaphores freed now, not reported leaked at exit
+            self._jobs.clear()
+            self._strategies.clear()

@@ -2,16 +2,19 @@
 the moves so far are in the query, undo is the same address less the last move, and a
 move the rules refuse (feedback no secret fits) leaves the game as it was.
 
-Deduction games: the advisor of ``play/deduction_play.py`` suggests each guess; the tool
-holds a secret drawn from the seed (``secret=page``), or the person types the feedback they got (``secret=yours``). Markov
-games: chance is drawn from the seed; every choice is shown with its expected cost
-(the solved strategy's explorer node), the optimal one marked.
+Deduction games: the advisor of ``play/deduction_play.py`` suggests each guess, worked
+out by one of the server's workers within a budget (``jobs.Jobs.advise``: the optimal
+guess, else the heuristic's, labelled); the tool holds a secret drawn from the seed
+(``secret=page``), or the person types the feedback they got (``secret=yours``). Markov
+games: the strategy is solved by a worker (the board shows its progress meanwhile);
+chance is drawn from the seed; every choice is shown with its expected cost (the solved
+strategy's explorer node), the optimal one marked.
 """
 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+import time
 from urllib.parse import urlencode
 
 import numpy as np
@@ -20,13 +23,14 @@ from starlette.responses import RedirectResponse, Response
 
 from ..engines import load
 from ..errors import PerfectplayError
-from ..objectives import Objective
 from .app import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
+#: Seconds a Markov board waits for its strategy's solve before showing its progress.
+WAIT_FOR_STRATEGY = 1.0
 
 
 def page(request: Request) -> Response:
@@ -53,9 +57,9 @@ def _url(game, base: dict, **extra) -> str:
 def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     """A deduction game's board (``DeductionEngine.web_board``): the guesses and their
     feedback, the advisor's suggestion, the secrets still possible."""
-    from ..deduction.position import format_position, guess_index, parse_position
     from ..deduction.feedback import compute_feedback
-    from ..play.deduction_play import Turn, suggest
+    from ..deduction.position import format_position, guess_index, parse_position
+    from ..play.deduction_play import consistent_secrets
 
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
@@ -64,9 +68,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
     guesses, secrets = game.guesses(), game.secrets()
-    left = np.arange(len(secrets))
-    for g, f in history:
-        left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
+    left = consistent_secrets(game, history)
     if not len(left):
         raise PerfectplayError("no secret fits these moves")
     hidden = random.Random(seed).randrange(len(secrets)) if mode == "page" else None
@@ -95,8 +97,11 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     over = horizon is not None and len(history) >= horizon and not solved
     suggestion = None
     if not solved and not over:
-        turn = Turn(left, history)
-        suggestion = _suggest(game, turn, horizon, suggest)
+        turns_left = None if horizon is None else horizon - len(history)
+        advice = request.app.state.jobs.advise(str(game), moves, turns_left, BUDGET)
+        if advice is not None:
+            suggestion = {"code": game.format_code(guesses[advice.guess]),
+                          "source": advice.source}
     rows = [{"code": game.format_code(guesses[g]), "feedback": game.format_feedback(f),
              "letters": list(game.format_code(guesses[g])), "marks": list(game.format_feedback(f))}
             for g, f in history]
@@ -111,20 +116,31 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         "example": game.format_feedback(0), "turns": horizon}, status_code=status)
 
 
-def _suggest(game, turn, horizon, suggest) -> dict:
-    left = None if horizon is None else horizon - len(turn.history)
-    g, source = suggest(game, turn, BUDGET, "most-parts", left)
-    return {"code": game.format_code(game.guesses()[g]), "source": source}
-
-
 # --- Markov games ---------------------------------------------------------------------
-@lru_cache(maxsize=8)
-def _strategy(spec: str, objective: Objective):
-    from ..catalogue import load_game
-    from ..engines import solve
+def _solved_strategy(request: Request, game):
+    """The strategy the board plays (solved in a worker, kept by the server), or the page
+    to show meanwhile: the solve's progress, or a wait for a free place."""
     from ..strategy import load_strategy
+    from .jobs import Busy
 
-    return load_strategy(solve(load_game(spec), objective, exact=False).export())
+    jobs = request.app.state.jobs
+    try:
+        job = jobs.strategy(str(game), "expected")
+    except Busy as busy:
+        return None, templates.TemplateResponse(request, "play_wait.html", {
+            "game": game, "job": None, "why": str(busy)})
+    deadline = time.monotonic() + WAIT_FOR_STRATEGY
+    while job.state == "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        job.poll()
+    if job.state == "running":
+        return None, templates.TemplateResponse(request, "play_wait.html", {
+            "game": game, "job": job, "why": ""})
+    if job.state != "done":
+        raise PerfectplayError(f"the strategy of {game} could not be solved: {job.error}")
+    if job.strategy is None:
+        job.strategy = load_strategy(job.document)
+    return job.strategy, None
 
 
 def markov_board(request: Request, game, seed: int, base: dict) -> Response:
@@ -135,7 +151,9 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if len(raw) > 10 * MAX_TURNS:
         raise TooLarge(f"at most {10 * MAX_TURNS} moves")
     moves = [_int(m, "a move") for m in raw]
-    strategy = _strategy(str(game), Objective("expected"))
+    strategy, waiting = _solved_strategy(request, game)
+    if waiting is not None:
+        return waiting
     rng = random.Random(seed)
     state, paid, log = game.initial_state(), 0, []
     played = 0

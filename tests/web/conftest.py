@@ -28,11 +28,14 @@ def server():
     import uvicorn
 
     from perfectplay.web.app import create_app
+    from perfectplay.web.jobs import Jobs
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+    jobs = Jobs()
+    jobs.warm_up()  # as ``perfectplay serve`` does before it serves
+    srv = uvicorn.Server(uvicorn.Config(create_app(jobs), host="127.0.0.1", port=port,
                                         log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

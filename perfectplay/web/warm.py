@@ -1,0 +1,73 @@
+"""The server's warm-up, so that no page pays for loading compiled code or building tables.
+
+``workers``: run once by the fork server every worker is forked from (``jobs``; it
+imports ``worker_start``, which calls it), before it forks any. It loads the compiled
+kernels of both engines, builds the feedback tables of the catalogue's deduction games at
+their default parameters (the games the catalogue's "play" links open) with their first
+suggestion's kernels, and solves the Markov games' defaults once (their kernels), so that
+every worker, a fork of that process, starts with them. Wordle's table is the longest
+part.
+
+``pages``: run by the server itself before it serves: the kernels its boards use to walk
+a game (a Markov game's moves from one state, one guess's feedbacks) loaded.
+
+The server's log gives the whole warm-up's time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..catalogue import game_names, load_game
+from ..deduction.model import DeductionGame
+from ..errors import PerfectplayError
+from ..game import Game
+from .forms import MAX_SIZE
+
+
+def _default_games() -> list[Game]:
+    """The catalogue's games at their default parameters, those the web page solves."""
+    games = []
+    for name in game_names():
+        try:
+            game = load_game(name)
+        except PerfectplayError:  # a plug-in that cannot load: its pages say why
+            continue
+        size = game.engine.size(game)
+        if size is None or size.count <= MAX_SIZE:
+            games.append(game)
+    return games
+
+
+def workers() -> None:
+    """Load the kernels, build the default games' tables and find their first suggestion."""
+    from ..deduction.root import search_for
+    from ..deduction.search import SpeedUps
+    from ..engines import solve
+    from ..play.deduction_play import advice_at
+
+    for game in _default_games():
+        if isinstance(game, DeductionGame):
+            horizon = game.default_horizon() if game.default_objective == "probability" else None
+            next(advice_at(game, (), horizon))
+        else:  # the strategy its board plays (the defaults are small: a second or less)
+            solve(game, "expected", exact=False)
+    probe = load_game("mastermind", ["pegs=2", "colors=3"])
+    for objective in ("expected", "losses"):
+        search_for(probe, objective, SpeedUps()).load_kernels()
+    solve(load_game("dice-cards", ["n=2"]), "expected", exact=False)
+
+
+def pages() -> None:
+    """Load the kernels the boards run in the server: a deduction game's feedbacks for one
+    guess, a Markov game's moves from its first state."""
+    from ..deduction.feedback import compute_feedback
+
+    for game in _default_games():
+        if isinstance(game, DeductionGame):
+            codes = game.secrets()
+            compute_feedback(game, game.guesses()[:1], codes[:2])
+        else:
+            state = np.array([game.initial_state()], dtype=np.int64)
+            game.is_terminal(state)
+            game.expand(state)

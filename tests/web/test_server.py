@@ -1,0 +1,205 @@
+"""`perfectplay serve` as a process of its own: every play board answers (the heuristic
+when the optimal search needs longer, a Markov board's strategy solved meanwhile), no
+work outlives its answer, and SIGTERM, Ctrl-C and SIGKILL leave no process behind."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from ..cli_runner import default_signals
+
+psutil = pytest.importorskip("psutil", reason="the test extras are not installed")
+
+#: Every game's board (item matching at a size the web page solves).
+BOARDS = ["/play/wordle", "/play/wordle?mode=hard", "/play/mastermind", "/play/permutation",
+          "/play/bulls-and-cows", "/play/item-matching?items=4", "/play/dice-cards",
+          "/play/tricky-trios"]
+#: Seconds a request may take before the test calls it hung (the pages answer within 2 s;
+#: the figures are measured in the docs, not asserted here).
+HUNG = 30
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served():
+    """A `perfectplay serve` process shared by the tests that leave it running."""
+    yield from _serve()
+
+
+@pytest.fixture
+def own_server():
+    """A `perfectplay serve` process of the test's own (which stops it)."""
+    yield from _serve()
+
+
+def _serve():
+    """A `perfectplay serve` process, once it says it serves and listens; killed after
+    the test if still running."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=default_signals)
+    said = []
+    for line in proc.stdout:
+        said.append(line)
+        if "serving on" in line:
+            break
+    else:
+        pytest.fail("the server ended before serving: " + "".join(said))
+    assert any("warmed up in" in line for line in said), said
+    deadline = time.monotonic() + HUNG
+    while True:  # (the line comes just before the server listens)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.05)
+    threading.Thread(target=proc.stdout.read, daemon=True).start()  # (never blocks it)
+    yield proc, f"http://127.0.0.1:{port}"
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(30)
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=HUNG) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def _post(url: str, fields: dict) -> tuple[int, str | None]:
+    """The status and the address redirected to (not followed)."""
+    data = urllib.parse.urlencode(fields).encode()
+    request = urllib.request.Request(url, data=data)
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=HUNG) as response:
+            return response.status, None
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers.get("location")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _busy_workers(server: psutil.Process) -> list[psutil.Process]:
+    """The server's descendants that do work: those below the fork server (the fork
+    server and the resource tracker wait for work, using no CPU)."""
+    return [p for child in server.children()
+            if "forkserver" in " ".join(child.cmdline())
+            for p in child.children(recursive=True)]
+
+
+def _settled(server: psutil.Process, seconds: float = 10) -> list[psutil.Process]:
+    """The busy workers left once the answers are in (a worker ended after its answer is
+    reaped within moments)."""
+    deadline = time.monotonic() + seconds
+    while (left := _busy_workers(server)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+def test_every_board_answers_and_leaves_no_work_running(served):
+    proc, base = served
+    for path in BOARDS:
+        status, page = _get(base + path)
+        assert status == 200, (path, page[-500:])
+        assert ('id="suggestion"' in page or "optimal play needs" in page
+                or 'id="waiting"' in page), (path, page[-500:])
+    status, page = _get(base + "/play/wordle")
+    assert "(most-parts)" in page  # the optimal first guess takes longer: the heuristic, said
+    status, page = _get(base + "/play/mastermind?moves=1123:1B1W")
+    assert "(optimal)" in page
+    assert _settled(psutil.Process(proc.pid)) == []
+
+
+def test_five_boards_at_once_all_answer(served):
+    proc, base = served
+    paths = ["/play/wordle?moves=salet:bbbyg", "/play/wordle?mode=hard&moves=crane:bbbbb",
+             "/play/bulls-and-cows?moves=0123:0B1C", "/play/dice-cards?n=6",
+             "/play/tricky-trios?n=7"]
+    answers: dict[str, int] = {}
+
+    def fetch(path: str) -> None:
+        answers[path] = _get(base + path)[0]
+
+    threads = [threading.Thread(target=fetch, args=(p,)) for p in paths]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(HUNG)
+    assert answers == {p: 200 for p in paths}
+    assert _settled(psutil.Process(proc.pid), seconds=60) == []  # (the strategy solves end)
+
+
+def test_a_solve_over_the_cap_is_refused_with_a_page(served):
+    _, base = served
+    status, job = _post(base + "/solve", {"game": "mastermind", "pegs": "4", "colors": "7"})
+    assert status == 303
+    assert _post(base + "/solve", {"game": "dice-cards"})[0] == 429
+    status, page = _get(base + "/play/mastermind?moves=1123:0B1W")  # still answers
+    assert status == 200 and "suggested guess" in page
+    assert _post(base + job + "/cancel", {})[0] == 303  # (the server is shared)
+
+
+def _in_flight(base: str) -> list[threading.Thread]:
+    """A long solve and two boards whose suggestions are still being worked out."""
+    assert _post(base + "/solve", {"game": "mastermind", "pegs": "4", "colors": "7"})[0] == 303
+
+    def ask(url: str) -> None:  # (the server may be stopped before it answers)
+        try:
+            _get(url)
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=ask, args=(base + p,), daemon=True)
+               for p in ("/play/wordle?moves=raise:bbbbb", "/play/bulls-and-cows?moves=0123:1B0C")]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    return threads
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_ends_the_server_and_all_its_work(own_server, sig):
+    proc, base = own_server
+    server = psutil.Process(proc.pid)
+    _in_flight(base)
+    family = server.children(recursive=True)
+    assert _busy_workers(server)  # the solve's worker at least
+    proc.send_signal(sig)
+    proc.wait(10)  # the issue's bound: a stop within 10 s
+    gone, alive = psutil.wait_procs(family, timeout=5)
+    assert alive == []
+
+
+def test_sigkill_of_the_server_leaves_no_process_running(own_server):
+    proc, base = own_server
+    server = psutil.Process(proc.pid)
+    _in_flight(base)
+    family = server.children(recursive=True)
+    assert _busy_workers(server)
+    proc.kill()
+    proc.wait(10)
+    gone, alive = psutil.wait_procs(family, timeout=10)
+    assert alive == []

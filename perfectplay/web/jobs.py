@@ -314,18 +314,18 @@ class Jobs:
         if pending is not None:  # the same position is being advised: share its answer
             pending.wait(budget + 1)
             return self._advice.get(key)
+        found = None
         try:
             found = self._run_advice(spec, moves, turns_left, budget)
         finally:
             with self._lock:
                 self._advising -= 1
                 done = self._pending.pop(key)
-        if found is not None:
-            with self._lock:
-                self._advice[key] = found
-                while len(self._advice) > ADVICE_KEPT:
-                    self._advice.popitem(last=False)
-        done.set()
+                if found is not None:
+                    self._advice[key] = found
+                    while len(self._advice) > ADVICE_KEPT:
+                        self._advice.popitem(last=False)
+            done.set()
         return found
 
     def _run_advice(self, spec: str, moves: str, turns_left: int | None,

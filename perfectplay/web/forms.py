@@ -17,6 +17,9 @@ MAX_SIZE = 31_000_000
 #: Parameters capped below their command-line range on the web ("game": {"param": max}).
 WEB_LIMITS: dict[str, dict[str, int]] = {"dice-cards": {"n": 8}, "tricky-trios": {"n": 9},
                                          "item-matching": {"slots": 5, "items": 8}}
+#: The web page's defaults where the command line's are more than it solves ("game":
+#: {"param": value}): item matching's 7 items over 5 slots are 282 million pairs.
+WEB_DEFAULTS: dict[str, dict[str, int]] = {"item-matching": {"items": 4}}
 #: Longest game played on the web (turns).
 MAX_TURNS = 40
 
@@ -25,15 +28,23 @@ class TooLarge(PerfectplayError):
     """A request for more than the web page computes."""
 
 
+def web_default(game: str, param: str) -> int | None:
+    """The web page's own default of `param` of `game`, where it has one."""
+    return WEB_DEFAULTS.get(game, {}).get(param)
+
+
 def read_game(name: str, fields: Mapping[str, Any]) -> Game:
     """The game `name` with the parameters in `fields` (those it declares; others are
-    ignored), checked as the command line checks them, then against the web's limits."""
+    ignored; those missing take the web page's default, else the game's), checked as the
+    command line checks them, then against the web's limits."""
     cls = game_class(name)
     words = []
     for spec in cls.param_specs():
         raw = fields.get(spec.name)
         if raw is None or str(raw).strip() == "":
-            continue
+            raw = web_default(name, spec.name)
+            if raw is None:
+                continue
         if spec.path:
             raise BadParameter(f"{spec.name} names a file; the web page uses the game's own data")
         words.append(f"{spec.name}={str(raw).strip()}")

@@ -8,7 +8,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
 from .app import error_page, templates
-from .forms import read_game, read_objective
+from .forms import read_game, read_objective, web_default
 
 
 def _games() -> list[dict]:
@@ -20,8 +20,10 @@ def _games() -> list[dict]:
         except PerfectplayError as err:
             games.append({"name": name, "error": str(err)})
             continue
-        games.append({"name": name, "cls": cls,
-                      "params": [s for s in cls.param_specs() if not s.path]})
+        params = [s for s in cls.param_specs() if not s.path]
+        games.append({"name": name, "cls": cls, "params": params,
+                      "defaults": {s.name: web_default(name, s.name) or s.default
+                                   for s in params}})
     return games
 
 

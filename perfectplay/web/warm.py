@@ -3,7 +3,7 @@
 ``workers``: run once by the fork server every worker is forked from (``jobs``; it
 imports ``worker_start``, which calls it), before it forks any. It loads the compiled
 kernels of both engines, builds the feedback tables of the catalogue's deduction games at
-their default parameters (the games the catalogue's "play" links open) with their first
+the web page's default parameters (the games the catalogue's "play" links open) with their first
 suggestion's kernels, and solves the Markov games' defaults once (their kernels), so that
 every worker, a fork of that process, starts with them. Wordle's table is the longest
 part.
@@ -22,20 +22,17 @@ from ..catalogue import game_names, load_game
 from ..deduction.model import DeductionGame
 from ..errors import PerfectplayError
 from ..game import Game
-from .forms import MAX_SIZE
+from .forms import read_game
 
 
 def _default_games() -> list[Game]:
-    """The catalogue's games at their default parameters, those the web page solves."""
+    """The catalogue's games at the web page's default parameters."""
     games = []
     for name in game_names():
         try:
-            game = load_game(name)
-        except PerfectplayError:  # a plug-in that cannot load: its pages say why
+            games.append(read_game(name, {}))
+        except PerfectplayError:  # a plug-in that cannot load, or a game too large
             continue
-        size = game.engine.size(game)
-        if size is None or size.count <= MAX_SIZE:
-            games.append(game)
     return games
 
 

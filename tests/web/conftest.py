@@ -1,4 +1,4 @@
-"""The web application served on a free loopback port, and a headless Chromium driving it
+"""`perfectplay serve` on a free loopback port, and a headless Chromium driving it
 (Debian's chromium and chromium-driver; nothing is downloaded). Tests that need the
 browser are skipped, saying why, only where no browser can be had; a failing test leaves
 a screenshot in tests/web/failures/."""
@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
+
+from .served import serve_process
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[test]')")
@@ -24,28 +23,9 @@ FAILURES = Path(__file__).parent / "failures"
 
 @pytest.fixture(scope="session")
 def server():
-    """The base address of the application, served by uvicorn in a thread."""
-    import uvicorn
-
-    from perfectplay.web.app import create_app
-    from perfectplay.web.jobs import Jobs
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    jobs = Jobs()
-    jobs.warm_up()  # as ``perfectplay serve`` does before it serves
-    srv = uvicorn.Server(uvicorn.Config(create_app(jobs), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    """The base address of a `perfectplay serve` process shared by the browser tests."""
+    for _, base in serve_process():
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,10 @@ Two kinds of work, each capped:
   back on a queue; more are refused (``Busy``) until one ends;
 * advice (a deduction board's suggestion), at most `ADVICE_AT_ONCE` at a time, each given
   `budget` seconds: the worker sends the heuristic's guess at once and the optimal one if
-  its search ends in time; the worker is then ended. A board that finds no free place
-  answers without waiting (``advise`` returns None).
+  its search ends in time; the worker is then ended. A board that finds those places
+  taken gets the heuristic's guess alone (at most `HEURISTICS_AT_ONCE` such workers, each
+  ended once it has answered); only when those are taken too does it answer without a
+  suggestion (``advise`` returns None), never waiting.
 
 Workers are forks of one warm process (multiprocessing's fork server, which imports
 ``worker_start`` first: the compiled kernels loaded, the default games' tables built), so
@@ -37,6 +39,8 @@ from ..progress import Silent
 SOLVES_AT_ONCE = 1
 #: Suggestions computed at once; a board that finds them all taken answers without one.
 ADVICE_AT_ONCE = 2
+#: Heuristic-only suggestions computed at once, for boards that find the places above taken.
+HEURISTICS_AT_ONCE = 3
 #: Seconds a solve may run before it is stopped.
 TIME_LIMIT = 300.0
 #: Finished solves kept (the oldest are forgotten first).
@@ -199,9 +203,10 @@ def _solve(server: int, channel, spec: str, objective: str, horizon: int | None,
         channel.put(("error", "out of memory; try smaller parameters"))
 
 
-def _advise(server: int, send, spec: str, moves: str, turns_left: int | None) -> None:
-    """An advice worker: the heuristic's guess at once, then the optimal one (the server
-    ends this process when its budget is spent)."""
+def _advise(server: int, send, spec: str, moves: str, turns_left: int | None,
+            optimal: bool) -> None:
+    """An advice worker: the heuristic's guess at once, then (if `optimal`) the optimal
+    one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..deduction.position import parse_position
     from ..play.deduction_play import advice_at
@@ -211,6 +216,8 @@ def _advise(server: int, send, spec: str, moves: str, turns_left: int | None) ->
         game = load_game(spec)
         for guess, source in advice_at(game, parse_position(game, moves), turns_left):
             send.send((int(guess), source))
+            if not optimal:
+                break
     except (PerfectplayError, MemoryError):
         pass
 
@@ -227,7 +234,8 @@ class Jobs:
         self._strategies: dict[tuple, Job] = {}  # the Markov boards' solves, by request
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._advising = 0
+        self._advising = 0  # advice workers running (optimal searches)
+        self._guessing = 0  # heuristic-only workers running
         self._advice: OrderedDict[tuple, Advice] = OrderedDict()
         self._pending: dict[tuple, threading.Event] = {}
         self._workers: set = set()  # advice workers running
@@ -298,8 +306,9 @@ class Jobs:
     def advise(self, spec: str, moves: str, turns_left: int | None,
                budget: float) -> Advice | None:
         """The suggestion at the position `moves` of the game `spec`: the optimal guess
-        if found within `budget` seconds, else the heuristic's; None when every place
-        for advice is taken and no one is computing this position (nothing waited for)."""
+        if found within `budget` seconds, else the heuristic's (the heuristic's alone
+        when the places for advice are taken); None when the heuristics' places are taken
+        too and no one is advising this position (nothing waited for)."""
         key = (spec, moves, turns_left)
         with self._lock:
             if key in self._advice:
@@ -307,32 +316,41 @@ class Jobs:
                 return self._advice[key]
             pending = self._pending.get(key)
             if pending is None:
-                if self._advising >= ADVICE_AT_ONCE or self._closed:
+                if self._closed:
                     return None
-                self._advising += 1
+                optimal = self._advising < ADVICE_AT_ONCE
+                if not optimal and self._guessing >= HEURISTICS_AT_ONCE:
+                    return None
+                if optimal:
+                    self._advising += 1
+                else:
+                    self._guessing += 1
                 self._pending[key] = threading.Event()
         if pending is not None:  # the same position is being advised: share its answer
-            pending.wait(budget + 1)
+            pending.wait(budget + HEURISTIC_GRACE + 1)
             return self._advice.get(key)
         found = None
         try:
-            found = self._run_advice(spec, moves, turns_left, budget)
+            found = self._run_advice(spec, moves, turns_left, budget, optimal)
         finally:
             with self._lock:
-                self._advising -= 1
+                if optimal:
+                    self._advising -= 1
+                else:
+                    self._guessing -= 1
                 done = self._pending.pop(key)
-                if found is not None:
+                if found is not None and optimal:  # (a heuristic's alone may be bettered)
                     self._advice[key] = found
                     while len(self._advice) > ADVICE_KEPT:
                         self._advice.popitem(last=False)
             done.set()
         return found
 
-    def _run_advice(self, spec: str, moves: str, turns_left: int | None,
-                    budget: float) -> Advice | None:
+    def _run_advice(self, spec: str, moves: str, turns_left: int | None, budget: float,
+                    optimal: bool) -> Advice | None:
         receive, send = self.context.Pipe(duplex=False)
         worker = self.context.Process(target=_advise, args=(os.getpid(), send, spec, moves,
-                                                                  turns_left))
+                                                            turns_left, optimal))
         worker.start()
         send.close()
         with self._lock:
@@ -348,7 +366,7 @@ class Jobs:
                     break
                 guess, source = receive.recv()
                 found = Advice(guess, source)
-                if source == "optimal":
+                if source == "optimal" or not optimal:
                     break
         except (EOFError, OSError):  # the worker ended (all it had to say is said)
             pass

@@ -17,7 +17,8 @@ Steps, in order, each printed as it ends:
    dice-cards n=5 --quiet --json`` beside the seed's own value iteration
    (``benchmarks/markov.py --case seed-dice-5``, which imports nothing of perfectplay);
 4. what ``pip uninstall`` leaves in site-packages;
-5. with ``--suite``: a fresh clone, ``pip install '.[test]' && pytest`` in another new venv.
+5. with ``--suite``: a fresh clone, the README's test command (``pip install '.[test]' &&
+   ruff check && pytest``) in another new venv.
 
 The machine's load average is printed before and after.
 """
@@ -65,7 +66,7 @@ def main() -> None:
     parser.add_argument("--vs", metavar="MMSTRAT", help="fancidev's mmstrat binary")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--suite", action="store_true",
-                        help="also time pip install '.[test]' && pytest from a fresh clone")
+                        help="also time the README's test command from a fresh clone")
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pp-startup-"))
@@ -121,9 +122,10 @@ def main() -> None:
                          XDG_CACHE_HOME=str(caches / "suite-xdg"),
                          NUMBA_CACHE_DIR=str(caches / "suite-numba"))
         suite_env.pop("PYTHONPATH", None)
-        seconds = timed(["bash", "-c", "pip install -q '.[test]' && pytest -q -p no:cacheprovider"],
-                        suite_env, cwd=clone)
-        print(f"fresh clone: pip install '.[test]' && pytest   {seconds:7.1f} s", flush=True)
+        seconds = timed(["bash", "-c", "pip install -q '.[test]' && ruff check && pytest -q "
+                         "-p no:cacheprovider"], suite_env, cwd=clone)
+        print(f"fresh clone: pip install '.[test]' && ruff check && pytest   {seconds:7.1f} s",
+              flush=True)
     print(f"# {load()}", flush=True)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)

@@ -78,7 +78,7 @@ def main() -> None:
         print(f"{optimal.env.game}: exact optimum {optimal.solution.value_float:.6f} "
               f"({optimal.solution.status}); mean return over {args.episodes} seeded episodes:")
         for label, act in (("random", random_agent), ("heuristic", heuristic_agent),
-                           ("optimal", lambda env, rng: optimal.act())):
+                           ("optimal", lambda env, rng, agent=optimal: agent.act())):
             mean, se = run(env, act, args.episodes)
             print(f"  {label:10s} {mean:10.4f}  (standard error {se:.4f})")
 

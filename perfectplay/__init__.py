@@ -15,11 +15,11 @@ from .threading_layer import choose_fork_safe_layer
 choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
 kernel_cache.install()  # before any kernel is defined: where their compiled code is kept
 
-from .catalogue import game_names, load_game, register  # noqa: E402
-from .engines import solve
-from .errors import PerfectplayError
-from .objectives import Objective
-from .solution import Solution
+from .catalogue import game_names, load_game, register  # noqa: E402 (after the set-up)
+from .engines import solve  # noqa: E402
+from .errors import PerfectplayError  # noqa: E402
+from .objectives import Objective  # noqa: E402
+from .solution import Solution  # noqa: E402
 
 __all__ = ["Objective", "PerfectplayError", "Solution", "game_names", "load_game", "register",
            "solve"]

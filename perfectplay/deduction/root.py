@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections import deque
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field, replace

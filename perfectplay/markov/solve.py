@@ -239,7 +239,7 @@ def _by_components(game, g, tol, max_sweeps, speedups):
         solve_by_components(g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol,
                             LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags,
                             g.codes, span)))
-    del order, starts, local, flags
+    order = starts = local = flags = None  # freed: only the kernel needed them
     if status == BIG:
         return None
     _check_status(game, status, int(g.codes[failing]) if failing >= 0 else -1, max_sweeps)

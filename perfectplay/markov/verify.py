@@ -225,7 +225,7 @@ def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position:
     the file does not list (its value is unknown)."""
     exact = isinstance(values, list)
     vf = np.array([float(v) for v in values]) if exact else values
-    for idx, exp, b_of, k, c in _batches(game, cols, order):
+    for _, exp, b_of, k, c in _batches(game, cols, order):
         nxt = np.asarray(exp.next)[b_of, k]
         cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[b_of, k]
         legal = nxt >= 0

@@ -170,7 +170,6 @@ def _descendants(pid: int) -> set[int]:
 
 
 def _alive(pid: int) -> bool:
-    import os
 
     try:
         with open(f"/proc/{pid}/stat") as stat:

@@ -94,7 +94,7 @@ def test_play_wordle_to_the_end_with_the_suggestions_and_one_undo(server, browse
         rows = _rows(browser)
         _click(browser, "play")
         played += 1
-        WebDriverWait(browser, 120).until(lambda b: _rows(b) > rows)  # the guess is on the board
+        WebDriverWait(browser, 120).until(lambda b, before=rows: _rows(b) > before)  # on the board
         _wait(browser, "#outcome, #suggestion")
         if played == 1:
             assert browser.find_element(By.ID, "possible").text == left_after_one

@@ -81,10 +81,6 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
 
     g, position = _game(game, assignments, after)
     chosen = select(g, numbered(g, position), spec)
-    if cluster is not None:  # reached (or refused) before any work
-        from .cluster import check_cluster
-
-        check_cluster(cluster)
     progress = Silent() if quiet else Bar()
     store = open_store(store_path, no_store, _note)
     try:

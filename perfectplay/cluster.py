@@ -122,14 +122,31 @@ def check_cluster(spec: str) -> None:
         if not count.isdigit() or int(count) < 1:
             raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
         return
+    _connect(spec).close()
+
+
+def _distributed():
+    """Dask's distributed module, or a one-line error naming the extra."""
     try:
-        from distributed import Client
+        import distributed
     except ImportError:
         raise Unsupported("--cluster needs Dask: pip install 'perfectplay[cluster]'") from None
+    return distributed
+
+
+def _connect(spec: str):
+    """A client of the scheduler at the address `spec`, once it has a worker; any failure
+    is one line naming the address."""
+    distributed = _distributed()
     try:
         _knock(spec)
-        with Client(spec, timeout=CONNECT_TIMEOUT) as client:
+        client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
+        try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except BaseException:
+            client.close()
+            raise
+        return client
     except (OSError, TimeoutError, ValueError) as err:
         raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
                                f"({err.__class__.__name__}: {err})") from None
@@ -155,23 +172,21 @@ def _knock(spec: str) -> None:
 def cluster_lanes(spec: str) -> list[Executor]:
     """One lane per worker of the cluster `spec` names: ``local:N`` (N worker processes
     started here) or a scheduler's address (``tcp://host:8786``)."""
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise Unsupported("--cluster needs Dask: pip install 'perfectplay[cluster]'") from None
+    distributed = _distributed()
     local = None
     try:
         if spec.startswith("local:"):
+            import dask
+
             check_cluster(spec)
             with dask.config.set(QUIET_WORKERS):
-                local = LocalCluster(n_workers=int(spec.partition(":")[2]), threads_per_worker=1,
-                                     processes=True, memory_limit=0, dashboard_address=None,
-                                     silence_logs=logging.ERROR)
-            client = Client(local)
+                local = distributed.LocalCluster(n_workers=int(spec.partition(":")[2]),
+                                                 threads_per_worker=1, processes=True,
+                                                 memory_limit=0, dashboard_address=None,
+                                                 silence_logs=logging.ERROR)
+            client = distributed.Client(local)
         else:
-            client = Client(spec, timeout=CONNECT_TIMEOUT)
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            client = _connect(spec)
         workers = sorted(client.scheduler_info()["workers"])
         # see ``allocator``; a worker that cannot run it only goes slower
         client.run(keep_freed_memory, workers=workers, on_error="ignore")

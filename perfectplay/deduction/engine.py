@@ -47,10 +47,6 @@ class DeductionEngine(Engine):
                    "position": parse_position(game, args.after),
                    "first": None if args.first is None else guess_index(game, args.first),
                    "cluster": args.cluster, "top": args.top}
-        if args.cluster is not None:  # reached (or refused) before any work
-            from ..cluster import check_cluster
-
-            check_cluster(args.cluster)
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
             options["store"] = open_store(args.store, args.no_store, note)
         return options

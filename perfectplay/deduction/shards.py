@@ -169,6 +169,10 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
     resuming from `out` when it holds a shard of the same job, rewriting it after each."""
     if bound < 0:
         raise Unsupported(f"--bound must be a total of guesses (at least 0), got {bound}")
+    if cluster is not None:  # reached (or refused) before any work, whatever the size
+        from ..cluster import check_cluster
+
+        check_cluster(cluster)
     table = build_table(game)
     subset = position_secrets(table, position)
     n, played = len(subset), len(position)

@@ -188,6 +188,10 @@ def solve_deduction(
     if strategy != "optimal" and cluster is not None:
         raise Unsupported("--cluster goes with the optimal strategy (a heuristic's strategy "
                           "is built on this machine)")
+    if cluster is not None:  # reached (or refused) before any work, whatever the size
+        from ..cluster import check_cluster
+
+        check_cluster(cluster)
     if top is not None and (top < 1 or strategy != "optimal"):
         raise Unsupported(f"--top needs a number of guesses of at least 1 and the optimal "
                           f"strategy's search, got {top} with {strategy}")

@@ -151,25 +151,26 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
     spending their budget loading it.
     """
     _load_search(game, "losses" if turns_left is not None else "expected")
-    if turns_left is not None:
-        def fallback() -> int:
-            return _suggest_probability(game, turn, turns_left, 2)
-
-        label, optimal = "best two-guess lookahead", (_suggest_probability, game, turn,
-                                                      turns_left, None)
-    else:
-        def fallback() -> int:
-            return _suggest_expected(game, turn, heuristic)
-
-        label, optimal = heuristic, (_suggest_expected, game, turn, None)
+    (label, (quick, *arguments)), (_, optimal) = _advisors(game, turn, turns_left, heuristic)
     early = None
     if game not in _WARM and budget > 0:
-        early = fallback()
+        early = quick(*arguments)
         _WARM.add(game)
     found = _in_time(budget, *optimal)
     if found is not None:
         return found, "optimal"
-    return (fallback() if early is None else early), label
+    return (quick(*arguments) if early is None else early), label
+
+
+def _advisors(game: DeductionGame, turn: Turn, turns_left: int | None, heuristic: str):
+    """The two ways to a suggestion at `turn`, quick first, as (label, (function,
+    *arguments)): the heuristic (for the probability objective, the best two-guess
+    lookahead) and the optimal search."""
+    if turns_left is not None:
+        return (("best two-guess lookahead", (_suggest_probability, game, turn, turns_left, 2)),
+                ("optimal", (_suggest_probability, game, turn, turns_left, None)))
+    return ((heuristic, (_suggest_expected, game, turn, heuristic)),
+            ("optimal", (_suggest_expected, game, turn, None)))
 
 
 def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
@@ -185,14 +186,10 @@ def advice_at(game: DeductionGame, history: History, turns_left: int | None,
               heuristic: str = "most-parts"):
     """The suggestions at the position `history`, as (guess, source) pairs: the
     heuristic's first (quick), then the optimal search's (which may take long: a caller
-    with a time budget ends it), labelled as `suggest` labels them."""
+    with a time budget ends it), labelled as `suggest` labels them (``_advisors``)."""
     turn = Turn(consistent_secrets(game, history), history)
-    if turns_left is not None:
-        yield _suggest_probability(game, turn, turns_left, 2), "best two-guess lookahead"
-        yield _suggest_probability(game, turn, turns_left, None), "optimal"
-    else:
-        yield _suggest_expected(game, turn, heuristic), heuristic
-        yield _suggest_expected(game, turn, None), "optimal"
+    for label, (function, *arguments) in _advisors(game, turn, turns_left, heuristic):
+        yield function(*arguments), label
 
 
 #: Games whose compiled kernels this process has loaded (see `suggest`).

@@ -84,7 +84,16 @@ class Job:
     document: dict[str, Any] | None = None
     error: str = ""
     seconds: float = 0.0
-    strategy: Any = None
+    _strategy: Any = None
+
+    @property
+    def strategy(self):
+        """The solved strategy (``strategy.load_strategy`` of the document), read once."""
+        if self._strategy is None:
+            from ..strategy import load_strategy
+
+            self._strategy = load_strategy(self.document)
+        return self._strategy
 
     def poll(self) -> None:
         """Read what the process sent; notice its end or its time limit."""

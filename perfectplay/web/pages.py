@@ -21,9 +21,11 @@ def _games() -> list[dict]:
             games.append({"name": name, "error": str(err)})
             continue
         params = [s for s in cls.param_specs() if not s.path]
-        games.append({"name": name, "cls": cls, "params": params,
-                      "defaults": {s.name: web_default(name, s.name) or s.default
-                                   for s in params}})
+        defaults = {}
+        for spec in params:
+            web = web_default(name, spec.name)
+            defaults[spec.name] = spec.default if web is None else web
+        games.append({"name": name, "cls": cls, "params": params, "defaults": defaults})
     return games
 
 
@@ -66,11 +68,7 @@ async def job(request: Request) -> Response:
 
 
 def _result(job) -> dict:
-    from ..strategy import load_strategy
-
     doc = job.document
-    if job.strategy is None:
-        job.strategy = load_strategy(doc)
     histogram = {int(k): v for k, v in (doc.get("histogram") or {}).items()}
     lost = doc["secrets"] - doc["wins"] if "wins" in doc else 0
     bars = sorted(histogram.items()) + ([("lost", lost)] if lost else [])

@@ -120,7 +120,6 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
 def _solved_strategy(request: Request, game):
     """The strategy the board plays (solved in a worker, kept by the server), or the page
     to show meanwhile: the solve's progress, or a wait for a free place."""
-    from ..strategy import load_strategy
     from .jobs import Busy
 
     jobs = request.app.state.jobs
@@ -138,8 +137,6 @@ def _solved_strategy(request: Request, game):
             "game": game, "job": job, "why": ""})
     if job.state != "done":
         raise PerfectplayError(f"the strategy of {game} could not be solved: {job.error}")
-    if job.strategy is None:
-        job.strategy = load_strategy(job.document)
     return job.strategy, None
 
 

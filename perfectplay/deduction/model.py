@@ -19,6 +19,7 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, ClassVar, Sequence
 
 import numpy as np
@@ -279,6 +280,12 @@ class DeductionGame(Game):
     def feedback_help(self) -> str:
         """What a feedback means and how to type it, for the advisor's help."""
         return f"type the feedback you got, like {self.format_feedback(0)!r}"
+
+    def opening_book(self) -> Path | None:
+        """A solution document the game ships for its parameters, whose first guess the
+        advisor plays at once (``play/book.py``): for games whose search from the start
+        takes longer than a person waits. None: no book."""
+        return None
 
     def refusal(self, history: History, code: np.ndarray) -> str:
         """Why `code` may not be guessed after `history`: the rule of ``restriction()`` that

@@ -19,11 +19,14 @@ moving positions or renaming letters.
 Words are codes of letters a..z (symbols 0..25); the feedback digit of position p
 (0 grey, 1 yellow, 2 green) has weight 3**p. Feedback is also read with ``.`` or ``-``
 for grey and from pasted squares (🟩🟨⬛⬜, and the high-contrast 🟧🟦); in a terminal it
-is shown as squares. The word lists are data (``data/``, see its SOURCE.txt); the
-parameters ``answers=PATH`` and ``guesses=PATH`` replace them by files of one word a
-line, of any common length up to five letters (3**5 = 243 feedbacks: the engine's
-feedback tables hold at most 256 values). Every answer is a guess: answers missing from
-the guess list are added to it.
+is shown as squares. The word lists are data (``data/``, see its SOURCE.txt), chosen by
+name with ``lists=``: ``original`` (the game as first published: 2,315 answers, 12,972
+guesses), ``nyt-2022`` (the New York Times lists of 30 August 2022: 2,309 answers, 14,855
+guesses) and ``nyt-2023`` (its extended answers of July 2023: 3,158, with the same
+guesses). The parameters ``answers=PATH`` and ``guesses=PATH`` replace the chosen lists
+by files of one word a line, of any common length up to ten letters (3**10 feedbacks fit
+the engine's two-byte feedbacks). Every answer is a guess: answers missing from the
+guess list are added to it.
 """
 
 from __future__ import annotations
@@ -52,6 +55,13 @@ _LETTERS = "BYG"
 _READ = {"b": 0, ".": 0, "-": 0, "⬛": 0, "⬜": 0, "y": 1, "🟨": 1, "🟦": 1,
          "g": 2, "🟩": 2, "🟧": 2}
 _SQUARES = "⬛🟨🟩"
+#: The lists a person chooses by name (``lists=``): its answers and guesses, as files of
+#: ``data/`` (see its SOURCE.txt), each named ``data:FILE``.
+LISTS = {
+    "original": ("data:answers.txt", "data:allowed.txt"),
+    "nyt-2022": ("data:nyt-answers-2022-08-30.txt", "data:nyt-allowed-2022-08-30.txt"),
+    "nyt-2023": ("data:nyt-answers-2023-07-01.txt", "data:nyt-allowed-2022-08-30.txt"),
+}
 
 
 @dataclass(frozen=True)
@@ -69,10 +79,13 @@ class Wordle(DeductionGame):
 
     name = "wordle"
     summary = "find the hidden word from green / yellow / grey letters"
+    lists: str = choice("original", choices=tuple(LISTS),
+                        help="the word lists: original (2,315 answers, 12,972 guesses), "
+                             "nyt-2022 (2,309; 14,855), nyt-2023 (3,158; 14,855)")
     answers: str = path(help="file of possible answers, one word a line "
-                             "(default: the original 2,315)")
+                             "(replaces the lists' answers)")
     allowed: str = path(key="guesses", help="file of allowed guesses, one word a line "
-                                            "(default: the original 12,972); answers are added")
+                                            "(replaces the lists' guesses); answers are added")
     mode: str = choice("normal", choices=("normal", "hard"),
                        help="hard: greens stay in place, revealed letters are used again")
     turns: int = param(6, low=1, high=50, help="guesses allowed (the real game's 6): no strategy "
@@ -87,7 +100,8 @@ class Wordle(DeductionGame):
         self._lists()  # read and check the files now: a bad list is a one-line error
 
     def _lists(self) -> WordLists:
-        return load_lists(self.answers, self.allowed)
+        answers, guesses = LISTS[self.lists]
+        return load_lists(self.answers or answers, self.allowed or guesses)
 
     def length(self) -> int:
         return self._lists().length
@@ -127,6 +141,11 @@ class Wordle(DeductionGame):
         from .wordle_kernel import wordle
 
         return wordle
+
+    def opening_book(self) -> Path:
+        """The strategy shipped for these lists and mode (``data/book/``, see its SOURCE.txt),
+        used where its parameters are exactly these."""
+        return Path(__file__).parent / "data" / "book" / f"wordle-{self.lists}-{self.mode}.json"
 
     def blind_to_absent_symbols(self) -> bool:
         """A letter the answer lacks is grey wherever it stands and takes no copy from others."""
@@ -177,13 +196,13 @@ class Wordle(DeductionGame):
 
 @lru_cache(maxsize=8)
 def load_lists(answers: str, guesses: str) -> WordLists:
-    """The word lists of the files `answers` and `guesses` ("" = the original list), checked.
+    """The word lists of the files `answers` and `guesses` (``data:NAME``: a shipped list), checked.
 
     Answers missing from the guesses are added to them; BadParameter names the first
     problem (unreadable file, no words, not letters a-z, lengths that differ).
     """
-    secrets = _read_words(answers, "answers", "answers.txt")
-    allowed = _read_words(guesses, "guesses", "allowed.txt")
+    secrets = _read_words(answers, "answers")
+    allowed = _read_words(guesses, "guesses")
     length = len(secrets[0])
     if len(allowed[0]) != length:
         raise BadParameter(f"wordle: the answers have {length} letters but the guesses "
@@ -195,11 +214,12 @@ def load_lists(answers: str, guesses: str) -> WordLists:
                      _codes(sorted(set(secrets)), length))
 
 
-def _read_words(file: str, what: str, original: str) -> list[str]:
-    """The words of `file` (or of the shipped list `original`), lower-cased, in file order."""
-    where = f"{what} file {file}" if file else f"original {what} list"
+def _read_words(file: str, what: str) -> list[str]:
+    """The words of `file` (``data:NAME``: the shipped list NAME), lower-cased, in file order."""
+    shipped = file.removeprefix("data:") if file.startswith("data:") else ""
+    where = f"shipped {what} list {shipped}" if shipped else f"{what} file {file}"
     try:
-        source = Path(file) if file else resources.files(__package__) / "data" / original
+        source = resources.files(__package__) / "data" / shipped if shipped else Path(file)
         text = source.read_text(encoding="utf-8-sig")
     except OSError as err:
         raise BadParameter(f"wordle: cannot read {where}: {err.strerror or err}") from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from ..deduction.feedback import compute_feedback
 from ..deduction.model import BadCode, DeductionGame, History
 from ..errors import PerfectplayError
 from ..threading_layer import fork_is_safe
+from .book import book_opening
 from .console import COMMANDS_HELP, Console
 
 #: Consistent sets up to this size are listed in full.
@@ -41,6 +43,17 @@ class Turn:
     played: list[str] = field(default_factory=list)
     suggestion: tuple[int, str] | None = None
     prices: object = None  # the Ranking of every guess here, when it came within the budget
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested guess (its index), where it comes from, for a person ("optimal", a
+    heuristic's name, the opening book's label), and whether it is final: the best this
+    position gets (nothing better is worth waiting for)."""
+
+    guess: int
+    source: str
+    final: bool
 
 
 class Undo(Exception):
@@ -150,6 +163,9 @@ def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
     forked workers of this and later turns start with the compiled code instead of
     spending their budget loading it.
     """
+    booked = _from_book(game, turn, turns_left)
+    if booked is not None:
+        return booked.guess, booked.source
     _load_search(game, "losses" if turns_left is not None else "expected")
     (label, (quick, *arguments)), (_, optimal) = _advisors(game, turn, turns_left, heuristic)
     early = None
@@ -173,6 +189,15 @@ def _advisors(game: DeductionGame, turn: Turn, turns_left: int | None, heuristic
             ("optimal", (_suggest_expected, game, turn, None)))
 
 
+def _from_book(game: DeductionGame, turn: Turn, turns_left: int | None) -> Suggestion | None:
+    """The first guess of the game's opening book (``book.py``), at the start of a game
+    played for the fewest expected guesses; None elsewhere or without a book."""
+    if turn.history or turns_left is not None:
+        return None
+    opening = book_opening(game)
+    return None if opening is None else Suggestion(opening.guess, opening.label, final=True)
+
+
 def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
     """The indices of the secrets the guesses and feedbacks of `history` leave possible."""
     guesses, secrets = game.guesses(), game.secrets()
@@ -183,13 +208,18 @@ def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
 
 
 def advice_at(game: DeductionGame, history: History, turns_left: int | None,
-              heuristic: str = "most-parts"):
-    """The suggestions at the position `history`, as (guess, source) pairs: the
-    heuristic's first (quick), then the optimal search's (which may take long: a caller
-    with a time budget ends it), labelled as `suggest` labels them (``_advisors``)."""
+              heuristic: str = "most-parts", book: bool = True) -> Iterator[Suggestion]:
+    """The suggestions at the position `history`: the opening book's alone where it has
+    one (``_from_book``; unless `book` is False), else the heuristic's first (quick), then
+    the optimal search's (which may take long: a caller with a time budget ends it),
+    labelled as `suggest` labels them (``_advisors``)."""
     turn = Turn(consistent_secrets(game, history), history)
+    booked = _from_book(game, turn, turns_left) if book else None
+    if booked is not None:
+        yield booked
+        return
     for label, (function, *arguments) in _advisors(game, turn, turns_left, heuristic):
-        yield function(*arguments), label
+        yield Suggestion(function(*arguments), label, final=label == "optimal")
 
 
 #: Games whose compiled kernels this process has loaded (see `suggest`).

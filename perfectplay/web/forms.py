@@ -12,8 +12,9 @@ from ..game import Game
 from ..objectives import Objective, require_supported
 
 #: At most this much work, in the unit the game's engine measures it (``Engine.size``:
-#: deduction games count guess-secret pairs, full Wordle is 30 million).
-MAX_SIZE = 31_000_000
+#: deduction games count guess-secret pairs: Wordle on its original lists is 30 million,
+#: on the New York Times lists of 2023 47 million).
+MAX_SIZE = 47_000_000
 #: Parameters capped below their command-line range on the web ("game": {"param": max}).
 WEB_LIMITS: dict[str, dict[str, int]] = {"dice-cards": {"n": 8}, "tricky-trios": {"n": 9},
                                          "item-matching": {"slots": 5, "items": 8}}

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PerfectplayError
+from ..play.deduction_play import Suggestion
 from ..progress import Silent
 
 #: Solves running at once; more are refused until one ends.
@@ -128,15 +129,6 @@ class Job:
             self.state, self.error = state, why
 
 
-@dataclass(frozen=True)
-class Advice:
-    """A suggested guess (an index into the game's guesses) and where it comes from
-    ("optimal", or the heuristic's label)."""
-
-    guess: int
-    source: str
-
-
 def _end(process, grace: float = 2.0) -> None:
     """End `process` if it still runs (SIGTERM, then SIGKILL after `grace` seconds)."""
     if process is None:
@@ -223,8 +215,8 @@ def _advise(server: int, send, spec: str, moves: str, turns_left: int | None,
     _die_with_server(server)
     try:
         game = load_game(spec)
-        for guess, source in advice_at(game, parse_position(game, moves), turns_left):
-            send.send((int(guess), source))
+        for suggestion in advice_at(game, parse_position(game, moves), turns_left):
+            send.send(suggestion)
             if not optimal:
                 break
     except (PerfectplayError, MemoryError):
@@ -245,7 +237,7 @@ class Jobs:
         self._lock = threading.Lock()
         self._advising = 0  # advice workers running (optimal searches)
         self._guessing = 0  # heuristic-only workers running
-        self._advice: OrderedDict[tuple, Advice] = OrderedDict()
+        self._advice: OrderedDict[tuple, Suggestion] = OrderedDict()
         self._pending: dict[tuple, threading.Event] = {}
         self._workers: set = set()  # advice workers running
         self._closed = False
@@ -313,7 +305,7 @@ class Jobs:
 
     # --- advice ---------------------------------------------------------------------
     def advise(self, spec: str, moves: str, turns_left: int | None,
-               budget: float) -> Advice | None:
+               budget: float) -> Suggestion | None:
         """The suggestion at the position `moves` of the game `spec`: the optimal guess
         if found within `budget` seconds, else the heuristic's (the heuristic's alone
         when the places for advice are taken); None when the heuristics' places are taken
@@ -348,7 +340,8 @@ class Jobs:
                 else:
                     self._guessing -= 1
                 done = self._pending.pop(key)
-                if found is not None and optimal:  # (a heuristic's alone may be bettered)
+                # kept unless a heuristic-only worker's guess, which the search may better
+                if found is not None and (optimal or found.final):
                     self._advice[key] = found
                     while len(self._advice) > ADVICE_KEPT:
                         self._advice.popitem(last=False)
@@ -356,7 +349,7 @@ class Jobs:
         return found
 
     def _run_advice(self, spec: str, moves: str, turns_left: int | None, budget: float,
-                    optimal: bool) -> Advice | None:
+                    optimal: bool) -> Suggestion | None:
         receive, send = self.context.Pipe(duplex=False)
         worker = self.context.Process(target=_advise, args=(os.getpid(), send, spec, moves,
                                                             turns_left, optimal))
@@ -373,9 +366,8 @@ class Jobs:
                     left += HEURISTIC_GRACE
                 if left <= 0 or not receive.poll(left):
                     break
-                guess, source = receive.recv()
-                found = Advice(guess, source)
-                if source == "optimal" or not optimal:
+                found = receive.recv()
+                if found.final or not optimal:
                     break
         except (EOFError, OSError):  # the worker ended (all it had to say is said)
             pass

@@ -46,7 +46,8 @@ def workers() -> None:
     for game in _default_games():
         if isinstance(game, DeductionGame):
             horizon = game.default_horizon() if game.default_objective == "probability" else None
-            next(advice_at(game, (), horizon))
+            next(advice_at(game, (), horizon))  # its opening book, where it has one
+            next(advice_at(game, (), horizon, book=False))  # the table, the heuristic
         else:  # the strategy its board plays (the defaults are small: a second or less)
             solve(game, "expected", exact=False)
     probe = load_game("mastermind", ["pegs=2", "colors=3"])

@@ -143,8 +143,40 @@ def test_the_original_lists_ship_with_the_package():
     answers = [game.format_code(c) for c in secrets]
     assert set(answers) <= known and {"salet", "crane", "aahed"} <= known
     assert answers[0] == "aback" and answers[-1] == "zonal"
-    assert str(game) == "wordle(mode=normal,turns=6)" and game.params == {"answers": "", "guesses": "",
-                                                                  "mode": "normal", "turns": 6}
+    assert str(game) == "wordle(lists=original,mode=normal,turns=6)"
+    assert game.params == {"lists": "original", "answers": "", "guesses": "", "mode": "normal",
+                           "turns": 6}
+
+
+@pytest.mark.parametrize("lists, answers, first, last", [
+    ("nyt-2022", 2309, "aback", "zonal"),
+    ("nyt-2023", 3158, "aback", "zowie"),
+])
+def test_the_new_york_times_lists_by_name(lists, answers, first, last):
+    """The NYT lists ship too: 14,855 guesses with every answer among them (none added)."""
+    game = load_game("wordle", [f"lists={lists}"])
+    words = [game.format_code(c) for c in game.secrets()]
+    assert game.guesses().shape == (14855, 5) and len(words) == answers
+    assert (words[0], words[-1]) == (first, last) and game.params["lists"] == lists
+    assert str(game).startswith(f"wordle(lists={lists},")
+
+
+def test_files_replace_the_named_lists(tmp_path):
+    """answers= replaces the chosen lists' answers and keeps their guesses; the result
+    names both."""
+    (tmp_path / "a.txt").write_text("salet\ntarse\n")
+    game = load_game("wordle", ["lists=nyt-2022", f"answers={tmp_path / 'a.txt'}"])
+    assert len(game.secrets()) == 2 and len(game.guesses()) == 14855
+    res = perfectplay("solve", "wordle", "lists=nyt-2022", f"answers={tmp_path / 'a.txt'}",
+                      "--no-store", "--json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    params = json.loads(res.stdout)["params"]
+    assert params["lists"] == "nyt-2022" and params["answers"] == str(tmp_path / "a.txt")
+
+
+def test_an_unknown_list_is_a_one_line_error_naming_the_choices():
+    assert_one_line_error(perfectplay("solve", "wordle", "lists=nyt-2024"),
+                          "choose one of original, nyt-2022, nyt-2023")
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
@@ -163,7 +195,7 @@ def test_lists_by_parameter(tmp_path):
     check_game(game, samples=50)
     # the parameters name the files by absolute path: the game is rebuilt from them anywhere
     again = load_game("wordle", [f"{k}={v}" for k, v in game.params.items()])
-    assert again == game and str(game).startswith(f"wordle(answers={tmp_path / 'a.txt'},")
+    assert again == game and str(game).startswith(f"wordle(lists=original,answers={tmp_path / 'a.txt'},")
 
 
 def test_lists_by_relative_path(tmp_path, monkeypatch):
@@ -202,6 +234,7 @@ def test_a_directory_or_binary_file_is_refused(tmp_path):
 def test_the_parameters_are_listed():
     res = perfectplay("list")
     assert res.returncode == 0 and "wordle" in res.stdout and "guesses=PATH" in res.stdout
+    assert "lists=original" in res.stdout and "nyt-2023" in res.stdout
 
 
 # --- hard mode -----------------------------------------------------------------------------
@@ -362,6 +395,32 @@ def test_salet_opening_values(mode, total, worst):
     game = load_game("wordle", [f"mode={mode}"])
     sol = solve(game, "expected", first=guess_index(game, "salet"), workers=2)
     assert (sol.extra["total"], sol.extra["secrets"], sol.extra["worst"]) == (total, 2315, worst)
+
+
+def test_salet_hard_mode_on_the_2022_lists():
+    """Selby's published value (results_hard_nyt20220830): SALET in hard mode on the New
+    York Times lists of August 2022, 8097 guesses over the 2,309 answers."""
+    from perfectplay.deduction.position import guess_index
+
+    game = load_game("wordle", ["lists=nyt-2022", "mode=hard"])
+    sol = solve(game, "expected", first=guess_index(game, "salet"), workers=2)
+    assert (sol.extra["total"], sol.extra["secrets"], sol.extra["worst"]) == (8097, 2309, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lists, mode, first, total, secrets", [
+    ("nyt-2022", "normal", "salet", 7894, 2309),
+    ("nyt-2022", "normal", "tarse", 7883, 2309),
+    ("nyt-2023", "hard", "tarse", 11627, 3158),
+])
+def test_published_values_on_the_new_york_times_lists(lists, mode, first, total, secrets):
+    """Selby's published per-opening values (results_{easy,hard}_nyt20220830 and
+    _nyt20230701)."""
+    from perfectplay.deduction.position import guess_index
+
+    game = load_game("wordle", [f"lists={lists}", f"mode={mode}"])
+    sol = solve(game, "expected", first=guess_index(game, first), workers=2)
+    assert (sol.extra["total"], sol.extra["secrets"]) == (total, secrets)
 
 
 @pytest.mark.slow

@@ -36,13 +36,13 @@ def test_colours_typed_in_any_notation_and_hard_mode_refusals(tmp_path):
 
 
 def test_the_real_lists_accept_refuse_and_undo():
-    # --budget 0: the heuristic answers at once (the optimal first guess takes the full solve)
+    # --budget 0: the opening book answers turn one, then the heuristic at once
     script = "zzzzz\nsal\nsalet\nBBYBB\ncrony\nbggbb\nsalet\nGGGGG\nundo\nundo\nquit\n"
     res = perfectplay("play", "wordle", "--budget", "0", input=script)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "2,315 possible secrets" in out and "(most-parts)" in out
-    assert "zzzzz is not one of the guesses of wordle(mode=normal,turns=6)" in out
+    assert "zzzzz is not one of the guesses of wordle(lists=original,mode=normal,turns=6)" in out
     assert "cannot read word 'sal' (expected 5 letters a-z)" in out
     assert "turn 2: 99 secrets still possible" in out
     assert "turn 3: 5 secrets still possible\n  broil droll drool growl prowl" in out

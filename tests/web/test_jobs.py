@@ -8,7 +8,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
 
 from perfectplay.web import jobs as jobs_module  # noqa: E402
-from perfectplay.web.jobs import Advice, Jobs  # noqa: E402
+from perfectplay.play.deduction_play import Suggestion  # noqa: E402
+from perfectplay.web.jobs import Jobs  # noqa: E402
 
 GAME = "mastermind(pegs=3,colors=4)"
 
@@ -32,4 +33,4 @@ def test_a_free_place_gives_the_optimal_guess_and_keeps_it(jobs):
     found = jobs.advise(GAME, "123:0B1W", None, budget=20)
     assert found is not None and found.source == "optimal"
     assert jobs.advise(GAME, "123:0B1W", None, budget=0) == found  # kept: no worker asked
-    assert isinstance(found, Advice)
+    assert isinstance(found, Suggestion) and found.final

@@ -18,7 +18,8 @@ from .served import HUNG, serve_process
 psutil = pytest.importorskip("psutil", reason="the test extras are not installed")
 
 #: Every game's board, at the web page's defaults (item matching's items=4).
-BOARDS = ["/play/wordle", "/play/wordle?mode=hard", "/play/mastermind", "/play/permutation",
+BOARDS = ["/play/wordle", "/play/wordle?mode=hard", "/play/wordle?lists=nyt-2023&mode=hard",
+          "/play/mastermind", "/play/permutation",
           "/play/bulls-and-cows", "/play/item-matching", "/play/dice-cards",
           "/play/tricky-trios"]
 
@@ -95,8 +96,11 @@ def test_every_board_answers_and_leaves_no_work_running(served):
         assert status == 200, (path, page[-500:])
         assert ('id="advice"' in page or "optimal play needs" in page
                 or 'id="waiting"' in page), (path, page[-500:])
-    # the optimal first guess takes longer than the budget: the heuristic's, said so
-    assert "(most-parts)" in _suggested(base + "/play/wordle")
+    # the start: the opening book's first guess, with what backs it
+    assert "optimal after this first guess" in _suggested(base + "/play/wordle")
+    assert "after this first guess" in _suggested(base + "/play/wordle?lists=nyt-2023")
+    # an optimal guess takes longer than the budget: the heuristic's, said so
+    assert "(most-parts)" in _suggested(base + "/play/wordle?moves=fuzzy:bbbbb")
     assert "(optimal)" in _suggested(base + "/play/mastermind?moves=1123:1B1W")
     assert _settled(psutil.Process(proc.pid)) == []
 

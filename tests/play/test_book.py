@@ -1,0 +1,124 @@
+"""Opening books: the shipped strategies replay by the rules, the advisor plays their first
+guess at once with what backs it, and a proof over every opening (written by the
+project's own commands) is what makes it "proven optimal"."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from perfectplay import load_game
+from perfectplay.games.wordle import LISTS, Wordle
+from perfectplay.play import book
+from perfectplay.play.book import book_opening
+
+from ..cli_runner import perfectplay
+from ..deduction.test_wordle import SMALL, Brute, write_lists
+
+BOOK = Path(book.__file__).parents[1] / "games" / "data" / "book"
+SHIPPED = sorted(BOOK.glob("wordle-*.json"))
+
+
+def test_the_books_shipped_are_named_for_a_list_and_mode():
+    """Every named list has its book in normal mode, the original lists in both modes
+    (the 2023 lists in hard mode have none yet: see the book's SOURCE.txt)."""
+    names = {p.name for p in SHIPPED}
+    named = {f"wordle-{lists}-{mode}.json" for lists in LISTS for mode in ("normal", "hard")}
+    assert names <= named
+    assert {f"wordle-{lists}-normal.json" for lists in LISTS} | {"wordle-original-hard.json"} <= names
+
+
+@pytest.mark.parametrize("path", [p for p in SHIPPED if not p.name.endswith(".proof.json")],
+                         ids=lambda p: p.name)
+def test_each_shipped_book_replays_by_the_rules(path):
+    """Every total the document states is replayed over every answer, and it is the book
+    of the game its name says (its claim of optimality after its first guess is solved
+    again by the slow test below)."""
+    document = json.loads(path.read_text())
+    lists, mode = path.stem.removeprefix("wordle-").rsplit("-", 1)
+    assert document["params"] == load_game("wordle", [f"lists={lists}", f"mode={mode}"]).params
+    res = perfectplay("verify", str(path), "--json", "--no-solve")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["total"] == document["total"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in SHIPPED if not p.name.endswith(".proof.json")],
+                         ids=lambda p: p.name)
+def test_each_shipped_books_claim_is_solved_again(path):
+    res = perfectplay("verify", str(path), "--json")
+    assert res.returncode == 0, res.stderr
+
+
+def test_the_original_lists_open_with_the_published_optimum():
+    """The book's strategy for the original lists reaches 7,920, the optimum Selby proved
+    (with SALET), and says what backs it."""
+    opening = book_opening(load_game("wordle"))
+    game = load_game("wordle")
+    assert opening is not None and opening.total == 7920
+    assert game.format_code(game.guesses()[opening.guess]) == "salet"
+    assert "7,920 guesses in total" in opening.label
+
+
+def test_no_book_for_other_lists_or_games(tmp_path):
+    (tmp_path / "a.txt").write_text("salet\ntarse\n")
+    assert book_opening(load_game("wordle", [f"answers={tmp_path / 'a.txt'}"])) is None
+    assert book_opening(load_game("wordle", ["turns=7"])) is None
+    assert book_opening(load_game("mastermind")) is None
+
+
+def test_without_a_book_the_heuristic_answers_the_first_turn_and_says_so(tmp_path):
+    (tmp_path / "a.txt").write_text("salet\ntarse\ncrane\nslate\n")
+    res = perfectplay("play", "wordle", f"answers={tmp_path / 'a.txt'}", "--budget", "0",
+                      input="quit\n")
+    assert res.returncode == 0, res.stderr
+    assert "(most-parts)" in res.stdout and "guesses in total" not in res.stdout
+
+
+def test_the_terminal_advisor_opens_from_the_book_then_searches():
+    res = perfectplay("play", "wordle", "--budget", "0", input="\nBBYBB\nquit\n")
+    assert res.returncode == 0, res.stderr
+    opening = book_opening(load_game("wordle"))
+    first, second = (" ".join(part.split()) for part in res.stdout.split("turn 2"))
+    assert f"suggested guess: salet ({opening.label})" in first and "(most-parts)" in second
+
+
+def test_the_label_says_what_backs_the_book(tmp_path, monkeypatch):
+    """A --top strategy is an upper bound; one solved after a given first guess is optimal
+    after it; one solved from the start is proven optimal; with the proof over every
+    opening beside it (made by `openings value` and `openings combine`), it is proven
+    optimal over all openings; a proof of another total is not taken."""
+    answers, guesses = SMALL["beer"]
+    args = write_lists(tmp_path, answers, guesses)
+    game = load_game("wordle", args)
+    target = tmp_path / "book.json"
+    monkeypatch.setattr(Wordle, "opening_book", lambda self: target)
+
+    def opening():
+        book._opening.cache_clear()
+        return book_opening(game)
+
+    brute = Brute(answers, guesses, hard=False)
+    optimum = brute.total(*brute.start(), len(answers))
+    assert opening() is None  # nothing written yet
+    run = ("solve", "wordle", *args, "--no-store", "--quiet", "--out", str(target))
+    assert perfectplay(*run, "--top", "1").returncode == 0
+    assert opening().label.startswith("best found by --top 1: an upper bound, ")
+    assert perfectplay(*run, "--first", "babe").returncode == 0
+    assert opening().label.startswith("optimal after this first guess, which no proof ")
+    assert perfectplay(*run).returncode == 0
+    found = opening()
+    assert found.total == optimum and found.label.startswith("proven optimal")
+    assert "openings" not in found.label  # proven given the position, not over every opening
+
+    shard = tmp_path / "shard.json"
+    res = perfectplay("openings", "value", "wordle", *args, "--bound", str(optimum), "--no-store",
+                      "--quiet", "--out", str(shard))
+    assert res.returncode == 0, res.stderr
+    res = perfectplay("openings", "combine", str(shard), "--json")
+    proof = json.loads(res.stdout)
+    (tmp_path / "book.proof.json").write_text(json.dumps(proof))
+    assert opening().label == (f"proven optimal over all {proof['openings']:,} openings, "
+                               f"{optimum:,} guesses in total")
+    (tmp_path / "book.proof.json").write_text(json.dumps({**proof, "best": optimum - 1}))
+    assert "openings" not in opening().label

@@ -107,7 +107,8 @@ def list_games() -> None:
                    "split than they gain)")
 @click.option("--without", default="", metavar="NAME[,NAME]",
               help="speed-ups to switch off; the value stays, the time changes (deduction "
-                   "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff, relay; "
+                   "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff, relay, "
+                   "floor; "
                    "Markov games: components, packed, merged, warm, renumber, code_order, "
                    "halves, blocks, streamed)")
 @click.option("--first", default=None, metavar="GUESS",

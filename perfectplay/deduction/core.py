@@ -40,8 +40,12 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
   the cap and the restriction state) and per canonical form of the history;
 * obvious: a possible guess splitting S into singletons is optimal for every objective;
   so is a guess reaching 2|S| (expected) when no possible guess splits S that well.
-* columns: with few feedbacks the table is also kept by secret, and a set's candidates
-  are scored together in one pass over its secrets (``score_by_secret``).
+* columns: a one-byte table is also kept by secret (transposed). With few feedbacks a
+  set's candidates are scored together in one pass over its secrets
+  (``score_by_secret``); with more, one candidate after another in index order, each
+  secret's row read along (``_tally_by_secret``): a candidate's feedbacks then share
+  cache lines with the next one's, where the table by guess costs a line per secret and
+  candidate (Wordle's small sets: several times faster).
 * cutoff: scoring one candidate after another, a candidate is dropped part-way once the
   cells counted so far already bound it at the budget, or, with two guesses left (where
   a bound is the value), above the best bound found (possible guesses scored first).
@@ -87,6 +91,10 @@ PATTERN_CACHE_BYTES = 64 << 20
 CUTOFF_STEP = 4
 #: Largest set scored by secret (its cell counts are 16-bit).
 MAX_COUNT = 65535
+#: Most feedbacks for which every candidate's cells are counted in one pass over a set's
+#: secrets (``score_by_secret``): more make the counts of all candidates too large to
+#: keep in cache.
+BY_SECRET_FEEDBACKS = 64
 #: Histories of at most this many guesses get a canonical memo key: deeper, the key costs
 #: more (k! orders of the guesses under every symmetry) than the rare hit it finds saves.
 HISTORY_KEY_DEPTH = 2
@@ -98,7 +106,7 @@ BLOCK_SIGNATURE = types.void(types.int8[:, ::1], types.int8[:, ::1], types.uint1
 BLOCK_ENTRIES = 1 << 16
 
 # switches (SpeedUps fields, in this order)
-SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD, CUTOFF = range(6)
+SYMMETRY, BOUNDS, MEMO, OBVIOUS, LOOKAHEAD, CUTOFF, FLOOR = range(7)
 # counters
 NODES, SCORED, LOOKS, CANDS, JOURNALED = range(5)
 N_COUNTERS = 5
@@ -141,7 +149,7 @@ class Core(NamedTuple):
     # the game
     fb: np.ndarray              # (G, S) uint8 feedback table, or (0, 0)
     fb_wide: np.ndarray         # (G, S) uint16 feedback table (over 256 feedbacks), or (0, 0)
-    by_secret: np.ndarray       # (S, G) uint8: the table transposed (few feedbacks), or (0, 0)
+    by_secret: np.ndarray       # (S, G) uint8: the one-byte table transposed, or (0, 0)
     block: object               # compiled block function when there is no table
     codes: np.ndarray           # (G, L) int8 guesses
     secret_codes: np.ndarray    # (S, L) int8 secrets
@@ -276,6 +284,21 @@ def _tally(fb, g, subset, start, stop, cnt, seen, d, b, lower, solved):
     grown by each cell's step of `lower`; the new (d, b)."""
     for q in range(start, stop):
         f = np.int64(fb[g, subset[q]])
+        c = cnt[f]
+        cnt[f] = c + 1
+        seen[d] = f
+        d += c == 0
+        b += (lower[c + 1] - lower[c]) * (f != solved)
+    return d, b
+
+
+@njit(inline="always")
+def _tally_by_secret(by_secret, g, subset, start, stop, cnt, seen, d, b, lower, solved):
+    """``_tally`` reading the table transposed: candidates scored in index order then
+    read each secret's row along (the next candidate's feedback is in the same cache
+    line), where the table by guess costs a cache line per secret and candidate."""
+    for q in range(start, stop):
+        f = np.int64(by_secret[subset[q], g])
         c = cnt[f]
         cnt[f] = c + 1
         seen[d] = f
@@ -487,7 +510,7 @@ def score(core, cand, subset, lower, depth, cutoff, exact, possible):
     free = free_positions(core, depth)
     for i in range(m):
         bound[i] = base + guess_cost(core, cand[i], free) * n
-    if core.by_secret.shape[0] > 0 and n <= MAX_COUNT:
+    if core.by_secret.shape[0] > 0 and core.n_feedbacks <= BY_SECRET_FEEDBACKS and n <= MAX_COUNT:
         score_by_secret(core, cand, subset, lower, bound, largest)
     else:
         first = np.zeros(m, dtype=np.bool_) if possible is None else possible
@@ -549,8 +572,9 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
     cnt = np.zeros(core.n_feedbacks, dtype=np.int32)
     seen = np.empty(n, dtype=np.int64)  # the feedbacks met, each once (d of them)
     table = tabulated(core)
-    fb, fb_wide, codes = core.fb, core.fb_wide, core.codes
+    fb, fb_wide, codes, by_secret = core.fb, core.fb_wide, core.codes, core.by_secret
     wide = fb_wide.shape[0] > 0
+    transposed = by_secret.shape[0] > 0
     rows = rows_of(core, subset)
     solved = core.solved
     step = n if cutoff >= INF and not exact else CUTOFF_STEP
@@ -588,7 +612,10 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
                 j = n
             while j < n:
                 stop = min(n, j + step)
-                if wide:
+                if transposed:
+                    d, b = _tally_by_secret(by_secret, g, subset, j, stop, cnt, seen, d, b,
+                                            lower, solved)
+                elif wide:
                     d, b = _tally(fb_wide, g, subset, j, stop, cnt, seen, d, b, lower, solved)
                 else:
                     d, b = _tally(fb, g, subset, j, stop, cnt, seen, d, b, lower, solved)
@@ -887,8 +914,14 @@ def best(core, subset, depth, cap, budget):
         elif bounds and bound.min() >= budget:
             best_value = bound.min()  # a tighter lower bound for the memo
         live = np.flatnonzero(bound < min(best_value, INF))  # the others are never tried
+        # if no guess is found below the budget: the least lower bound any guess showed
+        floor = np.int64(INF)
+        for i in range(bound.shape[0]):
+            if bound[i] >= min(best_value, INF):
+                floor = min(floor, bound[i])
         for i in live[try_order(core, cand[live], bound[live], possible[live], largest[live])]:
             if bound[i] >= min(best_value, INF):
+                floor = min(floor, bound[i])  # (the rest are bounded as high)
                 break
             g = cand[i]
             members, feedbacks, starts, order = ordered_cells(core, g, subset, core.smallest_first)
@@ -906,6 +939,7 @@ def best(core, subset, depth, cap, budget):
                 if bounds and total >= best_value:
                     break
             if bounds and total >= best_value:
+                floor = min(floor, total)
                 continue
             complete = True
             for k in range(order.shape[0]):
@@ -920,6 +954,10 @@ def best(core, subset, depth, cap, budget):
                     break
             if complete and total < best_value:
                 best_value, best_guess = total, g
+            elif bounds:
+                floor = min(floor, total)
+        if bounds and sw[FLOOR] and best_guess < 0 and bound.shape[0] > 0:
+            best_value = max(best_value, floor)
     if sw[MEMO]:
         remember(core, key, shared, hkey, e, rename, best_value, best_guess)
         if n >= core.journal_min:

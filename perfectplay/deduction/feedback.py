@@ -24,9 +24,6 @@ PARALLEL_ENTRIES = 1 << 22
 #: Largest game searched without a table (guesses x secrets pairs).
 MAX_SEARCHED = 100_000_000_000
 
-#: Most feedbacks for which the table is also kept by secret (``Table.by_secret``).
-BY_SECRET_FEEDBACKS = 64
-
 #: Largest table built (guesses x secrets entries, one byte each).
 MAX_TABLE = 120_000_000
 
@@ -51,13 +48,16 @@ class Table:
     @cached_property
     def by_secret(self) -> np.ndarray | None:
         """The table transposed, (S, G): one secret's feedbacks to every guess in a row, so
-        that the search counts every candidate's cells in one pass over a set's secrets
-        (``core.score``). Made once, on first use, for one-byte tables of at most
-        ``BY_SECRET_FEEDBACKS`` feedbacks (more would make the per-candidate counts too
-        large to keep in cache); None otherwise."""
-        if self.fb is None or self.fb.dtype != np.uint8 or self.n_feedbacks > BY_SECRET_FEEDBACKS:
+        that scoring a set's candidates in index order reads each secret's row along, a
+        few cache lines at a time (``core.score``). Made once, on first use, for one-byte
+        tables; None otherwise."""
+        if self.fb is None or self.fb.dtype != np.uint8:
             return None
-        return np.ascontiguousarray(self.fb.T)
+        from .kernels import transpose
+
+        out = np.empty(self.fb.shape[::-1], dtype=self.fb.dtype)
+        transpose(self.fb, out)
+        return out
 
 
 def feedback_dtype(game: DeductionGame) -> type:

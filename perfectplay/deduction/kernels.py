@@ -28,6 +28,20 @@ def feedbacks_present(fb, n_feedbacks):
     return present
 
 
+@njit(cache=True, nogil=True)
+def transpose(fb, out):
+    """out = `fb` transposed, tile by tile (64 x 64 entries: both tiles stay in cache).
+    `out` comes from numpy, whose large arrays sit on huge pages: fresh memory costs a
+    page fault per 4 kB page otherwise, slow on some virtual machines."""
+    rows, cols = fb.shape
+    for a in range(0, rows, 64):
+        last_a = min(a + 64, rows)
+        for b in range(0, cols, 64):
+            for j in range(b, min(b + 64, cols)):
+                for i in range(a, last_a):
+                    out[j, i] = fb[i, j]
+
+
 @njit(cache=True)
 def counts_of_feedback(values, n_feedbacks):
     """counts[i, f] = how many entries of values[i] equal f (feedbacks computed on the fly)."""

@@ -34,12 +34,18 @@ class SpeedUps:
     obvious    guesses recognised as optimal without a search below them
     table      feedbacks read from the table built once (off: computed per node)
     lookahead  each cell bounded by one look at its own candidates before a search
-    columns    candidates scored in one pass over the set's secrets, the table read by
-               secret (games with few feedbacks; off: one candidate after another)
+    columns    the table also kept by secret (transposed: one-byte tables): with few
+               feedbacks every candidate is scored in one pass over the set's secrets,
+               otherwise candidates one after another in index order read each secret's
+               row along (off: one candidate after another, each reading its own row)
     cutoff     a candidate's scoring stopped once its bound shows it cannot be used
                (needs bounds)
     relay      on several lanes, the values each lane's search finds inside its tasks
                passed on to the other lanes with their next tasks (``root.Relay``)
+    floor      a node that finds no guess within its budget returns and remembers the
+               least lower bound its guesses showed (each guess's total when it was
+               dropped), not the budget: a later visit with a larger budget may stop at
+               once (needs bounds)
     """
 
     symmetry: bool = True
@@ -51,12 +57,13 @@ class SpeedUps:
     columns: bool = True
     cutoff: bool = True
     relay: bool = True
+    floor: bool = True
 
     def switches(self) -> np.ndarray:
         """The core's switch array (``core.SYMMETRY`` ... ``core.CUTOFF``; ``table`` and
         ``columns`` choose the core's data instead)."""
         return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead,
-                         self.cutoff])
+                         self.cutoff, self.floor])
 
 
 class Valued(NamedTuple):

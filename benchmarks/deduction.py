@@ -2,7 +2,7 @@
 with the anchors (the best C++ solvers), in one run.
 
 Usage: ``python benchmarks/deduction.py [CASE ...] [--vs MMSTRAT] [--vs-wordle WORDLE]
-[--repeat N] [--timeout S]`` (default cases: mm46, mm46-worst).
+[--repeat N] [--timeout S] [--cold-tables]`` (default cases: mm46, mm46-worst).
 
 Each case runs ``python -m perfectplay solve ... --json`` (or ``openings value``) as a
 user runs it (start-up, compilation from the disk cache, table, search, tie-breaks,
@@ -94,9 +94,12 @@ def shard_words() -> list[str]:
     return random.Random(SHARD_SEED).sample(words, 40)
 
 
-def scratch(folder: Path) -> dict[str, Path]:
+def scratch(folder: Path, anchor: str | None, keep_tables: bool) -> dict[str, Path]:
     """Each list's directory for the anchor (answers.txt and allowed.txt, copied from the
-    package) and the shard's file, under `folder`."""
+    package) and the shard's file, under `folder`. With `keep_tables`, both tools start
+    from the table they keep between runs: ours in the user's cache (made by a first run
+    if missing), Selby's in its directory (its ``-e`` start-up file, written here by one
+    short run); without, both compute it in every run."""
     places = {}
     for name, (answers, allowed) in WORDLE_FILES.items():
         place = folder / name
@@ -104,6 +107,13 @@ def scratch(folder: Path) -> dict[str, Path]:
         (place / "answers.txt").write_bytes((WORDLE_DATA / answers).read_bytes())
         (place / "allowed.txt").write_bytes((WORDLE_DATA / allowed).read_bytes())
         places[name] = place
+        if keep_tables:
+            subprocess.run([sys.executable, "-m", "perfectplay", "solve", "wordle",
+                            f"lists={name}", "--top", "1", "--max-guesses", "2", "--quiet",
+                            "--no-store"], capture_output=True, env=_env(True))
+            if anchor:
+                subprocess.run([anchor, "-a", "allowed.txt", "-h", "answers.txt", "-g2", "-e"],
+                               cwd=place, capture_output=True)
     places["shard"] = folder / "shard.txt"
     places["shard"].write_text("\n".join(shard_words()) + "\n")
     return places
@@ -118,10 +128,16 @@ class Run:
     ok: bool
 
 
-def timed(argv: list[str], timeout: float, cwd: Path | None = None) -> Run:
+def _env(keep_tables: bool) -> dict[str, str]:
+    """Our processes' environment: this checkout's package, tables kept or not."""
+    return {**os.environ, "PYTHONPATH": str(ROOT),
+            "PERFECTPLAY_KEEP_TABLES": "1" if keep_tables else "0"}
+
+
+def timed(argv: list[str], timeout: float, cwd: Path | None = None,
+          env: dict[str, str] | None = None) -> Run:
     """Run `argv` to its end (or `timeout`), timing the whole process. It runs in a
     session of its own, killed whole at the timeout (workers included)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=cwd, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -175,7 +191,7 @@ def bench(name: str, args, places: dict[str, Path]) -> None:
     anchor = anchor_argv(case, args, places)
     ours, theirs = [], []
     for _ in range(args.repeat):
-        ours.append(timed(ours_argv(case, places), args.timeout))
+        ours.append(timed(ours_argv(case, places), args.timeout, env=_env(not args.cold_tables)))
         if anchor is not None:
             theirs.append(timed(anchor[0], args.timeout, anchor[1]))
     a = median(ours)
@@ -195,16 +211,21 @@ def main() -> None:
     parser.add_argument("--vs", metavar="MMSTRAT", help="fancidev's mmstrat binary")
     parser.add_argument("--vs-wordle", metavar="WORDLE", help="Selby's wordle binary")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (median)")
+    parser.add_argument("--cold-tables", action="store_true",
+                        help="Wordle: both tools compute their table in every run (default: "
+                             "both read the one they keep between runs)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     args = parser.parse_args()
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
         parser.error(f"unknown case {unknown[0]!r} (known: {', '.join(CASES)})")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
-          f"{os.cpu_count()} cores; whole processes, median of {args.repeat}", flush=True)
+          f"{os.cpu_count()} cores; whole processes, median of {args.repeat}; Wordle's "
+          f"tables {'computed in every run' if args.cold_tables else 'kept between runs'}",
+          flush=True)
     print(f"{'case':<18} {'ours s':>9} {'anchor s':>9} {'ratio':>7}  result", flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        places = scratch(Path(folder))
+        places = scratch(Path(folder), args.vs_wordle, not args.cold_tables)
         for name in args.cases:
             bench(name, args, places)
 

@@ -119,21 +119,27 @@ def _digest(root: Path) -> str:
     return source_digest(root)
 
 
-def user_root() -> Path:
-    """The user's folder of compiled kernels: under ``NUMBA_CACHE_DIR`` when set, else
-    under ``XDG_CACHE_HOME`` (``~/.cache``)."""
-    chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen:
-        return Path(chosen)
+def cache_home() -> Path:
+    """The user's perfectplay cache: ``$XDG_CACHE_HOME/perfectplay`` (``~/.cache/...``
+    when unset; without a home, a folder of this user's in the temporary folder)."""
     base = os.environ.get("XDG_CACHE_HOME")
     if not base:
         try:
             base = Path.home() / ".cache"
-        except RuntimeError:  # no home: a folder of this user's in the temporary folder
+        except RuntimeError:
             import tempfile
 
-            return Path(tempfile.gettempdir()) / f"perfectplay-kernels-{os.getuid()}"
-    return Path(base) / "perfectplay" / "kernels"
+            return Path(tempfile.gettempdir()) / f"perfectplay-{os.getuid()}"
+    return Path(base) / "perfectplay"
+
+
+def user_root() -> Path:
+    """The user's folder of compiled kernels: under ``NUMBA_CACHE_DIR`` when set, else
+    in the user's perfectplay cache (``cache_home``)."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    return cache_home() / "kernels"
 
 
 @functools.cache

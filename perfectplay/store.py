@@ -81,8 +81,9 @@ def default_path() -> Path:
     named = os.environ.get(PATH_ENV)
     if named:
         return Path(named)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "perfectplay" / "store.sqlite"
+    from .kernel_cache import cache_home
+
+    return cache_home() / "store.sqlite"
 
 
 @functools.lru_cache(maxsize=1)

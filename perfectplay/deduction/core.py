@@ -735,7 +735,34 @@ def ordered_cells(core, guess, subset, smallest_first):
 @njit(cache=True)
 def try_order(core, cand, bound, possible, largest):
     """The order candidates are tried in: by bound, then (worst case) the largest cell,
-    then possible guesses first, then by index."""
+    then possible guesses first, then by index.
+
+    Bounds are small integers: without the largest cell's key, and with `cand` ascending
+    (as ``prepare`` gives it), a counting sort on the bound gives the same order in one
+    pass (two sorts of Wordle's 12,972 candidates cost as much as scoring them on a set
+    of a dozen secrets)."""
+    m = cand.shape[0]
+    if m > 0 and not core.order_by_largest:
+        low, high = bound.min(), bound.max()
+        ascending = True
+        for i in range(1, m):
+            if cand[i] <= cand[i - 1]:
+                ascending = False
+                break
+        if ascending and high - low <= 4 * m + 1024:
+            slots = np.zeros(high - low + 2, dtype=np.int64)
+            for i in range(m):
+                slots[bound[i] - low + 1] += 1
+            for b in range(1, slots.shape[0]):
+                slots[b] += slots[b - 1]
+            order = np.empty(m, dtype=np.int64)
+            for turn in range(2):  # possible guesses first, then the others, each by index
+                for i in range(m):
+                    if possible[i] == (turn == 0):
+                        b = bound[i] - low
+                        order[slots[b]] = i
+                        slots[b] += 1
+            return order
     G = core.codes.shape[0]
     keys = (1 - possible.astype(np.int64)) * G + cand
     if core.order_by_largest:

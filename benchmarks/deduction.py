@@ -40,8 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: The word lists the package ships, by ``lists=`` name: (answers, allowed guesses).
 WORDLE_DATA = ROOT / "perfectplay" / "games" / "data"
-WORDLE_FILES = {"original": ("answers.txt", "allowed.txt"),
-                "nyt-2023": ("nyt-answers-2023-07-01.txt", "nyt-allowed-2022-08-30.txt")}
+WORDLE_FILES = {
+    "original": ("answers.txt", "allowed.txt"),
+    "nyt-2023": ("nyt-answers-2023-07-01.txt", "nyt-allowed-2022-08-30.txt"),
+}
 #: The seed that draws the 40 openings of ``wordle-shard40``.
 SHARD_SEED = 2026
 
@@ -70,18 +72,38 @@ CASES = {
     "bulls": Case(_solve("bulls-and-cows", "digits=4", "symbols=10"), ("-r", "bc")),
     "mm48": Case(_solve("mastermind", "pegs=4", "colors=8"), ("-r", "p4c8r")),
     **{f"perm{n}": Case(_solve("permutation", f"n={n}")) for n in range(3, 8)},
-    **{f"perm{n}-worst": Case(_solve("permutation", f"n={n}", "--objective", "worst"))
-       for n in range(3, 8)},
+    **{
+        f"perm{n}-worst": Case(_solve("permutation", f"n={n}", "--objective", "worst"))
+        for n in range(3, 8)
+    },
     "wordle-salet": Case(_solve("wordle", "--first", "salet"), wordle=("-w", "salet")),
-    "wordle-salet-hard": Case(_solve("wordle", "mode=hard", "--first", "salet"),
-                              wordle=("-H", "-w", "salet")),
-    "wordle-tarse-2023": Case(_solve("wordle", "lists=nyt-2023", "--first", "tarse"),
-                              wordle=("-w", "tarse"), lists="nyt-2023"),
-    "wordle-tarse-2023-hard": Case(_solve("wordle", "lists=nyt-2023", "mode=hard", "--first",
-                                          "tarse"), wordle=("-H", "-w", "tarse"),
-                                   lists="nyt-2023"),
-    "wordle-shard40": Case(("openings", "value", "wordle", "--openings", "@{shard}", "--bound",
-                            "7920", "--workers", "1"), wordle=("-t{shard}", "-b7920")),
+    "wordle-salet-hard": Case(
+        _solve("wordle", "mode=hard", "--first", "salet"), wordle=("-H", "-w", "salet")
+    ),
+    "wordle-tarse-2023": Case(
+        _solve("wordle", "lists=nyt-2023", "--first", "tarse"),
+        wordle=("-w", "tarse"),
+        lists="nyt-2023",
+    ),
+    "wordle-tarse-2023-hard": Case(
+        _solve("wordle", "lists=nyt-2023", "mode=hard", "--first", "tarse"),
+        wordle=("-H", "-w", "tarse"),
+        lists="nyt-2023",
+    ),
+    "wordle-shard40": Case(
+        (
+            "openings",
+            "value",
+            "wordle",
+            "--openings",
+            "@{shard}",
+            "--bound",
+            "7920",
+            "--workers",
+            "1",
+        ),
+        wordle=("-t{shard}", "-b7920"),
+    ),
 }
 
 
@@ -89,8 +111,10 @@ def shard_words() -> list[str]:
     """The 40 openings of ``wordle-shard40``: drawn with SHARD_SEED from the original list."""
     import random
 
-    words = sorted(set((WORDLE_DATA / "allowed.txt").read_text().split())
-                   | set((WORDLE_DATA / "answers.txt").read_text().split()))
+    words = sorted(
+        set((WORDLE_DATA / "allowed.txt").read_text().split())
+        | set((WORDLE_DATA / "answers.txt").read_text().split())
+    )
     return random.Random(SHARD_SEED).sample(words, 40)
 
 
@@ -108,12 +132,30 @@ def scratch(folder: Path, anchor: str | None, keep_tables: bool) -> dict[str, Pa
         (place / "allowed.txt").write_bytes((WORDLE_DATA / allowed).read_bytes())
         places[name] = place
         if keep_tables:
-            subprocess.run([sys.executable, "-m", "perfectplay", "solve", "wordle",
-                            f"lists={name}", "--top", "1", "--max-guesses", "2", "--quiet",
-                            "--no-store"], capture_output=True, env=_env(True))
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "perfectplay",
+                    "solve",
+                    "wordle",
+                    f"lists={name}",
+                    "--top",
+                    "1",
+                    "--max-guesses",
+                    "2",
+                    "--quiet",
+                    "--no-store",
+                ],
+                capture_output=True,
+                env=_env(True),
+            )
             if anchor:
-                subprocess.run([anchor, "-a", "allowed.txt", "-h", "answers.txt", "-g2", "-e"],
-                               cwd=place, capture_output=True)
+                subprocess.run(
+                    [anchor, "-a", "allowed.txt", "-h", "answers.txt", "-g2", "-e"],
+                    cwd=place,
+                    capture_output=True,
+                )
     places["shard"] = folder / "shard.txt"
     places["shard"].write_text("\n".join(shard_words()) + "\n")
     return places
@@ -130,17 +172,29 @@ class Run:
 
 def _env(keep_tables: bool) -> dict[str, str]:
     """Our processes' environment: this checkout's package, tables kept or not."""
-    return {**os.environ, "PYTHONPATH": str(ROOT),
-            "PERFECTPLAY_KEEP_TABLES": "1" if keep_tables else "0"}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PERFECTPLAY_KEEP_TABLES": "1" if keep_tables else "0",
+    }
 
 
-def timed(argv: list[str], timeout: float, cwd: Path | None = None,
-          env: dict[str, str] | None = None) -> Run:
+def timed(
+    argv: list[str], timeout: float, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> Run:
     """Run `argv` to its end (or `timeout`), timing the whole process. It runs in a
     session of its own, killed whole at the timeout (workers included)."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
         ok = proc.returncode == 0
@@ -153,9 +207,15 @@ def timed(argv: list[str], timeout: float, cwd: Path | None = None,
 
 
 def ours_argv(case: Case, places: dict[str, Path]) -> list[str]:
-    return [sys.executable, "-m", "perfectplay",
-            *(a.format(shard=places["shard"]) for a in case.ours), "--json", "--quiet",
-            "--no-store"]  # the search timed, not the result store
+    return [
+        sys.executable,
+        "-m",
+        "perfectplay",
+        *(a.format(shard=places["shard"]) for a in case.ours),
+        "--json",
+        "--quiet",
+        "--no-store",
+    ]  # the search timed, not the result store
 
 
 def anchor_argv(case: Case, args, places: dict[str, Path]) -> tuple[list[str], Path | None] | None:
@@ -163,8 +223,17 @@ def anchor_argv(case: Case, args, places: dict[str, Path]) -> tuple[list[str], P
     if case.mmstrat is not None and args.vs:
         return [args.vs, "-s", "optimal", "-S", *case.mmstrat], None
     if case.wordle is not None and args.vs_wordle:
-        return ([args.vs_wordle, "-a", "allowed.txt", "-h", "answers.txt",
-                 *(a.format(shard=places["shard"]) for a in case.wordle)], places[case.lists])
+        return (
+            [
+                args.vs_wordle,
+                "-a",
+                "allowed.txt",
+                "-h",
+                "answers.txt",
+                *(a.format(shard=places["shard"]) for a in case.wordle),
+            ],
+            places[case.lists],
+        )
     return None
 
 
@@ -177,8 +246,10 @@ def summary(out: str) -> str:
     if "results" in sol:  # a shard of openings
         within = [r for r in sol["results"] if r.get("exact")]
         return f"{len(sol['results'])} openings valued, {len(within)} within the bound"
-    return (f"value {sol.get('value')} total {sol.get('total')} worst {sol.get('worst')} "
-            f"nodes {sol.get('nodes', 0):,}")
+    return (
+        f"value {sol.get('value')} total {sol.get('total')} worst {sol.get('worst')} "
+        f"nodes {sol.get('nodes', 0):,}"
+    )
 
 
 def median(runs: list[Run]) -> float:
@@ -199,7 +270,9 @@ def bench(name: str, args, places: dict[str, Path]) -> None:
     line = f"{name:<18} {a:>9.2f}{mark}"
     if anchor is not None:
         b = median(theirs)
-        line += f" {b:>9.2f} {a / b:>7.2f}" + ("" if all(r.ok for r in theirs) else " (anchor FAILED)")
+        line += f" {b:>9.2f} {a / b:>7.2f}" + (
+            "" if all(r.ok for r in theirs) else " (anchor FAILED)"
+        )
     else:
         line += f" {'-':>9} {'-':>7}"
     print(f"{line}  {summary(ours[-1].out)}", flush=True)
@@ -211,18 +284,23 @@ def main() -> None:
     parser.add_argument("--vs", metavar="MMSTRAT", help="fancidev's mmstrat binary")
     parser.add_argument("--vs-wordle", metavar="WORDLE", help="Selby's wordle binary")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (median)")
-    parser.add_argument("--cold-tables", action="store_true",
-                        help="Wordle: both tools compute their table in every run (default: "
-                             "both read the one they keep between runs)")
+    parser.add_argument(
+        "--cold-tables",
+        action="store_true",
+        help="Wordle: both tools compute their table in every run (default: "
+        "both read the one they keep between runs)",
+    )
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     args = parser.parse_args()
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
         parser.error(f"unknown case {unknown[0]!r} (known: {', '.join(CASES)})")
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
-          f"{os.cpu_count()} cores; whole processes, median of {args.repeat}; Wordle's "
-          f"tables {'computed in every run' if args.cold_tables else 'kept between runs'}",
-          flush=True)
+    print(
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+        f"{os.cpu_count()} cores; whole processes, median of {args.repeat}; Wordle's "
+        f"tables {'computed in every run' if args.cold_tables else 'kept between runs'}",
+        flush=True,
+    )
     print(f"{'case':<18} {'ours s':>9} {'anchor s':>9} {'ratio':>7}  result", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         places = scratch(Path(folder), args.vs_wordle, not args.cold_tables)

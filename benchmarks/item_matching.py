@@ -22,8 +22,14 @@ import time
 from pathlib import Path
 
 # Seed 000, Section 0 (S = 5, T = 4); it prints 59045 for I = 9, but 9^5 = 59049.
-SEED = {5: "3119/3125", 6: "7735/7776", 7: "16621/16807", 8: "31322/32768",
-        9: "49728/59049", 10: "68327/100000"}
+SEED = {
+    5: "3119/3125",
+    6: "7735/7776",
+    7: "16621/16807",
+    8: "31322/32768",
+    9: "49728/59049",
+    10: "68327/100000",
+}
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,16 +42,25 @@ def row(slots: int, items: int, turns: int, restrict: str, workers: int) -> dict
     from perfectplay.objectives import Objective
 
     # load the compiled kernels first (numba's cache; compiled once per checkout)
-    solve_deduction(load_game("item-matching", ["slots=3", "items=3", "turns=3"]),
-                      Objective("probability", 3))
-    game = load_game("item-matching", [f"slots={slots}", f"items={items}", f"turns={turns}",
-                                       f"restrict={restrict}"])
+    solve_deduction(
+        load_game("item-matching", ["slots=3", "items=3", "turns=3"]), Objective("probability", 3)
+    )
+    game = load_game(
+        "item-matching",
+        [f"slots={slots}", f"items={items}", f"turns={turns}", f"restrict={restrict}"],
+    )
     t0, c0 = time.perf_counter(), time.process_time()
     solution = solve_deduction(game, Objective("probability", turns), workers=workers)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"items": items, "value": str(solution.value), "unreduced": solution.extra["unreduced"],
-            "seconds": round(seconds, 2), "cpu": round(cpu, 2), "states": solution.stats["states"],
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+    return {
+        "items": items,
+        "value": str(solution.value),
+        "unreduced": solution.extra["unreduced"],
+        "seconds": round(seconds, 2),
+        "cpu": round(cpu, 2),
+        "states": solution.stats["states"],
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+    }
 
 
 def main() -> None:
@@ -63,16 +78,35 @@ def main() -> None:
         return
     low, _, high = args.items.partition("-")
     total = 0.0
-    print(f"item-matching slots={args.slots} turns={args.turns} restrict={args.restrict} "
-          f"workers={args.workers}")
-    print(f"{'I':>3} {'value':>14} {'unreduced':>14} {'seconds':>9} {'cpu s':>8} {'states':>9} "
-          f"{'peak MB':>8}  check")
+    print(
+        f"item-matching slots={args.slots} turns={args.turns} restrict={args.restrict} "
+        f"workers={args.workers}"
+    )
+    print(
+        f"{'I':>3} {'value':>14} {'unreduced':>14} {'seconds':>9} {'cpu s':>8} {'states':>9} "
+        f"{'peak MB':>8}  check"
+    )
     for items in range(int(low), int(high or low) + 1):
         try:
-            out = subprocess.run([sys.executable, __file__, "--row", str(items), "--slots",
-                                  str(args.slots), "--turns", str(args.turns), "--restrict",
-                                  args.restrict, "--workers", str(args.workers)],
-                                 capture_output=True, text=True, timeout=args.timeout)
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--row",
+                    str(items),
+                    "--slots",
+                    str(args.slots),
+                    "--turns",
+                    str(args.turns),
+                    "--restrict",
+                    args.restrict,
+                    "--workers",
+                    str(args.workers),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=args.timeout,
+            )
         except subprocess.TimeoutExpired:
             print(f"{items:>3} not finished within {args.timeout:.0f} s", flush=True)
             continue
@@ -82,10 +116,17 @@ def main() -> None:
         r = json.loads(out.stdout)
         total += r["seconds"]
         seed = (args.slots, args.turns, args.restrict) == (5, 4, "both") and items in SEED
-        check = ("= seed" if r["unreduced"] == SEED[items] else f"seed says {SEED[items]}") if seed else ""
+        check = (
+            ("= seed" if r["unreduced"] == SEED[items] else f"seed says {SEED[items]}")
+            if seed
+            else ""
+        )
         peak = f"{r['peak_mb']}"
-        print(f"{items:>3} {r['value']:>14} {r['unreduced']:>14} {r['seconds']:>9.2f} {r['cpu']:>8.2f} "
-              f"{r['states']:>9,} {peak:>8}  {check}", flush=True)
+        print(
+            f"{items:>3} {r['value']:>14} {r['unreduced']:>14} {r['seconds']:>9.2f} {r['cpu']:>8.2f} "
+            f"{r['states']:>9,} {peak:>8}  {check}",
+            flush=True,
+        )
     print(f"total {total:.1f} s (wall clock)")
 
 

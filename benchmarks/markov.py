@@ -67,15 +67,18 @@ import time
 
 def seed_value_iteration(N: int) -> float:
     """Seed 001's own Python code (fixed-point iteration), kept to measure the speed-up."""
-    M, tolerance = 10, 10 ** -10
+    M, tolerance = 10, 10**-10
     t = [M] * 2 ** (2 * N)
     rolls = [(x, y) for x in range(1, N + 1) for y in range(1, N + 1)]
 
     def f(t):
         new_t = []
         for i in range(len(t) - 1):
-            sm = sum(min(t[i ^ 2 ** (x - 1)], t[i ^ 2 ** (y - 1)], t[i ^ 2 ** (x + y - 1)]) for x, y in rolls)
-            new_t.append(1 + sm / N ** 2)
+            sm = sum(
+                min(t[i ^ 2 ** (x - 1)], t[i ^ 2 ** (y - 1)], t[i ^ 2 ** (x + y - 1)])
+                for x, y in rolls
+            )
+            new_t.append(1 + sm / N**2)
         new_t.append(0)
         return new_t
 
@@ -107,25 +110,45 @@ def run_case(name: str, without: str = "") -> dict:
     t, cpu = time.perf_counter(), time.process_time()
     sol = solve(game, exact=kind.endswith("exact"), speedups=speedups)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
-    row = {"value": f"{sol.value_float:.9f}" if not (game_name == "dice-cards" and n == 6) else "(hidden)",
-           "seconds": seconds, "cpu_seconds": round(cpu, 3), "states": sol.stats["states"], "choices": sol.stats["choices"],
-           "components": sol.stats.get("components"),
-           "sweeps": sol.stats.get("sweeps"), "policy_rounds": sol.stats.get("policy_rounds"),
-           "status": sol.status,
-           "split": {k: sol.stats[k] for k in ("compile_seconds", "order_seconds",
-                                                "iterate_seconds", "exact_seconds")
-                     if k in sol.stats}}
+    row = {
+        "value": f"{sol.value_float:.9f}"
+        if not (game_name == "dice-cards" and n == 6)
+        else "(hidden)",
+        "seconds": seconds,
+        "cpu_seconds": round(cpu, 3),
+        "states": sol.stats["states"],
+        "choices": sol.stats["choices"],
+        "components": sol.stats.get("components"),
+        "sweeps": sol.stats.get("sweeps"),
+        "policy_rounds": sol.stats.get("policy_rounds"),
+        "status": sol.status,
+        "split": {
+            k: sol.stats[k]
+            for k in ("compile_seconds", "order_seconds", "iterate_seconds", "exact_seconds")
+            if k in sol.stats
+        },
+    }
     if game_name == "tricky-trios" and n > 1:
         import numpy as np
-        smaller = [sol.strategy.value_of(int(game.encode(START, 0, np.array([m, 0, 0, 0]))))
-                   for m in range(1, n)]
+
+        smaller = [
+            sol.strategy.value_of(int(game.encode(START, 0, np.array([m, 0, 0, 0]))))
+            for m in range(1, n)
+        ]
         row["smaller_n_read"] = len(smaller)
         row["n=5 from this solve"] = f"{float(smaller[4]):.6f}" if n > 5 else None
     return row
 
 
-STANDARD = ["dice-5", "seed-dice-5", "dice-8", "dice-exact-4", "dice-exact-5",
-            "trios-50", "trios-exact-20"]
+STANDARD = [
+    "dice-5",
+    "seed-dice-5",
+    "dice-8",
+    "dice-exact-4",
+    "dice-exact-5",
+    "trios-50",
+    "trios-exact-20",
+]
 LARGE = ["dice-10", "trios-100"]
 
 
@@ -133,8 +156,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", help="run one case in this process and print JSON")
     parser.add_argument("--large", action="store_true", help="add the minutes-long cases")
-    parser.add_argument("--without", default="", metavar="NAME[,NAME]",
-                        help="Markov speed-ups to switch off (to time one beside its no-op)")
+    parser.add_argument(
+        "--without",
+        default="",
+        metavar="NAME[,NAME]",
+        help="Markov speed-ups to switch off (to time one beside its no-op)",
+    )
     args = parser.parse_args()
     if args.case:
         row = run_case(args.case, args.without)
@@ -142,14 +169,20 @@ def main() -> None:
         print(json.dumps(row))
         return
     for case in STANDARD + (LARGE if args.large else []):
-        out = subprocess.run([sys.executable, __file__, "--case", case, "--without", args.without],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--case", case, "--without", args.without],
+            capture_output=True,
+            text=True,
+        )
         if out.returncode:
             print(f"{case:16} FAILED: {out.stderr.strip().splitlines()[-1]}")
             continue
         row = json.loads(out.stdout)
-        print(f"{case:16} {row.pop('seconds'):9.3f} s  peak {row.pop('peak_mib'):8.0f} MiB  "
-              + "  ".join(f"{k}={v}" for k, v in row.items() if v is not None), flush=True)
+        print(
+            f"{case:16} {row.pop('seconds'):9.3f} s  peak {row.pop('peak_mib'):8.0f} MiB  "
+            + "  ".join(f"{k}={v}" for k, v in row.items() if v is not None),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -34,13 +34,16 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def _solve(game: list[str], *options: str, kill_after: float | None = None) -> tuple[float, dict | None]:
+def _solve(
+    game: list[str], *options: str, kill_after: float | None = None
+) -> tuple[float, dict | None]:
     """Wall time of ``perfectplay solve GAME --json --quiet OPTIONS`` and its JSON (None
     when killed after `kill_after` seconds)."""
     cmd = [sys.executable, "-m", "perfectplay", "solve", *game, "--json", "--quiet", *options]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         out, err = proc.communicate(timeout=kill_after)
     except subprocess.TimeoutExpired:
@@ -67,8 +70,12 @@ def main() -> None:
     parser.add_argument("game", nargs="*", default=["bulls-and-cows"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default="cluster,fresh,second,resume")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="runs of each figure, alternating the variants; medians printed")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each figure, alternating the variants; medians printed",
+    )
     args = parser.parse_args()
     only = set(args.only.split(","))
     game, w = args.game, str(args.workers)
@@ -84,9 +91,11 @@ def main() -> None:
                 lanes.append(a_time)
                 dask.append(b_time)
             x, y = median(lanes), median(dask)
-            print(f"| cluster | {name} | {w} thread lanes {x:.1f} s, Dask local:{w} {y:.1f} s "
-                  f"(overhead {100 * (y - x) / x:+.0f}%), value {a['value']}{_runs(lanes, dask)} "
-                  f"| {_load()} |")
+            print(
+                f"| cluster | {name} | {w} thread lanes {x:.1f} s, Dask local:{w} {y:.1f} s "
+                f"(overhead {100 * (y - x) / x:+.0f}%), value {a['value']}{_runs(lanes, dask)} "
+                f"| {_load()} |"
+            )
         if not only & {"fresh", "second", "resume"}:
             return
         fresh_times, resumed, killed_at, read = [], [], [], []
@@ -95,16 +104,22 @@ def main() -> None:
             fresh, a = _solve(game, "--store", str(store), "--workers", w)
             fresh_times.append(fresh)
             if k == 0 and "fresh" in only:
-                print(f"| fresh | {name} | {fresh:.1f} s, value {a['value']}, {a['nodes']:,} nodes, "
-                      f"store {_size(store) / 1e3:,.0f} kB ({a['store']['written']} answers) "
-                      f"| {_load()} |")
+                print(
+                    f"| fresh | {name} | {fresh:.1f} s, value {a['value']}, {a['nodes']:,} nodes, "
+                    f"store {_size(store) / 1e3:,.0f} kB ({a['store']['written']} answers) "
+                    f"| {_load()} |"
+                )
             if k == 0 and "second" in only:
                 again, b = _solve(game, "--store", str(store), "--workers", w)
                 assert b["from_store"] and b["value"] == a["value"]
-                print(f"| second | {name} | {again:.2f} s whole process, from the store | {_load()} |")
+                print(
+                    f"| second | {name} | {again:.2f} s whole process, from the store | {_load()} |"
+                )
             if "resume" in only:
                 other = Path(tmp) / f"resume{k}.sqlite"
-                killed, _ = _solve(game, "--store", str(other), "--workers", w, kill_after=fresh / 2)
+                killed, _ = _solve(
+                    game, "--store", str(other), "--workers", w, kill_after=fresh / 2
+                )
                 rest, c = _solve(game, "--store", str(other), "--workers", w)
                 assert c["value"] == a["value"]
                 resumed.append(killed + rest)
@@ -112,18 +127,22 @@ def main() -> None:
                 read.append(c["store"]["read"])
         if "resume" in only:
             x, y = median(fresh_times), median(resumed)
-            print(f"| resume | {name} | killed at about {median(killed_at):.1f} s, then resumed "
-                  f"({median(read):.0f} answers from the store): {y:.1f} s in all against "
-                  f"{x:.1f} s uninterrupted ({100 * (y - x) / x:+.0f}%){_runs(fresh_times, resumed)} "
-                  f"| {_load()} |")
+            print(
+                f"| resume | {name} | killed at about {median(killed_at):.1f} s, then resumed "
+                f"({median(read):.0f} answers from the store): {y:.1f} s in all against "
+                f"{x:.1f} s uninterrupted ({100 * (y - x) / x:+.0f}%){_runs(fresh_times, resumed)} "
+                f"| {_load()} |"
+            )
 
 
 def _runs(first: list[float], second: list[float]) -> str:
     """The single runs behind two medians, when there are several."""
     if len(first) < 2:
         return ""
-    return (f"; medians of {len(first)} runs: {', '.join(f'{t:.1f}' for t in first)} and "
-            f"{', '.join(f'{t:.1f}' for t in second)} s")
+    return (
+        f"; medians of {len(first)} runs: {', '.join(f'{t:.1f}' for t in first)} and "
+        f"{', '.join(f'{t:.1f}' for t in second)} s"
+    )
 
 
 if __name__ == "__main__":

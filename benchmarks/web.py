@@ -23,14 +23,27 @@ import time
 import urllib.request
 
 #: Boards at the web page's defaults, at the start, then later turns and larger games.
-BOARDS = ["/", "/play/wordle", "/play/wordle?mode=hard", "/play/mastermind",
-          "/play/permutation", "/play/bulls-and-cows", "/play/item-matching",
-          "/play/dice-cards", "/play/tricky-trios", "/play/wordle?moves=salet:bbbyg",
-          "/play/dice-cards?n=8"]
+BOARDS = [
+    "/",
+    "/play/wordle",
+    "/play/wordle?mode=hard",
+    "/play/mastermind",
+    "/play/permutation",
+    "/play/bulls-and-cows",
+    "/play/item-matching",
+    "/play/dice-cards",
+    "/play/tricky-trios",
+    "/play/wordle?moves=salet:bbbyg",
+    "/play/dice-cards?n=8",
+]
 #: Asked at once: positions no earlier request advised, and two Markov boards.
-AT_ONCE = ["/play/wordle?moves=raise:bbbbb", "/play/wordle?mode=hard&moves=crane:bbbbb",
-           "/play/bulls-and-cows?moves=0123:0B1C", "/play/dice-cards?n=6",
-           "/play/tricky-trios?n=7"]
+AT_ONCE = [
+    "/play/wordle?moves=raise:bbbbb",
+    "/play/wordle?mode=hard&moves=crane:bbbbb",
+    "/play/bulls-and-cows?moves=0123:0B1C",
+    "/play/dice-cards?n=6",
+    "/play/tricky-trios?n=7",
+]
 
 
 def get(base: str, path: str) -> tuple[int, float, str]:
@@ -63,8 +76,11 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()}")
     base = f"http://127.0.0.1:{args.port}"
     t0 = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port",
-                               str(args.port)], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "serve", "--port", str(args.port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         for line in server.stdout:
             print(line.rstrip())

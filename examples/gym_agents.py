@@ -43,8 +43,9 @@ def heuristic_agent(env, rng):
         pick = secrets[int(rng.choice(left))]
         return int(np.flatnonzero((guesses == pick).all(axis=1))[0])
     g = e.graph
-    score = {x: (int(g.cost[x]), e.game.state_family(int(g.codes[g.target[x]])))
-             for x in e._edges()}
+    score = {
+        x: (int(g.cost[x]), e.game.state_family(int(g.codes[g.target[x]]))) for x in e._edges()
+    }
     best = min(score.values())
     return int(g.choice_c[rng.choice([x for x, s in score.items() if s == best])])
 
@@ -75,10 +76,15 @@ def main() -> None:
             continue
         env = gymnasium.make(env_id(name), params=params)
         optimal = OptimalAgent(env)
-        print(f"{optimal.env.game}: exact optimum {optimal.solution.value_float:.6f} "
-              f"({optimal.solution.status}); mean return over {args.episodes} seeded episodes:")
-        for label, act in (("random", random_agent), ("heuristic", heuristic_agent),
-                           ("optimal", lambda env, rng, agent=optimal: agent.act())):
+        print(
+            f"{optimal.env.game}: exact optimum {optimal.solution.value_float:.6f} "
+            f"({optimal.solution.status}); mean return over {args.episodes} seeded episodes:"
+        )
+        for label, act in (
+            ("random", random_agent),
+            ("heuristic", heuristic_agent),
+            ("optimal", lambda env, rng, agent=optimal: agent.act()),
+        ):
             mean, se = run(env, act, args.episodes)
             print(f"  {label:10s} {mean:10.4f}  (standard error {se:.4f})")
 

@@ -21,5 +21,12 @@ from .errors import PerfectplayError  # noqa: E402
 from .objectives import Objective  # noqa: E402
 from .solution import Solution  # noqa: E402
 
-__all__ = ["Objective", "PerfectplayError", "Solution", "game_names", "load_game", "register",
-           "solve"]
+__all__ = [
+    "Objective",
+    "PerfectplayError",
+    "Solution",
+    "game_names",
+    "load_game",
+    "register",
+    "solve",
+]

@@ -65,16 +65,20 @@ def _plugins() -> dict[str, str]:
 
 def _check_class(cls: object, name: str | None) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Game)):
-        raise BadGame(f"game {name!r}: {cls!r} is not a perfectplay Game class "
-                      "(subclass MarkovGame or DeductionGame)")
+        raise BadGame(
+            f"game {name!r}: {cls!r} is not a perfectplay Game class "
+            "(subclass MarkovGame or DeductionGame)"
+        )
     missing = [a for a in ("name", "engine", "summary", "objectives") if not hasattr(cls, a)]
     if missing:
         raise BadGame(f"game class {cls.__name__} does not set {', '.join(missing)}")
     if name is not None and cls.name != name:
         raise BadGame(f"game {name!r}: its class {cls.__name__} is named {cls.name!r}")
     if not isinstance(cls.engine, Engine):
-        raise BadGame(f"game {cls.name!r} has no engine ({cls.engine!r}; subclass MarkovGame "
-                      "or DeductionGame)")
+        raise BadGame(
+            f"game {cls.name!r} has no engine ({cls.engine!r}; subclass MarkovGame "
+            "or DeductionGame)"
+        )
 
 
 def game_class(name: str) -> type[Game]:
@@ -93,8 +97,9 @@ def _import(name: str, target: str) -> type[Game]:
     try:
         cls = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as err:
-        raise BadGame(f"game {name!r} ({target}) cannot be loaded: "
-                      f"{err.__class__.__name__}: {err}") from None
+        raise BadGame(
+            f"game {name!r} ({target}) cannot be loaded: {err.__class__.__name__}: {err}"
+        ) from None
     _check_class(cls, name)
     return cls
 

@@ -81,73 +81,165 @@ def list_games() -> None:
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--objective", default=None,
-              help="expected | worst | probability (default: the game's, usually expected)")
-@click.option("--horizon", type=int, default=None,
-              help="budget of moves/guesses for --objective probability "
-                   "(default: the game's own, e.g. item-matching's turns)")
-@click.option("--exact/--float", "exact", default=None,
-              help="Markov games: insist on (or skip) the exact rational stage; default: where "
-                   "sizes allow")
-@click.option("--tol", type=float, default=None,
-              help="Markov games: value-iteration tolerance (relative change per sweep; "
-                   "default: 1e-12)")
-@click.option("--strategy", default=None,
-              help="deduction games: optimal | minimax | expected-size | entropy | most-parts "
-                   "(default: optimal)")
-@click.option("--max-guesses", type=int, default=None,
-              help="deduction games: at most this many guesses for any secret")
-@click.option("--top", type=int, default=None, metavar="N",
-              help="deduction games: search only the N best guesses by bound at each node; "
-                   "fast, and the value is an upper bound, labelled so, not an optimum (no "
-                   "store)")
-@click.option("--workers", type=int, default=None,
-              help="deduction games: lanes (threads) a large position is split over (default: "
-                   "every core; one for the probability objectives, which lose more cut-offs "
-                   "split than they gain)")
-@click.option("--without", default="", metavar="NAME[,NAME]",
-              help="speed-ups to switch off; the value stays, the time changes (deduction "
-                   "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff, relay, "
-                   "floor; "
-                   "Markov games: components, packed, merged, warm, renumber, code_order, "
-                   "halves, blocks, streamed)")
-@click.option("--first", default=None, metavar="GUESS",
-              help="deduction games: the first guess to play (from --after's position if "
-                   "given); the rest is optimal")
-@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
-              help="deduction games: solve from the position these guesses and their "
-                   "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
-              help="deduction games: the result store to answer from and add to (default: "
-                   "$PERFECTPLAY_STORE, else $XDG_CACHE_HOME/perfectplay/store.sqlite, "
-                   "i.e. ~/.cache/perfectplay/store.sqlite)")
-@click.option("--no-store", is_flag=True,
-              help="deduction games: neither read nor write a result store")
-@click.option("--cluster", default=None, metavar="local:N|ADDRESS",
-              help="deduction games: hand the first guesses' cells to a Dask cluster: N "
-                   "local worker processes, or a running scheduler (tcp://host:8786); "
-                   "needs pip install 'perfectplay[cluster]'")
-@click.option("--possible-only", is_flag=True,
-              help="deduction games: guess only secrets still possible (possible_only=1)")
-@click.option("--determine", is_flag=True,
-              help="deduction games: a secret is found once the feedback leaves it alone "
-                   "(the last guess is not played), not once it is guessed")
-@click.option("--frontier", "pareto", is_flag=True,
-              help="deduction games, small: every Pareto-optimal (P(win within the horizon), "
-                   "expected cost) pair with a strategy (a table; a picture with --plot)")
-@click.option("--cost-weight", default=None, metavar="W",
-              help="deduction games, small: maximise P(win) - W * expected cost (W exact, "
-                   "like 1/100)")
+@click.option(
+    "--objective",
+    default=None,
+    help="expected | worst | probability (default: the game's, usually expected)",
+)
+@click.option(
+    "--horizon",
+    type=int,
+    default=None,
+    help="budget of moves/guesses for --objective probability "
+    "(default: the game's own, e.g. item-matching's turns)",
+)
+@click.option(
+    "--exact/--float",
+    "exact",
+    default=None,
+    help="Markov games: insist on (or skip) the exact rational stage; default: where sizes allow",
+)
+@click.option(
+    "--tol",
+    type=float,
+    default=None,
+    help="Markov games: value-iteration tolerance (relative change per sweep; default: 1e-12)",
+)
+@click.option(
+    "--strategy",
+    default=None,
+    help="deduction games: optimal | minimax | expected-size | entropy | most-parts "
+    "(default: optimal)",
+)
+@click.option(
+    "--max-guesses",
+    type=int,
+    default=None,
+    help="deduction games: at most this many guesses for any secret",
+)
+@click.option(
+    "--top",
+    type=int,
+    default=None,
+    metavar="N",
+    help="deduction games: search only the N best guesses by bound at each node; "
+    "fast, and the value is an upper bound, labelled so, not an optimum (no "
+    "store)",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="deduction games: lanes (threads) a large position is split over (default: "
+    "every core; one for the probability objectives, which lose more cut-offs "
+    "split than they gain)",
+)
+@click.option(
+    "--without",
+    default="",
+    metavar="NAME[,NAME]",
+    help="speed-ups to switch off; the value stays, the time changes (deduction "
+    "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff, relay, "
+    "floor; "
+    "Markov games: components, packed, merged, warm, renumber, code_order, "
+    "halves, blocks, streamed)",
+)
+@click.option(
+    "--first",
+    default=None,
+    metavar="GUESS",
+    help="deduction games: the first guess to play (from --after's position if "
+    "given); the rest is optimal",
+)
+@click.option(
+    "--after",
+    default="",
+    metavar="GUESS:FEEDBACK[,...]",
+    help="deduction games: solve from the position these guesses and their "
+    "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)",
+)
+@click.option(
+    "--store",
+    "store_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="deduction games: the result store to answer from and add to (default: "
+    "$PERFECTPLAY_STORE, else $XDG_CACHE_HOME/perfectplay/store.sqlite, "
+    "i.e. ~/.cache/perfectplay/store.sqlite)",
+)
+@click.option(
+    "--no-store", is_flag=True, help="deduction games: neither read nor write a result store"
+)
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="local:N|ADDRESS",
+    help="deduction games: hand the first guesses' cells to a Dask cluster: N "
+    "local worker processes, or a running scheduler (tcp://host:8786); "
+    "needs pip install 'perfectplay[cluster]'",
+)
+@click.option(
+    "--possible-only",
+    is_flag=True,
+    help="deduction games: guess only secrets still possible (possible_only=1)",
+)
+@click.option(
+    "--determine",
+    is_flag=True,
+    help="deduction games: a secret is found once the feedback leaves it alone "
+    "(the last guess is not played), not once it is guessed",
+)
+@click.option(
+    "--frontier",
+    "pareto",
+    is_flag=True,
+    help="deduction games, small: every Pareto-optimal (P(win within the horizon), "
+    "expected cost) pair with a strategy (a table; a picture with --plot)",
+)
+@click.option(
+    "--cost-weight",
+    default=None,
+    metavar="W",
+    help="deduction games, small: maximise P(win) - W * expected cost (W exact, like 1/100)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True),
-              help="write the solution with its strategy as JSON")
-@click.option("--plot", type=click.Path(dir_okay=False, writable=True),
-              help="draw the histogram of guesses or the value by state family "
-                   "(.png, .svg or .pdf)")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    help="write the solution with its strategy as JSON",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, writable=True),
+    help="draw the histogram of guesses or the value by state family (.png, .svg or .pdf)",
+)
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guesses, top, workers,
-          without, first, after, store_path, no_store, cluster, possible_only, determine, pareto,
-          cost_weight, as_json, out, plot, quiet) -> None:
+def solve(
+    game,
+    assignments,
+    objective,
+    horizon,
+    exact,
+    tol,
+    strategy,
+    max_guesses,
+    top,
+    workers,
+    without,
+    first,
+    after,
+    store_path,
+    no_store,
+    cluster,
+    possible_only,
+    determine,
+    pareto,
+    cost_weight,
+    as_json,
+    out,
+    plot,
+    quiet,
+) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engines import SolveArgs, solve as run
@@ -169,12 +261,24 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
     obj = Objective(objective, horizon, determine)
     if pareto or cost_weight is not None:
         return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
-    args = SolveArgs(exact=exact, tol=tol, strategy=strategy, max_guesses=max_guesses, top=top,
-                     workers=workers, without=without, first=first, after=after,
-                     store=store_path, no_store=no_store, cluster=cluster)
+    args = SolveArgs(
+        exact=exact,
+        tol=tol,
+        strategy=strategy,
+        max_guesses=max_guesses,
+        top=top,
+        workers=workers,
+        without=without,
+        first=first,
+        after=after,
+        store=store_path,
+        no_store=no_store,
+        cluster=cluster,
+    )
     g.engine.check(g, args)
     options = g.engine.solve_options(
-        g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True))
+        g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True)
+    )
     start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out (0.15 s)
     if not quiet:
         _say_when_compiling()
@@ -184,8 +288,11 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
         solution = run(g, obj, progress=progress, **options)
     except KeyboardInterrupt:
         progress.close()
-        kept = ("; what it proved is kept in the store: run it again to resume"
-                if store is not None and store.usable else ", nothing written")
+        kept = (
+            "; what it proved is kept in the store: run it again to resume"
+            if store is not None and store.usable
+            else ", nothing written"
+        )
         _fail(f"interrupted while {progress.stage_name or 'starting'}; no result{kept}", 130)
     finally:
         if store is not None:
@@ -207,11 +314,18 @@ def solve(game, assignments, objective, horizon, exact, tol, strategy, max_guess
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--seed", type=int, default=None, help="seed for chance (dice, a random secret)")
-@click.option("--secret", default=None,
-              help="deduction games: the tool holds this secret (a code, or 'random')")
-@click.option("--budget", type=float, default=None,
-              help="deduction games: seconds for the optimal suggestion before a heuristic "
-                   "answers (default: 2)")
+@click.option(
+    "--secret",
+    default=None,
+    help="deduction games: the tool holds this secret (a code, or 'random')",
+)
+@click.option(
+    "--budget",
+    type=float,
+    default=None,
+    help="deduction games: seconds for the optimal suggestion before a heuristic "
+    "answers (default: 2)",
+)
 def play(game, assignments, seed, secret, budget) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
@@ -236,21 +350,39 @@ def play(game, assignments, seed, secret, budget) -> None:
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--objective", default=None, help="expected | worst | probability "
-              "(default: the game's, usually expected)")
-@click.option("--horizon", type=int, default=None,
-              help="guesses allowed for --objective probability (default: the game's own)")
-@click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
-              help="rank the guesses at the position these guesses and feedbacks leave")
-@click.option("--top", type=click.IntRange(1, None), default=10, show_default=True,
-              help="how many of the best guesses to list")
+@click.option(
+    "--objective",
+    default=None,
+    help="expected | worst | probability (default: the game's, usually expected)",
+)
+@click.option(
+    "--horizon",
+    type=int,
+    default=None,
+    help="guesses allowed for --objective probability (default: the game's own)",
+)
+@click.option(
+    "--after",
+    default="",
+    metavar="GUESS:FEEDBACK[,...]",
+    help="rank the guesses at the position these guesses and feedbacks leave",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1, None),
+    default=10,
+    show_default=True,
+    help="how many of the best guesses to list",
+)
 @click.option("--possible-only", is_flag=True, help="guess only secrets still possible")
-@click.option("--determine", is_flag=True,
-              help="a secret is found once the feedback leaves it alone")
+@click.option(
+    "--determine", is_flag=True, help="a secret is found once the feedback leaves it alone"
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def rank(game, assignments, objective, horizon, after, top, possible_only, determine, as_json,
-         quiet) -> None:
+def rank(
+    game, assignments, objective, horizon, after, top, possible_only, determine, as_json, quiet
+) -> None:
     """The exact value of the best guesses of a deduction GAME at a position, and how many
     guesses are optimal there (in all, and up to symmetry)."""
     from rich.console import Console
@@ -274,35 +406,63 @@ def rank(game, assignments, objective, horizon, after, top, possible_only, deter
         progress.close()
     shown = ranking.choices[:top]
     if as_json:
-        click.echo(json.dumps({
-            "game": g.name, "params": g.params, "objective": obj.name,
-            **({"horizon": obj.horizon} if obj.horizon is not None else {}),
-            **({"determine": True} if obj.determine else {}),
-            **({"after": ranking.position} if ranking.position else {}),
-            "secrets": ranking.secrets, "allowed": len(ranking.choices),
-            "classes": ranking.classes, "optimal": ranking.optimal,
-            "optimal_classes": ranking.optimal_classes,
-            "top": [{"guess": p.label, "value": format_value(p.value),
-                     "value_float": float(p.value)} for p in shown]}))
+        click.echo(
+            json.dumps(
+                {
+                    "game": g.name,
+                    "params": g.params,
+                    "objective": obj.name,
+                    **({"horizon": obj.horizon} if obj.horizon is not None else {}),
+                    **({"determine": True} if obj.determine else {}),
+                    **({"after": ranking.position} if ranking.position else {}),
+                    "secrets": ranking.secrets,
+                    "allowed": len(ranking.choices),
+                    "classes": ranking.classes,
+                    "optimal": ranking.optimal,
+                    "optimal_classes": ranking.optimal_classes,
+                    "top": [
+                        {
+                            "guess": p.label,
+                            "value": format_value(p.value),
+                            "value_float": float(p.value),
+                        }
+                        for p in shown
+                    ],
+                }
+            )
+        )
         return
-    what = {"expected": "expected guesses", "worst": "worst-case guesses",
-            "probability": f"P(win within {obj.horizon})"}[obj.name]
-    table = Table(title=f"{g}: {what}{', determine' if obj.determine else ''}"
-                        f"{' after ' + ranking.position if ranking.position else ''}")
+    what = {
+        "expected": "expected guesses",
+        "worst": "worst-case guesses",
+        "probability": f"P(win within {obj.horizon})",
+    }[obj.name]
+    table = Table(
+        title=f"{g}: {what}{', determine' if obj.determine else ''}"
+        f"{' after ' + ranking.position if ranking.position else ''}"
+    )
     for col in ("rank", "guess", "value", "exact", "vs best"):
         table.add_column(col)
     for i, p in enumerate(shown, 1):
         gap = p.value - ranking.best
-        table.add_row(str(i), p.label, f"{float(p.value):.6f}",
-                      format_value(p.value), "optimal" if gap == 0 else f"{float(gap):+.6f}")
+        table.add_row(
+            str(i),
+            p.label,
+            f"{float(p.value):.6f}",
+            format_value(p.value),
+            "optimal" if gap == 0 else f"{float(gap):+.6f}",
+        )
     Console().print(table)
-    click.echo(f"{ranking.optimal} of {len(ranking.choices)} useful guesses are optimal "
-               f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
-               f"{ranking.secrets} secrets possible")
+    click.echo(
+        f"{ranking.optimal} of {len(ranking.choices)} useful guesses are optimal "
+        f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
+        f"{ranking.secrets} secrets possible"
+    )
 
 
-def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool,
-               plot: str | None) -> None:
+def _trade_off(
+    g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool, plot: str | None
+) -> None:
     """``solve --frontier`` / ``--cost-weight``: win probability against item cost."""
     from fractions import Fraction
 
@@ -316,21 +476,40 @@ def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_jso
         try:
             weight = Fraction(cost_weight)
         except (ValueError, ZeroDivisionError):
-            raise Unsupported(f"--cost-weight must be a number like 1/100, got {cost_weight!r}") from None
+            raise Unsupported(
+                f"--cost-weight must be a number like 1/100, got {cost_weight!r}"
+            ) from None
     trade = g.engine.trade_off(g, obj, after)
     front = trade.front
-    rows = [{"probability": format_value(front.probability(p)),
-             "expected_cost": format_value(front.expected_cost(p)), "wins": p.wins,
-             "total_cost": p.cost, "first": first} for p, first in zip(front.points, trade.first)]
-    doc = {"game": g.name, "params": g.params, "horizon": obj.horizon, "secrets": front.secrets,
-           **({"determine": True} if obj.determine else {}),
-           **({"frontier": rows} if pareto else {})}
+    rows = [
+        {
+            "probability": format_value(front.probability(p)),
+            "expected_cost": format_value(front.expected_cost(p)),
+            "wins": p.wins,
+            "total_cost": p.cost,
+            "first": first,
+        }
+        for p, first in zip(front.points, trade.first)
+    ]
+    doc = {
+        "game": g.name,
+        "params": g.params,
+        "horizon": obj.horizon,
+        "secrets": front.secrets,
+        **({"determine": True} if obj.determine else {}),
+        **({"frontier": rows} if pareto else {}),
+    }
     if weight is not None:
         value, point = front.weighted(weight)
-        doc.update({"cost_weight": format_value(weight), "value": format_value(value),
-                    "probability": format_value(front.probability(point)),
-                    "expected_cost": format_value(front.expected_cost(point)),
-                    "first": trade.first_of(point)})
+        doc.update(
+            {
+                "cost_weight": format_value(weight),
+                "value": format_value(value),
+                "probability": format_value(front.probability(point)),
+                "expected_cost": format_value(front.expected_cost(point)),
+                "first": trade.first_of(point),
+            }
+        )
     if plot:
         from .plot import plot_frontier
 
@@ -343,13 +522,20 @@ def _trade_off(g, obj, after: str, pareto: bool, cost_weight: str | None, as_jso
         for col in ("P(win)", "exact", "expected cost", "exact", "first guess"):
             table.add_column(col)
         for p, row in zip(front.points, rows):
-            table.add_row(f"{float(front.probability(p)):.6f}", row["probability"],
-                          f"{float(front.expected_cost(p)):.6f}", row["expected_cost"], row["first"])
+            table.add_row(
+                f"{float(front.probability(p)):.6f}",
+                row["probability"],
+                f"{float(front.expected_cost(p)):.6f}",
+                row["expected_cost"],
+                row["first"],
+            )
         Console().print(table)
     if weight is not None:
-        click.echo(f"max P(win) - {doc['cost_weight']} * E[cost] = {doc['value']} "
-                   f"(P(win) {doc['probability']}, E[cost] {doc['expected_cost']}, "
-                   f"first guess {doc['first']})")
+        click.echo(
+            f"max P(win) - {doc['cost_weight']} * E[cost] = {doc['value']} "
+            f"(P(win) {doc['probability']}, E[cost] {doc['expected_cost']}, "
+            f"first guess {doc['first']})"
+        )
     if plot:
         click.echo(f"picture written to {plot}")
 
@@ -367,32 +553,48 @@ def _print_summary(game, solution, out, plot) -> None:
     table.add_column(style="bold")
     table.add_column(overflow="fold")
     unit = getattr(game, "cost_unit", "guesses")
-    what = {"expected": f"expected {unit}", "worst": f"worst-case {unit}",
-            "probability": f"P(finish within {solution.objective.horizon} {unit})"}
+    what = {
+        "expected": f"expected {unit}",
+        "worst": f"worst-case {unit}",
+        "probability": f"P(finish within {solution.objective.horizon} {unit})",
+    }
     table.add_row("objective", what.get(solution.objective.name, solution.objective.name))
     table.add_row("value", f"{solution.value_float:.9f}")
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
     if solution.wins is not None:
-        table.add_row("wins", f"{solution.wins:,} of {solution.secrets:,} "
-                              f"secrets ({solution.wins}/{solution.secrets})")
+        table.add_row(
+            "wins",
+            f"{solution.wins:,} of {solution.secrets:,} "
+            f"secrets ({solution.wins}/{solution.secrets})",
+        )
         table.add_row("histogram", _histogram_text(solution.histogram))
     elif solution.total is not None:
         _add_deduction_rows(table, solution)
     if "store" in solution.stats:
         store = solution.stats["store"]
-        table.add_row("store", ("answered whole from " if solution.stats["from_store"] else
-                                f"{store['read']} answers read, {store['written']} kept "
-                                f"(and {store.get('journal_read', 0):,} values found inside "
-                                f"tasks read, {store.get('journal_written', 0):,} kept) in ")
-                      + store["path"])
+        table.add_row(
+            "store",
+            (
+                "answered whole from "
+                if solution.stats["from_store"]
+                else f"{store['read']} answers read, {store['written']} kept "
+                f"(and {store.get('journal_read', 0):,} values found inside "
+                f"tasks read, {store.get('journal_written', 0):,} kept) in "
+            )
+            + store["path"],
+        )
     if "cluster" in solution.stats:
         table.add_row("cluster", solution.stats["cluster"])
     for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
-            table.add_row(key, f"{solution.stats[key]:,}" if isinstance(solution.stats[key], int)
-                          else str(solution.stats[key]))
+            table.add_row(
+                key,
+                f"{solution.stats[key]:,}"
+                if isinstance(solution.stats[key], int)
+                else str(solution.stats[key]),
+            )
     if out:
         table.add_row("strategy", f"written to {out}")
     if plot:
@@ -421,9 +623,14 @@ def _histogram_text(histogram: dict[int, int]) -> str:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
-@click.option("--solve/--no-solve", "resolve", default=True, show_default=True,
-              help="re-establish a claim of optimality by solving the same game again "
-                   "(--no-solve: say that it was not checked)")
+@click.option(
+    "--solve/--no-solve",
+    "resolve",
+    default=True,
+    show_default=True,
+    help="re-establish a claim of optimality by solving the same game again "
+    "(--no-solve: say that it was not checked)",
+)
 def verify(file, as_json, resolve) -> None:
     """Re-check an exported strategy: replay every secret through a deduction tree, or
     every state through a Markov policy (values recomputed); check every number the file
@@ -433,8 +640,9 @@ def verify(file, as_json, resolve) -> None:
 
     verdict = check_document(read_document(file), resolve=resolve)
     if as_json:
-        click.echo(json.dumps({"game": verdict.game.name, "params": verdict.game.params,
-                               **verdict.data}))
+        click.echo(
+            json.dumps({"game": verdict.game.name, "params": verdict.game.params, **verdict.data})
+        )
         return
     for line in verdict.lines:
         click.echo(line)
@@ -442,8 +650,13 @@ def verify(file, as_json, resolve) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--depth", type=click.IntRange(0, 50), default=2, show_default=True,
-              help="how many levels of the strategy to print")
+@click.option(
+    "--depth",
+    type=click.IntRange(0, 50),
+    default=2,
+    show_default=True,
+    help="how many levels of the strategy to print",
+)
 def show(file, depth) -> None:
     """Print an exported strategy (deduction tree or Markov policy) as an indented tree,
     once its numbers are checked as verify checks them."""
@@ -466,8 +679,13 @@ def store_group() -> None:
     $PERFECTPLAY_STORE, else $XDG_CACHE_HOME/perfectplay/store.sqlite)."""
 
 
-_STORE_OPTION = click.option("--store", "store_path", type=click.Path(dir_okay=False),
-                             default=None, help="the store file (default: the user's cache)")
+_STORE_OPTION = click.option(
+    "--store",
+    "store_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="the store file (default: the user's cache)",
+)
 
 
 @store_group.command("info")
@@ -483,15 +701,21 @@ def store_info(store_path) -> None:
     store = Store(path)
     summary = store.summary()
     store.close()
-    click.echo(f"{summary.path}: {summary.bytes / 1e6:.2f} MB, engine {summary.engine}"
-               + ("" if summary.usable else " (another engine version: not used)"))
+    click.echo(
+        f"{summary.path}: {summary.bytes / 1e6:.2f} MB, engine {summary.engine}"
+        + ("" if summary.usable else " (another engine version: not used)")
+    )
     for game, objective, exact, bounds, largest in summary.rows:
-        click.echo(f"  {game} {objective}: {exact:,} values, {bounds:,} bounds, "
-                   f"largest set {largest:,} secrets")
+        click.echo(
+            f"  {game} {objective}: {exact:,} values, {bounds:,} bounds, "
+            f"largest set {largest:,} secrets"
+        )
     if summary.journals:
         searches = f"{summary.journals:,} search" + ("es" if summary.journals != 1 else "")
-        click.echo(f"  found inside tasks (for resuming): {summary.journal_entries:,} values "
-                   f"and bounds, of {searches}")
+        click.echo(
+            f"  found inside tasks (for resuming): {summary.journal_entries:,} values "
+            f"and bounds, of {searches}"
+        )
 
 
 @store_group.command("clear")
@@ -505,8 +729,12 @@ def store_clear(store_path) -> None:
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="address to listen on (the default answers this machine only)")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="address to listen on (the default answers this machine only)",
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
 def serve(host, port) -> None:
     """Serve the web page: the catalogue, solves with live progress, the strategy
@@ -514,8 +742,9 @@ def serve(host, port) -> None:
     try:
         from .web.app import serve as run
     except ImportError as err:
-        raise PerfectplayError(f"serve needs the web extra ({err.name} is missing): "
-                               "pip install 'perfectplay[web]'") from None
+        raise PerfectplayError(
+            f"serve needs the web extra ({err.name} is missing): pip install 'perfectplay[web]'"
+        ) from None
     run(host, port, say=click.echo)
 
 
@@ -545,8 +774,11 @@ def _exit(code: int | str | None) -> None:
     interpreter's teardown is skipped: freeing numba's compiled code at teardown takes
     0.15 s, a quarter of a small solve's whole process. Otherwise the usual exit."""
     processes = sys.modules.get("multiprocessing")
-    if (threading.active_count() > 1 or "distributed" in sys.modules
-            or (processes is not None and processes.active_children())):
+    if (
+        threading.active_count() > 1
+        or "distributed" in sys.modules
+        or (processes is not None and processes.active_children())
+    ):
         sys.exit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)

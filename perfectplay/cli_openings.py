@@ -23,8 +23,12 @@ def _game(name: str, assignments: tuple[str, ...], after: str):
     return game, game.engine.position(game, after, "openings to value")
 
 
-_AFTER = click.option("--after", default="", metavar="GUESS:FEEDBACK[,...]",
-                      help="the position the openings are played from (default: the start)")
+_AFTER = click.option(
+    "--after",
+    default="",
+    metavar="GUESS:FEEDBACK[,...]",
+    help="the position the openings are played from (default: the start)",
+)
 
 
 @openings.command("list")
@@ -43,36 +47,80 @@ def list_openings(game, assignments, after, as_json) -> None:
     if as_json:
         click.echo(json.dumps({"game": g.name, "params": g.params, "openings": words}))
         return
-    click.echo(f"{len(words)} openings of {g}: " + " ".join(
-        f"{k}:{w}" for k, w in enumerate(words)))
+    click.echo(
+        f"{len(words)} openings of {g}: " + " ".join(f"{k}:{w}" for k, w in enumerate(words))
+    )
 
 
 @openings.command("value")
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--openings", "spec", default="all", show_default=True,
-              metavar="all|A:B|GUESS,...|@FILE",
-              help="which openings: all, numbers A to B-1 (as `openings list` numbers them), "
-                   "guesses, or a file of guesses")
-@click.option("--bound", type=int, required=True,
-              help="a known total of guesses (e.g. a strategy's): openings within it get their "
-                   "exact total, the others a proof that they exceed it")
+@click.option(
+    "--openings",
+    "spec",
+    default="all",
+    show_default=True,
+    metavar="all|A:B|GUESS,...|@FILE",
+    help="which openings: all, numbers A to B-1 (as `openings list` numbers them), "
+    "guesses, or a file of guesses",
+)
+@click.option(
+    "--bound",
+    type=int,
+    required=True,
+    help="a known total of guesses (e.g. a strategy's): openings within it get their "
+    "exact total, the others a proof that they exceed it",
+)
 @_AFTER
-@click.option("--max-guesses", type=int, default=None,
-              help="at most this many guesses for any secret (default: the game's own limit)")
-@click.option("--workers", type=click.IntRange(1, None), default=None,
-              help="threads for each opening's cells (default: every core)")
-@click.option("--cluster", default=None, metavar="local:N|ADDRESS",
-              help="hand each opening's cells to a Dask cluster (pip install 'perfectplay[cluster]')")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
-              help="the result store to answer from and add to (default: the user's cache)")
+@click.option(
+    "--max-guesses",
+    type=int,
+    default=None,
+    help="at most this many guesses for any secret (default: the game's own limit)",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, None),
+    default=None,
+    help="threads for each opening's cells (default: every core)",
+)
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="local:N|ADDRESS",
+    help="hand each opening's cells to a Dask cluster (pip install 'perfectplay[cluster]')",
+)
+@click.option(
+    "--store",
+    "store_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="the result store to answer from and add to (default: the user's cache)",
+)
 @click.option("--no-store", is_flag=True, help="neither read nor write a result store")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="the shard's file: rewritten after each opening, resumed from when it exists")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="the shard's file: rewritten after each opening, resumed from when it exists",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the shard as one JSON object")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, store_path,
-          no_store, out, as_json, quiet) -> None:
+def value(
+    game,
+    assignments,
+    spec,
+    bound,
+    after,
+    max_guesses,
+    workers,
+    cluster,
+    store_path,
+    no_store,
+    out,
+    as_json,
+    quiet,
+) -> None:
     """Value a slice of GAME's openings against --bound (the expected objective's total)."""
     from .deduction.engine import open_store
     from .deduction.shards import openings as numbered
@@ -84,9 +132,18 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
     progress = Silent() if quiet else Bar()
     store = open_store(store_path, no_store, _note)
     try:
-        shard = value_openings(g, chosen, bound, position=position, max_guesses=max_guesses,
-                               workers=workers or os.cpu_count() or 1, cluster=cluster,
-                               store=store, out=out, progress=progress)
+        shard = value_openings(
+            g,
+            chosen,
+            bound,
+            position=position,
+            max_guesses=max_guesses,
+            workers=workers or os.cpu_count() or 1,
+            cluster=cluster,
+            store=store,
+            out=out,
+            progress=progress,
+        )
     finally:
         progress.close()
         if store is not None:
@@ -96,9 +153,11 @@ def value(game, assignments, spec, bound, after, max_guesses, workers, cluster, 
         return
     mine = [r for r in shard.results if r.index in set(chosen)]
     within = sorted((r for r in mine if r.exact), key=lambda r: (r.total, r.index))
-    click.echo(f"{len(mine)} openings valued against {bound}: {len(within)} within it"
-               + (f", best {within[0].guess} {within[0].total}" if within else "")
-               + (f"; shard written to {out}" if out else ""))
+    click.echo(
+        f"{len(mine)} openings valued against {bound}: {len(within)} within it"
+        + (f", best {within[0].guess} {within[0].total}" if within else "")
+        + (f"; shard written to {out}" if out else "")
+    )
     for r in within:
         click.echo(f"  {r.index}:{r.guess} {r.total}")
 
@@ -122,25 +181,47 @@ def combine_shards(files, as_json) -> None:
     verdict = combine([Shard.from_json(read_document(f), f) for f in files])
     job = verdict.job
     if verdict.complete and verdict.best is not None:
-        claim = (f"proven optimal over all {job.openings} openings: {verdict.best}/{job.secrets} "
-                 f"= {float(Fraction(verdict.best, job.secrets)):.6f}, by "
-                 + ", ".join(verdict.optimal))
+        claim = (
+            f"proven optimal over all {job.openings} openings: {verdict.best}/{job.secrets} "
+            f"= {float(Fraction(verdict.best, job.secrets)):.6f}, by " + ", ".join(verdict.optimal)
+        )
     elif verdict.complete:
-        claim = (f"no opening is within {job.bound}: the optimum exceeds it "
-                 f"(all {job.openings} openings valued)")
+        claim = (
+            f"no opening is within {job.bound}: the optimum exceeds it "
+            f"(all {job.openings} openings valued)"
+        )
     else:
         gaps = ", ".join(f"{a}:{b}" for a, b in verdict.missing)
-        best = (f"; best so far {verdict.best} by {', '.join(verdict.optimal)}"
-                if verdict.best is not None else "")
-        claim = (f"not proven: {verdict.valued} of {job.openings} openings valued, missing "
-                 f"{gaps}{best}")
+        best = (
+            f"; best so far {verdict.best} by {', '.join(verdict.optimal)}"
+            if verdict.best is not None
+            else ""
+        )
+        claim = (
+            f"not proven: {verdict.valued} of {job.openings} openings valued, missing {gaps}{best}"
+        )
     if as_json:
-        click.echo(json.dumps({
-            "game": job.game, "params": job.params, "bound": job.bound, "secrets": job.secrets,
-            "openings": job.openings, "valued": verdict.valued, "complete": verdict.complete,
-            "missing": [list(m) for m in verdict.missing], "best": verdict.best,
-            **({"value": format_value(Fraction(verdict.best, job.secrets))}
-               if verdict.best is not None else {}),
-            "optimal": verdict.optimal, "proven": verdict.complete}))
+        click.echo(
+            json.dumps(
+                {
+                    "game": job.game,
+                    "params": job.params,
+                    "bound": job.bound,
+                    "secrets": job.secrets,
+                    "openings": job.openings,
+                    "valued": verdict.valued,
+                    "complete": verdict.complete,
+                    "missing": [list(m) for m in verdict.missing],
+                    "best": verdict.best,
+                    **(
+                        {"value": format_value(Fraction(verdict.best, job.secrets))}
+                        if verdict.best is not None
+                        else {}
+                    ),
+                    "optimal": verdict.optimal,
+                    "proven": verdict.complete,
+                }
+            )
+        )
         return
     click.echo(claim)

@@ -26,10 +26,12 @@ CONNECT_TIMEOUT = 30
 #: the search runs on: no statistical profiler (it samples every thread every 10 ms), no
 #: work stealing (every task is pinned to its worker), and the event loop's tick and the
 #: system monitor every second and every five instead of every 20 ms and 500 ms.
-QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
-                 "distributed.scheduler.work-stealing": False,
-                 "distributed.admin.tick.interval": "1s",
-                 "distributed.admin.system-monitor.interval": "5s"}
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.scheduler.work-stealing": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
 
 
 class _Cluster:
@@ -76,8 +78,9 @@ class DaskLane(Executor):
     def submit(self, fn, /, *args, **kwargs) -> Future:
         if self._closed:
             raise RuntimeError("cannot submit to a closed lane")
-        task = self.cluster.client.submit(fn, *args, workers=[self.worker],
-                                          allow_other_workers=False, pure=False, **kwargs)
+        task = self.cluster.client.submit(
+            fn, *args, workers=[self.worker], allow_other_workers=False, pure=False, **kwargs
+        )
         future: Future = Future()
         self._tasks[future] = task
 
@@ -148,11 +151,13 @@ def _connect(spec: str):
             raise
         return client
     except (OSError, TimeoutError, ValueError) as err:
-        raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
-                               f"({err.__class__.__name__}: {err})") from None
+        raise PerfectplayError(
+            f"--cluster {spec}: cannot reach the Dask scheduler ({err.__class__.__name__}: {err})"
+        ) from None
     except MemoryError:  # Dask read another protocol's bytes as a message's length
-        raise PerfectplayError(f"--cluster {spec}: something answers there, but not a Dask "
-                               "scheduler") from None
+        raise PerfectplayError(
+            f"--cluster {spec}: something answers there, but not a Dask scheduler"
+        ) from None
 
 
 def _knock(spec: str) -> None:
@@ -180,10 +185,14 @@ def cluster_lanes(spec: str) -> list[Executor]:
 
             check_cluster(spec)
             with dask.config.set(QUIET_WORKERS):
-                local = distributed.LocalCluster(n_workers=int(spec.partition(":")[2]),
-                                                 threads_per_worker=1, processes=True,
-                                                 memory_limit=0, dashboard_address=None,
-                                                 silence_logs=logging.ERROR)
+                local = distributed.LocalCluster(
+                    n_workers=int(spec.partition(":")[2]),
+                    threads_per_worker=1,
+                    processes=True,
+                    memory_limit=0,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             client = distributed.Client(local)
         else:
             client = _connect(spec)
@@ -195,7 +204,8 @@ def cluster_lanes(spec: str) -> list[Executor]:
     except (OSError, TimeoutError, ValueError) as err:
         if local is not None:
             local.close()
-        raise PerfectplayError(f"--cluster {spec}: cannot reach the Dask scheduler "
-                               f"({err.__class__.__name__}: {err})") from None
+        raise PerfectplayError(
+            f"--cluster {spec}: cannot reach the Dask scheduler ({err.__class__.__name__}: {err})"
+        ) from None
     shared = _Cluster(client, local, len(workers))
     return [DaskLane(shared, worker) for worker in workers]

@@ -83,11 +83,11 @@ class Ranking:
     """Every useful choice at a position, best first, and how many are optimal."""
 
     objective: Objective
-    position: str        # the position as the command line writes it ("" at the start)
-    secrets: int         # still possible there
+    position: str  # the position as the command line writes it ("" at the start)
+    secrets: int  # still possible there
     choices: tuple[Ranked, ...]
-    optimal: int         # how many choices are optimal
-    classes: int         # choices up to symmetry
+    optimal: int  # how many choices are optimal
+    classes: int  # choices up to symmetry
     optimal_classes: int  # optimal choices up to symmetry
 
     @property
@@ -154,8 +154,10 @@ class Engine(ABC):
 
     def trade_off(self, game: Game, objective: Objective, after: str) -> TradeOff:
         """P(win within the horizon) against expected cost (``solve --frontier``)."""
-        raise Unsupported(f"--frontier and --cost-weight need a {_owners('trade_off')} game "
-                          "and a horizon (--objective probability or probability-then-cost)")
+        raise Unsupported(
+            f"--frontier and --cost-weight need a {_owners('trade_off')} game "
+            "and a horizon (--objective probability or probability-then-cost)"
+        )
 
     def position(self, game: Game, after: str, needed_for: str) -> Any:
         """The position the command line's ``--after`` text names, for a command that
@@ -169,11 +171,20 @@ class Engine(ABC):
     def check(self, game: Game, args: SolveArgs | PlayArgs) -> None:
         """Refuse, in one line naming them, the options of `args` this engine does not take."""
         taken = self.solve_flags if isinstance(args, SolveArgs) else self.play_flags
-        refused = [f for f in dataclasses.fields(args)
-                   if f.name not in taken and getattr(args, f.name) != f.default]
+        refused = [
+            f
+            for f in dataclasses.fields(args)
+            if f.name not in taken and getattr(args, f.name) != f.default
+        ]
         if refused:
-            owners = sorted({e.label for e in all_engines() for f in refused
-                             if f.name in (e.solve_flags | e.play_flags)})
+            owners = sorted(
+                {
+                    e.label
+                    for e in all_engines()
+                    for f in refused
+                    if f.name in (e.solve_flags | e.play_flags)
+                }
+            )
             flags = [f.metadata["flag"] for f in refused]
             listed = ", ".join(flags[:-1]) + " or " + flags[-1] if len(flags) > 1 else flags[0]
             raise Unsupported(f"{game.name} takes no {listed} ({' or '.join(owners)} games only)")
@@ -188,8 +199,9 @@ def load(target: str) -> Any:
 
 def _owners(method: str) -> str:
     """The labels of the engines that do `method` (for "... games only" messages)."""
-    return " or ".join(e.label for e in all_engines()
-                       if getattr(type(e), method) is not getattr(Engine, method))
+    return " or ".join(
+        e.label for e in all_engines() if getattr(type(e), method) is not getattr(Engine, method)
+    )
 
 
 def all_engines() -> tuple[Engine, ...]:

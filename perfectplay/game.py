@@ -43,8 +43,11 @@ class Game:
         """The declared parameters (``param``/``choice`` fields) and their values: what
         names this game on the command line and in exported files."""
         values = {s.name: getattr(self, s.attribute) for s in self.param_specs()}
-        return {k: v for (k, v), s in zip(values.items(), self.param_specs())
-                if not (s.omit_default and v == s.default)}
+        return {
+            k: v
+            for (k, v), s in zip(values.items(), self.param_specs())
+            if not (s.omit_default and v == s.default)
+        }
 
     def __str__(self) -> str:
         """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""

@@ -38,7 +38,9 @@ try:
 except ImportError:  # pragma: no cover - the message is the point
     from .errors import PerfectplayError
 
-    raise PerfectplayError("perfectplay.gym needs gymnasium: pip install 'perfectplay[gym]'") from None
+    raise PerfectplayError(
+        "perfectplay.gym needs gymnasium: pip install 'perfectplay[gym]'"
+    ) from None
 
 from .catalogue import game_class, game_names, load_game
 from .game import Game
@@ -67,9 +69,15 @@ class DeductionEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str, params: Mapping[str, Any] | None = None,
-                 objective: str | None = None, horizon: int | None = None,
-                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        params: Mapping[str, Any] | None = None,
+        objective: str | None = None,
+        horizon: int | None = None,
+        max_guesses: int = MAX_GUESSES,
+        render_mode: str | None = None,
+    ):
         self.game = _game(game, params)
         self.objective = _objective(self.game, objective, horizon)
         self.limit = self.objective.horizon if self.objective.horizon is not None else max_guesses
@@ -78,18 +86,22 @@ class DeductionEnv(gymnasium.Env):
         self._secrets = self.game.secrets()
         n, nf = len(self._guesses), self.game.n_feedbacks()
         self.action_space = spaces.Discrete(n)
-        self.observation_space = spaces.Dict({
-            "guesses": spaces.MultiDiscrete(np.full(self.limit, n + 1)),
-            "feedbacks": spaces.MultiDiscrete(np.full(self.limit, nf + 2)),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "guesses": spaces.MultiDiscrete(np.full(self.limit, n + 1)),
+                "feedbacks": spaces.MultiDiscrete(np.full(self.limit, nf + 2)),
+            }
+        )
         self.history: tuple[tuple[int, int], ...] = ()
         self._obs = self._empty()
         self._secret = 0
         self._turn = 0
 
     def _empty(self) -> dict[str, np.ndarray]:
-        return {"guesses": np.zeros(self.limit, dtype=np.int64),
-                "feedbacks": np.zeros(self.limit, dtype=np.int64)}
+        return {
+            "guesses": np.zeros(self.limit, dtype=np.int64),
+            "feedbacks": np.zeros(self.limit, dtype=np.int64),
+        }
 
     @property
     def position(self) -> tuple[tuple[int, int], ...]:
@@ -127,15 +139,21 @@ class DeductionEnv(gymnasium.Env):
         else:
             reward = -1.0
         truncated = not solved and self._turn >= self.limit
-        return (self._observation(), reward, solved, truncated,
-                {"action_mask": self._mask(), "allowed": allowed})
+        return (
+            self._observation(),
+            reward,
+            solved,
+            truncated,
+            {"action_mask": self._mask(), "allowed": allowed},
+        )
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
         fmt = self.game
-        return "\n".join(f"{fmt.format_code(self._guesses[g])} {fmt.format_feedback(f)}"
-                         for g, f in self.history)
+        return "\n".join(
+            f"{fmt.format_code(self._guesses[g])} {fmt.format_feedback(f)}" for g, f in self.history
+        )
 
 
 class MarkovEnv(gymnasium.Env):
@@ -143,9 +161,15 @@ class MarkovEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str, params: Mapping[str, Any] | None = None,
-                 objective: str | None = None, horizon: int | None = None,
-                 max_steps: int = MAX_STEPS, render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        params: Mapping[str, Any] | None = None,
+        objective: str | None = None,
+        horizon: int | None = None,
+        max_steps: int = MAX_STEPS,
+        render_mode: str | None = None,
+    ):
         from .markov.compile import compile_game
 
         self.game = _game(game, params)
@@ -155,11 +179,13 @@ class MarkovEnv(gymnasium.Env):
         self._width = int(g.choice_c.max()) + 1 if g.n_edges else 1
         budget = (self.objective.horizon or 0) + 1
         self.action_space = spaces.Discrete(self._width)
-        self.observation_space = spaces.Dict({
-            "state": spaces.Discrete(g.n_states),
-            "outcome": spaces.Discrete(int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1),
-            "budget": spaces.Discrete(budget),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "state": spaces.Discrete(g.n_states),
+                "outcome": spaces.Discrete(int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1),
+                "budget": spaces.Discrete(budget),
+            }
+        )
         self.max_steps = max_steps
         self.state, self.o, self.paid, self.steps = g.start, 0, 0, 0
 
@@ -209,8 +235,11 @@ class MarkovEnv(gymnasium.Env):
 
     def _observation(self) -> dict[str, int]:
         budget = self.budget
-        return {"state": int(self.state), "outcome": int(self.graph.outcome_k[self.o]),
-                "budget": 0 if budget is None else max(budget, 0)}
+        return {
+            "state": int(self.state),
+            "outcome": int(self.graph.outcome_k[self.o]),
+            "budget": 0 if budget is None else max(budget, 0),
+        }
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -244,8 +273,10 @@ class MarkovEnv(gymnasium.Env):
         if self.render_mode != "ansi":
             return None
         code = int(self.graph.codes[self.state])
-        return (f"{self.game.describe_state(code)}; "
-                f"{self.game.describe_outcome(code, int(self.graph.outcome_k[self.o]))}")
+        return (
+            f"{self.game.describe_state(code)}; "
+            f"{self.game.describe_outcome(code, int(self.graph.outcome_k[self.o]))}"
+        )
 
 
 class OptimalAgent:
@@ -280,8 +311,9 @@ def register_all() -> list[str]:
             entry = game_class(name).engine.gym_env
         except Exception:  # noqa: BLE001 - a plug-in that cannot load is left out
             continue
-        gymnasium.register(id=env_id(name), entry_point=entry, kwargs={"game": name},
-                           disable_env_checker=False)
+        gymnasium.register(
+            id=env_id(name), entry_point=entry, kwargs={"game": name}, disable_env_checker=False
+        )
         ids.append(env_id(name))
     return ids
 

@@ -105,8 +105,12 @@ def source_digest(root: Path = PACKAGE, versions: str | None = None) -> str:
     digest = hashlib.sha256((versions if versions is not None else _library_versions()).encode())
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root)
-        if ("__pycache__" in relative.parts or relative.parts[0] == SHIPPED
-                or any(part.startswith(".") for part in relative.parts) or not path.is_file()):
+        if (
+            "__pycache__" in relative.parts
+            or relative.parts[0] == SHIPPED
+            or any(part.startswith(".") for part in relative.parts)
+            or not path.is_file()
+        ):
             continue  # (an editor's lock file is a dangling link named .#file.py)
         digest.update(relative.as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
@@ -149,8 +153,9 @@ def shipped_folders(digest: str, root: Path = PACKAGE) -> tuple[Path, ...]:
     uses those of the installed copy); looked for once per process."""
     import site
 
-    homes = [root] + [Path(p) / root.name for p in
-                      (*site.getsitepackages(), site.getusersitepackages())]
+    homes = [root] + [
+        Path(p) / root.name for p in (*site.getsitepackages(), site.getusersitepackages())
+    ]
     found = []
     for home in homes:
         folder = home / SHIPPED / digest

@@ -11,8 +11,8 @@ OBJECTIVES: dict[str, str] = {
     "worst": "minimum worst-case number of guesses",
     "probability": "maximum probability of finishing within a horizon (--horizon)",
     "probability-then-cost": "deduction games: maximum probability of winning within the "
-                             "horizon, then least expected total cost of the guesses "
-                             "(item costs, seed 000's Note 2)",
+    "horizon, then least expected total cost of the guesses "
+    "(item costs, seed 000's Note 2)",
 }
 
 #: The objectives that take a horizon.
@@ -51,8 +51,9 @@ class Objective:
 def require_supported(game, objective: Objective) -> None:
     """Raise Unsupported unless `game` declares support for `objective`."""
     if objective.determine and not game.engine.determines:
-        raise Unsupported(f"{game.name} has no secret to determine (--determine is for "
-                          "deduction games)")
+        raise Unsupported(
+            f"{game.name} has no secret to determine (--determine is for deduction games)"
+        )
     if objective.name not in game.objectives:
         raise Unsupported(
             f"{game.name} does not support objective {objective.name!r} "

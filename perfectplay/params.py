@@ -63,8 +63,10 @@ class ParamSpec:
             return
         if self.choices:
             if not isinstance(value, str) or value not in self.choices:
-                raise BadParameter(f"{self.name}={value} is not allowed for {game_name} "
-                                   f"(choose one of {', '.join(self.choices)})")
+                raise BadParameter(
+                    f"{self.name}={value} is not allowed for {game_name} "
+                    f"(choose one of {', '.join(self.choices)})"
+                )
             return
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadParameter(f"{self.name} must be an integer, got {value!r}")
@@ -85,15 +87,24 @@ def choice(default: str, *, choices: tuple[str, ...], help: str, omit_default: b
     with `omit_default`, named in ``Game.params`` only when not the default."""
     if default not in choices:
         raise ValueError(f"default {default!r} is not one of {choices}")
-    return dataclasses.field(default=default, metadata={"low": 0, "high": len(choices) - 1,
-                                                        "help": help, "choices": tuple(choices),
-                                                        "omit_default": omit_default})
+    return dataclasses.field(
+        default=default,
+        metadata={
+            "low": 0,
+            "high": len(choices) - 1,
+            "help": help,
+            "choices": tuple(choices),
+            "omit_default": omit_default,
+        },
+    )
 
 
 def text(*, help: str) -> Any:
     """Declare a game parameter holding text the game checks itself (``""`` by default,
     then not named in ``Game.params``)."""
-    return dataclasses.field(default="", metadata={"help": help, "text": True, "omit_default": True})
+    return dataclasses.field(
+        default="", metadata={"help": help, "text": True, "omit_default": True}
+    )
 
 
 def path(*, help: str, key: str = "") -> Any:
@@ -109,11 +120,18 @@ def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:
     declared = [f for f in dataclasses.fields(game_cls) if "help" in f.metadata]
     declared.sort(key=lambda f: bool(f.metadata.get("omit_default")))  # the omit_default ones last
     return tuple(
-        ParamSpec(f.metadata.get("key") or f.name, f.default, f.metadata.get("low", 0),
-                  f.metadata.get("high", 0), f.metadata["help"], f.metadata.get("choices", ()),
-                  f.metadata.get("path", False),
-                  f.name if f.metadata.get("key") else "", bool(f.metadata.get("text")),
-                  bool(f.metadata.get("omit_default")))
+        ParamSpec(
+            f.metadata.get("key") or f.name,
+            f.default,
+            f.metadata.get("low", 0),
+            f.metadata.get("high", 0),
+            f.metadata["help"],
+            f.metadata.get("choices", ()),
+            f.metadata.get("path", False),
+            f.name if f.metadata.get("key") else "",
+            bool(f.metadata.get("text")),
+            bool(f.metadata.get("omit_default")),
+        )
         for f in declared
     )
 
@@ -124,8 +142,9 @@ def check_params(game: Any) -> None:
         spec.check(game.name, getattr(game, spec.attribute))
 
 
-def parse_assignments(game_name: str, specs: tuple[ParamSpec, ...],
-                      words: list[str]) -> dict[str, int | str]:
+def parse_assignments(
+    game_name: str, specs: tuple[ParamSpec, ...], words: list[str]
+) -> dict[str, int | str]:
     """Turn command-line words like ``n=5`` into keyword arguments (by attribute), naming
     any bad word."""
     known = {s.name: s for s in specs}

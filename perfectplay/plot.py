@@ -26,8 +26,9 @@ def check_plot_path(path: str | os.PathLike) -> str:
 
     suffix = os.path.splitext(str(path))[1].lower()
     if suffix not in FORMATS:
-        raise PerfectplayError(f"--plot {path}: the file name must end in "
-                               f"{', '.join(FORMATS)} (the picture's format)")
+        raise PerfectplayError(
+            f"--plot {path}: the file name must end in {', '.join(FORMATS)} (the picture's format)"
+        )
     check_writable(path, "--plot")
     _pyplot()
     return FORMATS[suffix]
@@ -36,6 +37,7 @@ def check_plot_path(path: str | os.PathLike) -> str:
 def _pyplot():
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -59,8 +61,11 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.set_xlabel("guesses needed")
         ax.set_ylabel("secrets")
         ax.set_xticks(xs)
-        ax.set_title(f"{game}\n{solution.method}: average "
-                     f"{solution.value_float:.4f} guesses; {solution.status}", fontsize=10)
+        ax.set_title(
+            f"{game}\n{solution.method}: average "
+            f"{solution.value_float:.4f} guesses; {solution.status}",
+            fontsize=10,
+        )
     else:
         policy = solution.strategy
         values = np.asarray([float(v) for v in policy.values])
@@ -107,9 +112,12 @@ def _wins(ax, game, solution: Solution) -> None:
         ax.annotate(f"{c:,}", (x, c), ha="center", va="bottom", fontsize=8)
     ax.set_xlabel("guess that finds the secret")
     ax.set_ylabel("secrets")
-    ax.set_title(f"{game}\nP(win within {solution.objective.horizon} guesses) = "
-                 f"{solution.wins:,}/{solution.secrets:,} = {solution.value_float:.6f}; "
-                 f"{solution.status}", fontsize=10)
+    ax.set_title(
+        f"{game}\nP(win within {solution.objective.horizon} guesses) = "
+        f"{solution.wins:,}/{solution.secrets:,} = {solution.value_float:.6f}; "
+        f"{solution.status}",
+        fontsize=10,
+    )
 
 
 def _save(plt, fig, ax, path: str | os.PathLike, fmt: str) -> None:

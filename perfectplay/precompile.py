@@ -73,8 +73,7 @@ def _run(line: str, words: Path) -> None:
     from .cli import cli
 
     store = words.parent / "store.sqlite"  # (split first: a path may hold spaces)
-    args = [word.replace("WORDS", str(words)).replace("STORE", str(store))
-            for word in line.split()]
+    args = [word.replace("WORDS", str(words)).replace("STORE", str(store)) for word in line.split()]
     if args[0] == "streamed":  # the streamed solve, which only games past EXACT_STATES take
         _streamed(args[1], args[2:])
         return
@@ -119,10 +118,14 @@ def build(target: Path) -> float:
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, NUMBA_CACHE_DIR=scratch)
         env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(PACKAGE.parent), env.get("PYTHONPATH")) if p)
-        runs = {group: subprocess.Popen([sys.executable, "-m", MODULE, "--group", group],
-                                        env=env, cwd=scratch)
-                for group in GROUPS}
+            p for p in (str(PACKAGE.parent), env.get("PYTHONPATH")) if p
+        )
+        runs = {
+            group: subprocess.Popen(
+                [sys.executable, "-m", MODULE, "--group", group], env=env, cwd=scratch
+            )
+            for group in GROUPS
+        }
         failed = [group for group, run in runs.items() if run.wait() != 0]
         if failed:
             raise RuntimeError(f"compiling the kernels failed in group {', '.join(failed)}")

@@ -65,9 +65,15 @@ class Bar(Silent):
         from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
 
         self._progress = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), _counts(),
-            TextColumn("{task.fields[info]}"), _clock(self.started),
-            console=Console(stderr=True), transient=True)
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            _counts(),
+            TextColumn("{task.fields[info]}"),
+            _clock(self.started),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self._progress.start()
         self._new_task()
 
@@ -75,7 +81,9 @@ class Bar(Silent):
         name, total, unit = self._pending
         if self._task is not None:
             self._progress.remove_task(self._task)
-        self._task = self._progress.add_task(f"{name} ({unit})" if unit else name, total=total, info="")
+        self._task = self._progress.add_task(
+            f"{name} ({unit})" if unit else name, total=total, info=""
+        )
 
 
 def _counts():
@@ -88,8 +96,10 @@ def _counts():
         def render(self, task) -> Text:
             if task.total is None:
                 return Text("")
-            return Text(f"{task.completed:,.0f}/{task.total:,.0f} ({task.percentage:.0f}%)",
-                        style="progress.percentage")
+            return Text(
+                f"{task.completed:,.0f}/{task.total:,.0f} ({task.percentage:.0f}%)",
+                style="progress.percentage",
+            )
 
     return Counts()
 
@@ -103,7 +113,9 @@ def _clock(started: float):
     class Clock(ProgressColumn):
         def render(self, task) -> Text:
             seconds = int(time.perf_counter() - started)
-            return Text(f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
-                        style="progress.elapsed")
+            return Text(
+                f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+                style="progress.elapsed",
+            )
 
     return Clock()

@@ -17,12 +17,18 @@ def strategy_tree(strategy: Strategy, depth: int, verdict=None):
     doc = strategy.document
     verdict = verdict or strategy.verify(resolve=False)
     data = verdict.data
-    claim = {"exact check": "proven optimal (exact check)",
-             "not checked": "claimed proven optimal: perfectplay verify checks that"}.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
+    claim = {
+        "exact check": "proven optimal (exact check)",
+        "not checked": "claimed proven optimal: perfectplay verify checks that",
+    }.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
     objective = f"{doc.get('objective')}{', determine' if doc.get('determine') else ''}"
-    title = f"[bold]{strategy.game}[/bold]: {objective} = {_value_text(data.get('value'))} ({claim})"
+    title = (
+        f"[bold]{strategy.game}[/bold]: {objective} = {_value_text(data.get('value'))} ({claim})"
+    )
     if "total" in data and "worst" in data:
-        title += f"; total {data['total']} over {data['secrets']} secrets, worst case {data['worst']}"
+        title += (
+            f"; total {data['total']} over {data['secrets']} secrets, worst case {data['worst']}"
+        )
     root = Tree(title)
     strategy.render(root, depth)
     return root

@@ -131,15 +131,18 @@ class Solution:
         if self.max_guesses:
             facts["max_guesses"] = self.max_guesses
         if self.wins is not None:
-            facts.update(wins=self.wins, secrets=self.secrets,
-                         unreduced=f"{self.wins}/{self.secrets}")
+            facts.update(
+                wins=self.wins, secrets=self.secrets, unreduced=f"{self.wins}/{self.secrets}"
+            )
         if self.after:
             facts["after"] = self.after
         if self.total is not None:
             facts.update(total=self.total, secrets=self.secrets, worst=self.worst)
         if self.total_cost is not None:
-            facts.update(total_cost=self.total_cost,
-                         expected_cost=format_value(Fraction(self.total_cost, self.secrets)))
+            facts.update(
+                total_cost=self.total_cost,
+                expected_cost=format_value(Fraction(self.total_cost, self.secrets)),
+            )
         if self.histogram is not None:
             facts["histogram"] = {str(k): v for k, v in sorted(self.histogram.items())}
         return facts
@@ -163,8 +166,12 @@ class Solution:
 
     def export(self) -> dict[str, Any]:
         """The whole solution, strategy included, as a JSON-ready document."""
-        return {"format": "perfectplay-solution", "version": 1, **self.to_dict(),
-                "strategy": self.strategy.to_json()}
+        return {
+            "format": "perfectplay-solution",
+            "version": 1,
+            **self.to_dict(),
+            "strategy": self.strategy.to_json(),
+        }
 
 
 def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
@@ -194,8 +201,9 @@ def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> N
     if not target.parent.is_dir():
         raise PerfectplayError(f"cannot write {path}: there is no directory {target.parent}")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix,
-                                   dir=target.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent
+        )
     except OSError as err:
         raise PerfectplayError(f"cannot write {path}: {err.strerror or err}") from None
     os.close(fd)
@@ -214,6 +222,7 @@ def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> N
 
 def write_json_atomically(path: str | os.PathLike, document: Any) -> None:
     """Write `document` as JSON to `path`, atomically."""
+
     def write(tmp: str) -> None:
         with open(tmp, "w") as handle:
             json.dump(document, handle, separators=(",", ":"))
@@ -228,4 +237,6 @@ def read_document(path: str | os.PathLike) -> Any:
         with open(path) as handle:
             return json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise PerfectplayError(f"{path}: not a JSON strategy file ({err.__class__.__name__})") from None
+        raise PerfectplayError(
+            f"{path}: not a JSON strategy file ({err.__class__.__name__})"
+        ) from None

@@ -123,7 +123,7 @@ class Summary:
     engine: str | None
     usable: bool
     rows: list[tuple[str, str, int, int, int]]  # game, objective, exact, bounds, largest set
-    journals: int = 0        # searches' journals kept (game, objective and breadth each)
+    journals: int = 0  # searches' journals kept (game, objective and breadth each)
     journal_entries: int = 0  # values and bounds found inside tasks, in all of them
 
 
@@ -155,8 +155,9 @@ class Store:
         self._conn: sqlite3.Connection | None = None
         with self._guard():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
-                                         isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
             meta = _retrying(self._open)
         # the WAL folded back even if teardown is skipped; under the lock, as a thread still
         # running at exit (a lane finishing a task no longer wanted) may be writing
@@ -165,8 +166,10 @@ class Store:
         if meta.get("schema") != str(SCHEMA) or self.engine != engine_version():
             self.usable = False
             if note:
-                note(f"store {self.path} was written by another engine version "
-                     f"({self.engine}); not used (`perfectplay store clear` starts afresh)")
+                note(
+                    f"store {self.path} was written by another engine version "
+                    f"({self.engine}); not used (`perfectplay store clear` starts afresh)"
+                )
 
     def _open(self) -> dict[str, str]:
         """Set the file up (write-ahead log, tables, this engine's version unless another
@@ -195,12 +198,15 @@ class Store:
             def __exit__(self, kind, err, tb):
                 store._lock.release()
                 if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
-                    raise StoreError(f"store {store.path} stayed locked by another solve for "
-                                     f"{BUSY_TIMEOUT:.0f} s; {_way_out(store.path)}") from None
+                    raise StoreError(
+                        f"store {store.path} stayed locked by another solve for "
+                        f"{BUSY_TIMEOUT:.0f} s; {_way_out(store.path)}"
+                    ) from None
                 if isinstance(err, (sqlite3.Error, OSError)):
                     reason = getattr(err, "strerror", None) or err
-                    raise StoreError(f"store {store.path} cannot be used ({reason}); "
-                                     f"{_way_out(store.path)}") from None
+                    raise StoreError(
+                        f"store {store.path} cannot be used ({reason}); {_way_out(store.path)}"
+                    ) from None
                 return False
 
         return Guard()
@@ -211,8 +217,8 @@ class Store:
             return None
         with self._guard():
             row = self._conn.execute(
-                "SELECT value, exact, payload, checksum FROM answers WHERE key = ?",
-                (key,)).fetchone()
+                "SELECT value, exact, payload, checksum FROM answers WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return None
         value, exact, payload, checksum = row
@@ -224,21 +230,34 @@ class Store:
         smaller one), committed at once."""
         if not self.usable:
             return
-        self._commit(_UPSERT, (key, game, objective, secrets, stored.value, int(stored.exact),
-                               stored.payload,
-                               _checksum(key, stored.value, stored.exact, stored.payload)))
+        self._commit(
+            _UPSERT,
+            (
+                key,
+                game,
+                objective,
+                secrets,
+                stored.value,
+                int(stored.exact),
+                stored.payload,
+                _checksum(key, stored.value, stored.exact, stored.payload),
+            ),
+        )
 
     def add_journal(self, context: bytes, entries: int, rows: bytes) -> None:
         """Keep a batch of `entries` entries of an engine's journal (``rows``, opaque here)
         under `context`, committed at once."""
         if not self.usable:
             return
-        self._commit("INSERT INTO journal VALUES (?, ?, ?, ?)",
-                     (context, entries, rows, _checksum(context, entries, False, rows)))
+        self._commit(
+            "INSERT INTO journal VALUES (?, ?, ?, ?)",
+            (context, entries, rows, _checksum(context, entries, False, rows)),
+        )
 
     def _commit(self, statement: str, row: tuple) -> None:
         """Run one writing `statement` on `row` in a transaction of its own, committed at
         once (retried while another writer holds the file)."""
+
         def write() -> None:
             with _immediate(self._conn):
                 self._conn.execute(statement, row)
@@ -249,8 +268,10 @@ class Store:
     def _check(self, computed: bytes, recorded: bytes) -> None:
         """Refuse, in one line, a row whose checksum does not match its contents."""
         if computed != recorded:
-            raise StoreError(f"store {self.path} is damaged (a row does not match its "
-                             f"checksum); {_way_out(self.path)}")
+            raise StoreError(
+                f"store {self.path} is damaged (a row does not match its "
+                f"checksum); {_way_out(self.path)}"
+            )
 
     def journal(self, context: bytes) -> list[bytes]:
         """Every batch kept under `context` (``add_journal``), oldest first."""
@@ -259,7 +280,8 @@ class Store:
         with self._guard():
             found = self._conn.execute(
                 "SELECT entries, rows, checksum FROM journal WHERE context = ? ORDER BY rowid",
-                (context,)).fetchall()
+                (context,),
+            ).fetchall()
         for entries, rows, checksum in found:
             self._check(_checksum(context, entries, False, rows), checksum)
         return [rows for _, rows, _ in found]
@@ -269,11 +291,13 @@ class Store:
         with self._guard():
             rows = self._conn.execute(
                 "SELECT game, objective, SUM(exact), SUM(1 - exact), MAX(secrets) "
-                "FROM answers GROUP BY game, objective ORDER BY game, objective").fetchall()
+                "FROM answers GROUP BY game, objective ORDER BY game, objective"
+            ).fetchall()
             journal = (0, 0)  # (another layout's journal is not read)
             if self.usable:
-                journal = self._conn.execute("SELECT COUNT(DISTINCT context), "
-                                             "COALESCE(SUM(entries), 0) FROM journal").fetchone()
+                journal = self._conn.execute(
+                    "SELECT COUNT(DISTINCT context), COALESCE(SUM(entries), 0) FROM journal"
+                ).fetchone()
         size = sum(p.stat().st_size for p in _files(self.path) if p.exists())
         return Summary(self.path, size, self.engine, self.usable, rows, *journal)
 

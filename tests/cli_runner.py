@@ -27,17 +27,27 @@ def perfectplay(*args: str, input: str | None = None, cwd=None) -> subprocess.Co
     stderr = result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         stderr += "Traceback (most recent call last):\n" + "".join(
-            traceback.format_exception(result.exception))
-    return subprocess.CompletedProcess(["perfectplay", *args], result.exit_code,
-                                       result.stdout, stderr)
+            traceback.format_exception(result.exception)
+        )
+    return subprocess.CompletedProcess(
+        ["perfectplay", *args], result.exit_code, result.stdout, stderr
+    )
 
 
-def in_process_of_its_own(*args: str, input: str | None = None, cwd=None,
-                          env=None) -> subprocess.CompletedProcess:
+def in_process_of_its_own(
+    *args: str, input: str | None = None, cwd=None, env=None
+) -> subprocess.CompletedProcess:
     """Run ``python -m perfectplay ARGS`` as a process of its own (pipes), as a person's
     shell would, capturing its output as text."""
-    return subprocess.run([sys.executable, "-m", "perfectplay", *args], input=input,
-                          capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=env,
+    )
 
 
 @contextlib.contextmanager
@@ -62,9 +72,15 @@ def default_signals() -> None:
 
 def in_terminal(*args: str, cwd=None) -> pexpect.spawn:
     """Start ``perfectplay ARGS`` in a pseudo-terminal, as a person would."""
-    return pexpect.spawn(sys.executable, ["-m", "perfectplay", *args], encoding="utf-8",
-                         timeout=60, dimensions=(40, 200), cwd=cwd,
-                         preexec_fn=default_signals)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "perfectplay", *args],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 200),
+        cwd=cwd,
+        preexec_fn=default_signals,
+    )
 
 
 def accept_suggestions(child: pexpect.spawn, prompt: str, finished: str, turns: int) -> int:

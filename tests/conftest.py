@@ -15,8 +15,7 @@ from perfectplay.precompile import GROUPS
 # same copy of the package as the tests do. (Its kernels are those ``pip install .`` of the
 # same source compiled, found by the digest of the source: ``perfectplay.kernel_cache``.)
 _SOURCE = str(Path(perfectplay.__file__).resolve().parent.parent)
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (_SOURCE, os.environ.get("PYTHONPATH")) if p)
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_SOURCE, os.environ.get("PYTHONPATH")) if p)
 
 
 def pytest_configure(config):
@@ -28,11 +27,16 @@ def pytest_configure(config):
         return
     if not config.getoption("numprocesses"):
         return
-    warming = [subprocess.Popen([sys.executable, "-m", "perfectplay.precompile", "--group", group],
-                                cwd=_SOURCE) for group in GROUPS]
+    warming = [
+        subprocess.Popen(
+            [sys.executable, "-m", "perfectplay.precompile", "--group", group], cwd=_SOURCE
+        )
+        for group in GROUPS
+    ]
     if any(p.wait() != 0 for p in warming):
-        raise pytest.UsageError("compiling the kernels failed (python -m perfectplay.precompile "
-                                "--group NAME shows why)")
+        raise pytest.UsageError(
+            "compiling the kernels failed (python -m perfectplay.precompile --group NAME shows why)"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

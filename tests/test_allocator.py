@@ -30,8 +30,9 @@ print(before, faults(), kept)
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_freed_memory_is_reused_under_dasks_trim_setting():
     env = dict(os.environ, MALLOC_TRIM_THRESHOLD_="65536")
-    out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
-                         text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     before, after, kept = int(out[0]), int(out[1]), out[2] == "True"
     assert kept
     pages = (1 << 20) // os.sysconf("SC_PAGE_SIZE")  # a MiB's pages, faulted in every time

@@ -23,8 +23,10 @@ def test_the_console_scripts_own_process_answers_and_refuses_as_in_the_tests():
     assert res.stderr == ""
     bad = in_process_of_its_own("solve", "mastermind", "pegs=30")
     assert_one_line_error(bad, "pegs=30 is out of range")
-    assert (bad.stdout, bad.stderr) == (run("solve", "mastermind", "pegs=30").stdout,
-                                        run("solve", "mastermind", "pegs=30").stderr)
+    assert (bad.stdout, bad.stderr) == (
+        run("solve", "mastermind", "pegs=30").stdout,
+        run("solve", "mastermind", "pegs=30").stderr,
+    )
 
 
 def test_solve_json_has_the_contract_fields():
@@ -50,31 +52,49 @@ def test_solve_out_writes_the_policy(tmp_path):
     assert cols.outcome[:3].tolist() == [0, 1, 2] and cols.choose.shape == (1, cols.n_out.sum())
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["solve", "no-such-game"], "unknown game 'no-such-game'"),
-    (["solve", "dice-cards", "n=0"], "n=0 is out of range"),
-    (["solve", "dice-cards", "faces=3"], "has no parameter 'faces'"),
-    (["solve", "dice-cards", "n=five"], "n must be an integer"),
-    (["solve", "dice-cards", "n"], "expected key=value"),
-    (["solve", "dice-cards", "n=16"], "too large"),
-    (["solve", "dice-cards", "--objective", "best"], "unknown objective 'best'"),
-    (["solve", "dice-cards", "--objective", "probability"], "needs a horizon"),
-    (["solve", "dice-cards", "--objective", "worst"], "does not support objective 'worst'"),
-    (["solve", "dice-cards", "--frobnicate"], "No such option"),
-    # each engine's options, the others refused in one line naming them (engines.py)
-    (["solve", "dice-cards", "--workers", "2", "--without", "memo", "--store", "s.sqlite"],
-     "dice-cards takes no --workers or --store (deduction games only)"),
-    (["solve", "dice-cards", "--no-store"], "dice-cards takes no --no-store (deduction games only)"),
-    (["solve", "mastermind", "--tol", "1e-3"], "mastermind takes no --tol (Markov games only)"),
-    (["solve", "mastermind", "--float"], "mastermind takes no --exact/--float (Markov games only)"),
-    (["play", "tricky-trios", "--secret", "random"],
-     "tricky-trios takes no --secret (deduction games only)"),
-    (["rank", "dice-cards"], "dice-cards has no guesses to rank (deduction games only)"),
-    (["openings", "list", "tricky-trios"],
-     "tricky-trios has no openings to value (deduction games only)"),
-    (["solve", "dice-cards", "--frontier"], "--frontier and --cost-weight need a deduction game"),
-    (["solve", "mastermind", "--frontier"], "--frontier and --cost-weight need a horizon"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["solve", "no-such-game"], "unknown game 'no-such-game'"),
+        (["solve", "dice-cards", "n=0"], "n=0 is out of range"),
+        (["solve", "dice-cards", "faces=3"], "has no parameter 'faces'"),
+        (["solve", "dice-cards", "n=five"], "n must be an integer"),
+        (["solve", "dice-cards", "n"], "expected key=value"),
+        (["solve", "dice-cards", "n=16"], "too large"),
+        (["solve", "dice-cards", "--objective", "best"], "unknown objective 'best'"),
+        (["solve", "dice-cards", "--objective", "probability"], "needs a horizon"),
+        (["solve", "dice-cards", "--objective", "worst"], "does not support objective 'worst'"),
+        (["solve", "dice-cards", "--frobnicate"], "No such option"),
+        # each engine's options, the others refused in one line naming them (engines.py)
+        (
+            ["solve", "dice-cards", "--workers", "2", "--without", "memo", "--store", "s.sqlite"],
+            "dice-cards takes no --workers or --store (deduction games only)",
+        ),
+        (
+            ["solve", "dice-cards", "--no-store"],
+            "dice-cards takes no --no-store (deduction games only)",
+        ),
+        (["solve", "mastermind", "--tol", "1e-3"], "mastermind takes no --tol (Markov games only)"),
+        (
+            ["solve", "mastermind", "--float"],
+            "mastermind takes no --exact/--float (Markov games only)",
+        ),
+        (
+            ["play", "tricky-trios", "--secret", "random"],
+            "tricky-trios takes no --secret (deduction games only)",
+        ),
+        (["rank", "dice-cards"], "dice-cards has no guesses to rank (deduction games only)"),
+        (
+            ["openings", "list", "tricky-trios"],
+            "tricky-trios has no openings to value (deduction games only)",
+        ),
+        (
+            ["solve", "dice-cards", "--frontier"],
+            "--frontier and --cost-weight need a deduction game",
+        ),
+        (["solve", "mastermind", "--frontier"], "--frontier and --cost-weight need a horizon"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args, needle):
     res = run(*args)
     assert_one_line_error(res, needle)
@@ -87,8 +107,13 @@ def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     import pexpect
 
     # kernels compiled first (a compiling process answers Ctrl-C only once numba is done)
-    subprocess.run([sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=7", "--float",
-                    "--quiet"], check=True, capture_output=True, timeout=900, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=7", "--float", "--quiet"],
+        check=True,
+        capture_output=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
     out = tmp_path / "policy.json"
     child = in_terminal("solve", "dice-cards", "n=9", "--out", str(out), cwd=str(tmp_path))
     child.expect("exploring|iteration")  # exploration is compiled now: often done before the bar
@@ -103,7 +128,9 @@ def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
 def test_item_matching_probability_by_default(tmp_path):
     """The game's own objective (probability) and horizon (turns); value reduced and unreduced."""
     out = tmp_path / "im.json"
-    res = run("solve", "item-matching", "slots=3", "items=5", "turns=3", "--json", "--out", str(out))
+    res = run(
+        "solve", "item-matching", "slots=3", "items=5", "turns=3", "--json", "--out", str(out)
+    )
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["objective"] == "probability" and doc["horizon"] == 3

@@ -34,7 +34,10 @@ def test_local_dask_cluster_gives_the_thread_lanes_value(split_small_games, obje
     lanes = solve_deduction(game, Objective(objective), workers=2)
     dask = solve_deduction(game, Objective(objective), cluster="local:2")
     assert dask.value == lanes.value == {"expected": 905 / 256, "worst": 4}[objective]
-    assert (dask.extra["total"], dask.extra["worst"]) == (lanes.extra["total"], lanes.extra["worst"])
+    assert (dask.extra["total"], dask.extra["worst"]) == (
+        lanes.extra["total"],
+        lanes.extra["worst"],
+    )
     for solution in (lanes, dask):
         replay = tree_stats(build_table(game), solution.strategy.root)
         assert (replay.total, replay.worst) == (solution.extra["total"], solution.extra["worst"])
@@ -64,8 +67,7 @@ def _refusing_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("game", [("mastermind", "pegs=3", "colors=5"),
-                                  ("bulls-and-cows",)])
+@pytest.mark.parametrize("game", [("mastermind", "pegs=3", "colors=5"), ("bulls-and-cows",)])
 def test_an_address_is_checked_before_the_solve_whatever_its_size(game):
     pytest.importorskip("distributed")
     address = f"tcp://127.0.0.1:{_refusing_port()}"
@@ -103,15 +105,27 @@ def test_a_position_too_small_to_split_says_it_was_solved_here():
     import json
 
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
-        res = run("solve", "mastermind", "pegs=3", "colors=5", "--no-store", "--json",
-                  "--quiet", "--cluster", cluster.scheduler_address)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        res = run(
+            "solve",
+            "mastermind",
+            "pegs=3",
+            "colors=5",
+            "--no-store",
+            "--json",
+            "--quiet",
+            "--cluster",
+            cluster.scheduler_address,
+        )
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["value"] == "451/125"
-    assert out["cluster"] == ("not used: 125 secrets are too few to split (at least 2,000); "
-                              "solved on this machine")
-    heuristic = run("solve", "mastermind", "pegs=3", "colors=5", "--strategy", "minimax",
-                    "--cluster", "local:1")
+    assert out["cluster"] == (
+        "not used: 125 secrets are too few to split (at least 2,000); solved on this machine"
+    )
+    heuristic = run(
+        "solve", "mastermind", "pegs=3", "colors=5", "--strategy", "minimax", "--cluster", "local:1"
+    )
     assert_one_line_error(heuristic, "--cluster goes with the optimal strategy")

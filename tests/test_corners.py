@@ -73,8 +73,12 @@ def _cases():
 
 @pytest.mark.parametrize("name,point", list(_cases()))
 def test_corner_gives_a_value_or_a_one_line_refusal(name, point):
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "solve", name, *words(point),
-                          "--json", "--quiet"], capture_output=True, text=True, timeout=3600)
+    res = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "solve", name, *words(point), "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert "Traceback" not in res.stderr, res.stderr
     if res.returncode == 2:
         lines = res.stderr.strip().splitlines()
@@ -89,9 +93,22 @@ def test_corner_gives_a_value_or_a_one_line_refusal(name, point):
 def test_the_reported_item_matching_case_is_solved():
     # the catalogue allows 12 turns; 11 overflowed the search's leaf bound (242^10).
     # With 11 guesses every one of the 7^5 secrets is found.
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "solve", "item-matching",
-                          "slots=5", "turns=11", "--json", "--quiet"],
-                         capture_output=True, text=True, timeout=3600)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "solve",
+            "item-matching",
+            "slots=5",
+            "turns=11",
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["value"] == "1" and doc["wins"] == doc["secrets"] == 16807

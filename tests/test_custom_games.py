@@ -38,8 +38,8 @@ def plugin(tmp_path_factory):
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-games\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
-        "[perfectplay.games]\nhigher-lower = my_games:HigherLower\n"
-        "broken = no_such_module:Game\n")
+        "[perfectplay.games]\nhigher-lower = my_games:HigherLower\nbroken = no_such_module:Game\n"
+    )
     return root
 
 
@@ -52,10 +52,19 @@ def _plugin_module() -> str:
 
 
 def _run(plugin, *args, input=None):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    return subprocess.run([sys.executable, "-m", "perfectplay", *args], input=input,
-                          capture_output=True, text=True, timeout=300, env=env, cwd=plugin)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=plugin,
+    )
 
 
 def test_a_plugin_game_reaches_every_command(plugin):
@@ -75,9 +84,10 @@ def test_a_plugin_game_reaches_every_command(plugin):
 
 
 def test_a_plugin_that_cannot_load_is_one_line(plugin):
-    assert_one_line_error(_run(plugin, "solve", "broken"),
-                          "game 'broken' (no_such_module:Game) cannot be loaded: "
-                          "ModuleNotFoundError")
+    assert_one_line_error(
+        _run(plugin, "solve", "broken"),
+        "game 'broken' (no_such_module:Game) cannot be loaded: ModuleNotFoundError",
+    )
     assert _run(plugin, "solve", "higher-lower", "n=3", "--quiet").returncode == 0
 
 
@@ -101,8 +111,11 @@ def test_incomplete_rules_are_named():
         def initial_state(self) -> int:
             return 0
 
-    with pytest.raises(IncompleteRules, match=r"game 'half' does not define is_terminal\(\) "
-                                              r"\(a Markov game defines initial_state"):
+    with pytest.raises(
+        IncompleteRules,
+        match=r"game 'half' does not define is_terminal\(\) "
+        r"\(a Markov game defines initial_state",
+    ):
         solve(Half())
 
 

@@ -2,7 +2,9 @@
 
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium", reason="gymnasium not installed (pip install '.[test]')")
+gymnasium = pytest.importorskip(
+    "gymnasium", reason="gymnasium not installed (pip install '.[test]')"
+)
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
@@ -63,7 +65,8 @@ def test_the_optimal_agent_on_dice_cards_averages_its_value():
 
 
 def test_probability_objective_rewards_a_win_within_the_horizon():
-    agent, returns = _episodes("item-matching", {"slots": 2, "items": 3, "turns": 2}, 100,
-                               objective="probability")
+    agent, returns = _episodes(
+        "item-matching", {"slots": 2, "items": 3, "turns": 2}, 100, objective="probability"
+    )
     assert set(returns) <= {0.0, 1.0}
     assert sum(returns) / len(returns) == pytest.approx(agent.solution.value_float, abs=0.15)

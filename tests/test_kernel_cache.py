@@ -81,20 +81,31 @@ def _package(tmp_path: Path, body: str = "i * i") -> Path:
 def _numba_chain() -> list[str]:
     from numba.core.caching import CacheImpl
 
-    return [f"{c.__module__}.{c.__qualname__}" for c in CacheImpl._locator_classes
-            if c is not kernel_cache.PackageLocator]
+    return [
+        f"{c.__module__}.{c.__qualname__}"
+        for c in CacheImpl._locator_classes
+        if c is not kernel_cache.PackageLocator
+    ]
 
 
 def _run(tmp_path: Path, cache: Path, before: str = "", **env: str) -> dict:
     """The tiny package's run in a fresh interpreter, its locator first in numba's chain."""
     source = str(Path(kernel_cache.__file__).resolve().parent.parent)
-    environment = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
-                       PYTHONPATH=os.pathsep.join([str(tmp_path), source]),
-                       NUMBA_CACHE_LOCATOR_CLASSES=",".join(["kpkg_locator.Locator",
-                                                             *_numba_chain()]),
-                       **env)
-    done = subprocess.run([sys.executable, "-c", _RUN.format(before=before)], env=environment,
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    environment = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(cache),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), source]),
+        NUMBA_CACHE_LOCATOR_CLASSES=",".join(["kpkg_locator.Locator", *_numba_chain()]),
+        **env,
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN.format(before=before)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -112,8 +123,11 @@ def _files(folder: Path) -> set[str]:
 
 
 def _compiled_outside_shipped(package: Path) -> set[str]:
-    return {name for name in _files(package) if name.endswith((".nbi", ".nbc"))
-            and not name.startswith(kernel_cache.SHIPPED)}
+    return {
+        name
+        for name in _files(package)
+        if name.endswith((".nbi", ".nbc")) and not name.startswith(kernel_cache.SHIPPED)
+    }
 
 
 def test_shipped_kernels_load_and_nothing_is_written_into_the_package(tmp_path):
@@ -126,7 +140,7 @@ def test_shipped_kernels_load_and_nothing_is_written_into_the_package(tmp_path):
     assert _run(tmp_path, user) == {"value": 30, "compiled": []}  # loaded, not compiled
     assert _run(tmp_path, user) == {"value": 30, "compiled": []}
     assert not _compiled_outside_shipped(package)  # no __pycache__ kernels: not when
-    assert _files(shipped) == before               # compiling either, nothing added
+    assert _files(shipped) == before  # compiling either, nothing added
     index = next(user.rglob("outer.run-*.nbi"))
     twin = shipped / index.relative_to(next(user.iterdir()))
     assert os.path.samefile(index, twin) or index.read_bytes() == twin.read_bytes()
@@ -146,8 +160,10 @@ def test_another_numba_version_compiles_afresh(tmp_path):
     package = _package(tmp_path)
     _ship(tmp_path, package)
     other = "import numba; numba.__version__ = '0.0.0'"  # as if another numba were installed
-    assert _run(tmp_path, tmp_path / "user", before=other) == {"value": 30,
-                                                               "compiled": ["run", "step"]}
+    assert _run(tmp_path, tmp_path / "user", before=other) == {
+        "value": 30,
+        "compiled": ["run", "step"],
+    }
 
 
 def test_another_cpu_compiles_afresh(tmp_path):
@@ -155,7 +171,9 @@ def test_another_cpu_compiles_afresh(tmp_path):
     shipped = _ship(tmp_path, package)
     before = _files(shipped)
     assert _run(tmp_path, tmp_path / "user", NUMBA_CPU_NAME="generic") == {
-        "value": 30, "compiled": ["run", "step"]}
+        "value": 30,
+        "compiled": ["run", "step"],
+    }
     assert _files(shipped) == before
 
 
@@ -210,8 +228,11 @@ def test_an_unreadable_source_or_no_home_leaves_the_kernels_to_numba(tmp_path, m
 
 
 def test_folders_of_other_digests_unused_for_a_month_are_deleted(tmp_path):
-    old, recent, other = (tmp_path / "perfectplay-old", tmp_path / "perfectplay-recent",
-                          tmp_path / "another-old")
+    old, recent, other = (
+        tmp_path / "perfectplay-old",
+        tmp_path / "perfectplay-recent",
+        tmp_path / "another-old",
+    )
     keep = tmp_path / "perfectplay-now"
     for folder in (old, recent, other, keep):
         (folder / "deduction").mkdir(parents=True)
@@ -232,8 +253,13 @@ def test_every_game_has_one_type_of_search_state():
     from perfectplay.deduction.feedback import build_table
     from perfectplay.deduction.search import Search
 
-    specs = ["mastermind(pegs=2,colors=3)", "permutation(n=4)", "bulls-and-cows(digits=2,symbols=4)",
-             "item-matching(slots=2,items=3,turns=2)", "item-matching(slots=6,items=2,turns=2)"]
+    specs = [
+        "mastermind(pegs=2,colors=3)",
+        "permutation(n=4)",
+        "bulls-and-cows(digits=2,symbols=4)",
+        "item-matching(slots=2,items=3,turns=2)",
+        "item-matching(slots=6,items=2,turns=2)",
+    ]
     types_ = {str(numba.typeof(Search(build_table(load_game(spec))).core)) for spec in specs}
     assert len(types_) == 1
 
@@ -241,8 +267,13 @@ def test_every_game_has_one_type_of_search_state():
 def test_a_cache_miss_is_announced_at_once(tmp_path):
     """The command says it is compiling when it starts to (killed then: no need to wait)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_CPU_NAME="generic")
-    child = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2"],
-                             env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2"],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     lines = []
     try:
         for line in child.stderr:  # until the note (or the end: a failure)
@@ -253,8 +284,12 @@ def test_a_cache_miss_is_announced_at_once(tmp_path):
         child.kill()
         child.wait()
     assert "compiling the kernels for this machine" in lines[-1], lines
-    warm = subprocess.run([sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2"],
-                          capture_output=True, text=True, timeout=300)
+    warm = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert warm.returncode == 0 and "compiling" not in warm.stderr  # loaded: nothing said
 
 
@@ -263,7 +298,9 @@ def test_the_installed_kernels_serve_this_source_without_compiling(tmp_path):
     digest = kernel_cache.source_digest()
     if not kernel_cache.shipped_folders(digest):  # (CI installs it: the README's command)
         pytest.skip("this source is not installed with its kernels (pip install . does it)")
-    script = (_RUN.split("from kpkg")[0] + textwrap.dedent("""
+    script = (
+        _RUN.split("from kpkg")[0]
+        + textwrap.dedent("""
         from perfectplay.cli import cli
         for args in (["mastermind", "pegs=2", "colors=3", "--no-store"], ["dice-cards", "n=2"]):
             try:
@@ -271,9 +308,15 @@ def test_the_installed_kernels_serve_this_source_without_compiling(tmp_path):
             except SystemExit as done:
                 assert done.code in (0, None)
         print(json.dumps(sorted(set(compiled))))
-    """)).format(before="")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)), timeout=300)
+    """)
+    ).format(before="")
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == []
     shutil.rmtree(tmp_path, ignore_errors=True)

@@ -41,8 +41,9 @@ _CHECK = textwrap.dedent("""
 
 
 def test_start_without_scipy_then_blas_on_demand():
-    done = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHECK], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
 
@@ -51,8 +52,11 @@ def test_probe_read_only_by_the_inner_product():
     """The one reader of the probe's answer is ``_get_inner_prod`` (np.correlate and
     np.convolve): a numba that reads it elsewhere must be looked at again."""
     package = Path(numba.__file__).parent
-    users = {str(f.relative_to(package)): f.read_text(encoding="utf-8").count("_HAVE_BLAS")
-             for f in package.rglob("*.py") if "_HAVE_BLAS" in f.read_text(encoding="utf-8")}
+    users = {
+        str(f.relative_to(package)): f.read_text(encoding="utf-8").count("_HAVE_BLAS")
+        for f in package.rglob("*.py")
+        if "_HAVE_BLAS" in f.read_text(encoding="utf-8")
+    }
     assert users == {"np/arraymath.py": 2}  # set, and read once
     reader = inspect.getsource(numba.np.arraymath._get_inner_prod)
     assert "if not _HAVE_BLAS:" in reader

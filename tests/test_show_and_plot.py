@@ -1,15 +1,19 @@
 """`perfectplay show` prints exported strategies as trees; `--plot` draws a PNG."""
 
-
-
 from .cli_runner import assert_one_line_error
 from .cli_runner import perfectplay as cli
 
 
 def test_show_a_deduction_tree_to_a_depth(tmp_path):
     path = tmp_path / "mm.json"
-    assert cli("solve", "mastermind", "pegs=3", "colors=3", "--out", str(path), "--quiet").returncode == 0
-    shallow, deep = cli("show", str(path), "--depth", "0").stdout, cli("show", str(path), "--depth", "3").stdout
+    assert (
+        cli("solve", "mastermind", "pegs=3", "colors=3", "--out", str(path), "--quiet").returncode
+        == 0
+    )
+    shallow, deep = (
+        cli("show", str(path), "--depth", "0").stdout,
+        cli("show", str(path), "--depth", "3").stdout,
+    )
     assert "guess 112" in shallow and "feedbacks" in shallow and "1B0W" not in shallow
     assert "1B0W" in deep and len(deep.splitlines()) > len(shallow.splitlines())
 
@@ -38,8 +42,21 @@ def test_plot_writes_png_for_both_kinds(tmp_path):
 
 def test_show_a_horizon_policy_uses_the_budget_left(tmp_path):
     path = tmp_path / "h.json"
-    assert cli("solve", "dice-cards", "n=2", "--objective", "probability", "--horizon", "3",
-               "--out", str(path), "--quiet").returncode == 0
+    assert (
+        cli(
+            "solve",
+            "dice-cards",
+            "n=2",
+            "--objective",
+            "probability",
+            "--horizon",
+            "3",
+            "--out",
+            str(path),
+            "--quiet",
+        ).returncode
+        == 0
+    )
     out = cli("show", str(path), "--depth", "3").stdout
     assert "face down: none" in out and "turn card" in out
 
@@ -81,8 +98,17 @@ def test_output_paths_are_checked_before_the_work(tmp_path):
 
 def test_plot_honours_svg_and_pdf_and_says_where_it_wrote(tmp_path):
     for suffix, magic in ((".svg", b"<?xml"), (".pdf", b"%PDF")):
-        res = cli("solve", "item-matching", "slots=2", "items=3", "turns=2", "--plot", f"p{suffix}",
-                  "--quiet", cwd=tmp_path)
+        res = cli(
+            "solve",
+            "item-matching",
+            "slots=2",
+            "items=3",
+            "turns=2",
+            "--plot",
+            f"p{suffix}",
+            "--quiet",
+            cwd=tmp_path,
+        )
         assert res.returncode == 0, res.stderr
         assert (tmp_path / f"p{suffix}").read_bytes().startswith(magic)
         assert f"written to p{suffix}" in res.stdout

@@ -142,10 +142,23 @@ def test_two_writers_at_once_are_safe(tmp_path):
 
 def test_two_solves_writing_one_store_at_once(tmp_path):
     path = str(tmp_path / "shared.sqlite")
-    cmd = [sys.executable, "-m", "perfectplay", "solve", *SMALL, "--json", "--quiet",
-           "--store", path, "--workers", "1"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "perfectplay",
+        "solve",
+        *SMALL,
+        "--json",
+        "--quiet",
+        "--store",
+        path,
+        "--workers",
+        "1",
+    ]
+    procs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     for p, (out, err) in zip(procs, outs):
         assert p.returncode == 0, err
@@ -209,10 +222,22 @@ def kill_and_resume(tmp_path, game: tuple[str, ...], value: str, cells: int, wor
     """Start a solve, SIGKILL it once `cells` answers are kept, solve again with the same
     store: the same value, a tree that verifies, part of the work answered from the store."""
     path = tmp_path / "resume.sqlite"
-    cmd = [sys.executable, "-m", "perfectplay", "solve", *game, "--quiet", "--json",
-           "--store", str(path), "--workers", workers]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "perfectplay",
+        "solve",
+        *game,
+        "--quiet",
+        "--json",
+        "--store",
+        str(path),
+        "--workers",
+        workers,
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 600
     while _cell_rows(path) < cells and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -222,8 +247,11 @@ def kill_and_resume(tmp_path, game: tuple[str, ...], value: str, cells: int, wor
     kept = _cell_rows(path)
     assert kept >= cells
     out = tmp_path / "resumed.json"
-    resumed = json.loads(subprocess.run(cmd + ["--out", str(out)], capture_output=True,
-                                        text=True, timeout=900, check=True).stdout)
+    resumed = json.loads(
+        subprocess.run(
+            cmd + ["--out", str(out)], capture_output=True, text=True, timeout=900, check=True
+        ).stdout
+    )
     assert resumed["value"] == value and resumed["from_store"] is False
     assert resumed["store"]["read"] >= 1  # what the killed solve proved was not redone
     verdict = run("verify", str(out), "--no-solve")
@@ -242,7 +270,9 @@ def test_a_solve_killed_part_way_resumes(tmp_path):
 
 @pytest.mark.slow
 def test_a_mid_size_solve_killed_half_way_on_two_workers_resumes(tmp_path):
-    kill_and_resume(tmp_path, ("mastermind", "pegs=4", "colors=7"), "1604/343", 10, "2")  # 11228/2401
+    kill_and_resume(
+        tmp_path, ("mastermind", "pegs=4", "colors=7"), "1604/343", 10, "2"
+    )  # 11228/2401
 
 
 def test_store_errors_are_perfectplay_errors(tmp_path):

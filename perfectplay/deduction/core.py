@@ -72,8 +72,16 @@ import numpy as np
 from numba import cfunc, njit, typed, types
 from numba.experimental import structref
 
-from .kernels import (canonical, from_canonical, hash_step, history_key, split, stabiliser,
-                      symbol_classes, to_canonical)
+from .kernels import (
+    canonical,
+    from_canonical,
+    hash_step,
+    history_key,
+    split,
+    stabiliser,
+    symbol_classes,
+    to_canonical,
+)
 from .restriction_kernels import allowed_mask, allows, counts_apply, meets_counts, update
 
 #: "Impossible within the cap" (and the budget of an unbounded search).
@@ -147,58 +155,58 @@ class Core(NamedTuple):
     the kernels get it as one ``CoreType`` reference (``to_ref``)."""
 
     # the game
-    fb: np.ndarray              # (G, S) uint8 feedback table, or (0, 0)
-    fb_wide: np.ndarray         # (G, S) uint16 feedback table (over 256 feedbacks), or (0, 0)
-    by_secret: np.ndarray       # (S, G) uint8: the one-byte table transposed, or (0, 0)
-    block: object               # compiled block function when there is no table
-    codes: np.ndarray           # (G, L) int8 guesses
-    secret_codes: np.ndarray    # (S, L) int8 secrets
-    sog: np.ndarray             # (G,) secret index of each guess, -1 for none
-    gos: np.ndarray             # (S,) guess index of each secret
+    fb: np.ndarray  # (G, S) uint8 feedback table, or (0, 0)
+    fb_wide: np.ndarray  # (G, S) uint16 feedback table (over 256 feedbacks), or (0, 0)
+    by_secret: np.ndarray  # (S, G) uint8: the one-byte table transposed, or (0, 0)
+    block: object  # compiled block function when there is no table
+    codes: np.ndarray  # (G, L) int8 guesses
+    secret_codes: np.ndarray  # (S, L) int8 secrets
+    sog: np.ndarray  # (G,) secret index of each guess, -1 for none
+    gos: np.ndarray  # (S,) guess index of each secret
     solved: int
     n_feedbacks: int
     branching: int
     n_symbols: int
-    perms: np.ndarray           # (k, L) position permutations of the symmetry group
-    act: np.ndarray             # (k, F) their action on feedbacks
-    relabel: bool               # every relabelling of the symbols is a symmetry
-    index_of_code: np.ndarray   # packed code -> guess index (empty: no history keys)
-    product: bool               # the guesses are every code, in lexicographic order
+    perms: np.ndarray  # (k, L) position permutations of the symmetry group
+    act: np.ndarray  # (k, F) their action on feedbacks
+    relabel: bool  # every relabelling of the symbols is a symmetry
+    index_of_code: np.ndarray  # packed code -> guess index (empty: no history keys)
+    product: bool  # the guesses are every code, in lexicographic order
     # the restriction (Restriction in compiled form)
-    restricted: bool            # per-position rules are live
+    restricted: bool  # per-position rules are live
     possible_only: bool
     radix: int
     rules: np.ndarray
     spares: bool
-    secrets_allowed: bool       # every consistent secret is an allowed guess
-    allowed: np.ndarray         # (D, L, n_symbols) state per depth
-    least: np.ndarray           # (D, n_symbols)
+    secrets_allowed: bool  # every consistent secret is an allowed guess
+    allowed: np.ndarray  # (D, L, n_symbols) state per depth
+    least: np.ndarray  # (D, n_symbols)
     # the objective
     node_cost: int
     exhaust_inf: bool
-    determine: bool             # a set of one secret is found already (costs 0, never lost)
-    loss_value: int             # the value of one secret lost (exhausted = n * loss_value)
-    costed: bool                # guesses cost their symbols too (node cost += guess_cost * n)
-    symbol_cost: np.ndarray     # (n_symbols,) cost of each symbol in a guess
-    forced_free: bool           # a position whose symbol is forced costs nothing
+    determine: bool  # a set of one secret is found already (costs 0, never lost)
+    loss_value: int  # the value of one secret lost (exhausted = n * loss_value)
+    costed: bool  # guesses cost their symbols too (node cost += guess_cost * n)
+    symbol_cost: np.ndarray  # (n_symbols,) cost of each symbol in a guess
+    forced_free: bool  # a position whose symbol is forced costs nothing
     order_by_largest: bool
-    smallest_first: bool        # a guess's cells searched smallest first (else largest)
-    lower: np.ndarray           # (caps, S + 1) lower bounds by cap and set size
+    smallest_first: bool  # a guess's cells searched smallest first (else largest)
+    lower: np.ndarray  # (caps, S + 1) lower bounds by cap and set size
     # the breadth: 0 searches every candidate; k > 0 only the k first in the order tried
     # (``try_order``), which makes every value an upper bound instead of an optimum
     top: int
     # switches, memo, scratch
     switches: np.ndarray
-    canon: object               # Dict class pattern -> canonical candidates (``candidates``)
-    canon_limit: int            # most patterns kept there
-    exact: object               # Dict (h1, h2, cap) -> (value, guess)
-    bound_memo: object          # Dict (h1, h2, cap) -> lower bound
+    canon: object  # Dict class pattern -> canonical candidates (``candidates``)
+    canon_limit: int  # most patterns kept there
+    exact: object  # Dict (h1, h2, cap) -> (value, guess)
+    bound_memo: object  # Dict (h1, h2, cap) -> lower bound
     hist_g: np.ndarray
     hist_f: np.ndarray
     counters: np.ndarray
-    journal: np.ndarray         # (JOURNAL_ROWS, 6) ring of values found (``journal``)
-    journal_min: int            # the fewest secrets of a set journaled
-    mark: np.ndarray            # (S,) scratch, all False between calls
+    journal: np.ndarray  # (JOURNAL_ROWS, 6) ring of values found (``journal``)
+    journal_min: int  # the fewest secrets of a set journaled
+    mark: np.ndarray  # (S,) scratch, all False between calls
 
 
 @structref.register
@@ -322,7 +330,7 @@ def feedback_row(core, guess, subset, secret_rows, out):
     elif core.fb_wide.shape[0] > 0:
         _copy_row(core.fb_wide, guess, subset, out)
     else:
-        core.block(core.codes[guess:guess + 1], secret_rows, out.reshape((1, out.shape[0])))
+        core.block(core.codes[guess : guess + 1], secret_rows, out.reshape((1, out.shape[0])))
 
 
 @njit(cache=True)
@@ -358,8 +366,15 @@ def push(core, depth, guess, feedback):
     if core.restricted:
         core.allowed[depth + 1] = core.allowed[depth]
         core.least[depth + 1] = core.least[depth]
-        update(core.allowed[depth + 1], core.least[depth + 1], core.codes[guess], feedback,
-               core.radix, core.rules, core.spares)
+        update(
+            core.allowed[depth + 1],
+            core.least[depth + 1],
+            core.codes[guess],
+            feedback,
+            core.radix,
+            core.rules,
+            core.spares,
+        )
 
 
 @njit(cache=True)
@@ -454,8 +469,7 @@ def candidates(core, depth, subset):
     fixing, taus = stabiliser(perms[ok], hist, core.n_symbols, core.relabel)
     fix_perms, fix_taus = perms[ok][fixing], taus[fixing]
     classes = symbol_classes(hist, core.n_symbols, absent)
-    if (core.relabel and whole and core.n_symbols <= MAX_PATTERN_SYMBOLS
-            and fix_perms.shape[0] == 1):
+    if core.relabel and whole and core.n_symbols <= MAX_PATTERN_SYMBOLS and fix_perms.shape[0] == 1:
         # only relabellings fix the history: the representatives depend on the symbols'
         # classes alone, and the same few patterns recur at every depth (cached)
         pattern = np.int64(0)
@@ -613,8 +627,9 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
             while j < n:
                 stop = min(n, j + step)
                 if transposed:
-                    d, b = _tally_by_secret(by_secret, g, subset, j, stop, cnt, seen, d, b,
-                                            lower, solved)
+                    d, b = _tally_by_secret(
+                        by_secret, g, subset, j, stop, cnt, seen, d, b, lower, solved
+                    )
                 elif wide:
                     d, b = _tally(fb_wide, g, subset, j, stop, cnt, seen, d, b, lower, solved)
                 else:
@@ -654,8 +669,9 @@ def obvious_possible(core, subset, depth, cap):
     none_first = np.zeros(inside.shape[0], dtype=np.bool_)
     # (constants as np.int64 and np.bool_ values: a literal or a left-out default would
     # compile a second specialisation of the kernels, seconds of the first compile)
-    exact, largest, _ = score(core, inside, subset, small, depth, np.int64(INF), np.bool_(False),
-                              none_first)
+    exact, largest, _ = score(
+        core, inside, subset, small, depth, np.int64(INF), np.bool_(False), none_first
+    )
     for i in range(inside.shape[0]):
         if largest[i] <= 1:
             return np.int64(inside[i]), np.int64((2 * n - 1) * core.node_cost)
@@ -686,18 +702,30 @@ def prepare(core, subset, depth, cap, child, budget):
     core.counters[CANDS] += 1
     possible = possible_mask(core, cand, subset)
     cut = core.switches[CUTOFF] and core.switches[BOUNDS] and core.top == 0
-    bound, largest, complete = score(core, cand, subset, child, depth,
-                                     budget if cut else np.int64(INF),
-                                     cut and child_row_exact(core, cap), possible)
+    bound, largest, complete = score(
+        core,
+        cand,
+        subset,
+        child,
+        depth,
+        budget if cut else np.int64(INF),
+        cut and child_row_exact(core, cap),
+        possible,
+    )
     useful = possible | (largest < n) | ~complete
     if core.switches[OBVIOUS] and core.secrets_allowed and cap >= 2:
         for i in range(cand.shape[0]):
-            if useful[i] and complete[i] and largest[i] <= 1:  # singletons, no possible guess does so
+            if (
+                useful[i] and complete[i] and largest[i] <= 1
+            ):  # singletons, no possible guess does so
                 return cand[i], np.int64(2 * n * core.node_cost), empty, empty, none, empty
     keep = np.flatnonzero(useful)
     if core.top > 0 and keep.shape[0] > core.top:
-        keep = np.sort(keep[try_order(core, cand[keep], bound[keep], possible[keep],
-                                      largest[keep])[:core.top]])
+        keep = np.sort(
+            keep[
+                try_order(core, cand[keep], bound[keep], possible[keep], largest[keep])[: core.top]
+            ]
+        )
     return np.int64(NO_GUESS), np.int64(0), cand[keep], bound[keep], possible[keep], largest[keep]
 
 
@@ -775,10 +803,22 @@ def try_order(core, cand, bound, possible, largest):
 def history_slot(core, depth, cap):
     """(usable, memo key, e, rename) of the history's canonical form (``history_key``)."""
     sw = core.switches
-    if not (sw[MEMO] and sw[SYMMETRY]) or core.index_of_code.shape[0] == 0 or depth > HISTORY_KEY_DEPTH:
+    if (
+        not (sw[MEMO] and sw[SYMMETRY])
+        or core.index_of_code.shape[0] == 0
+        or depth > HISTORY_KEY_DEPTH
+    ):
         return False, (np.int64(0), np.int64(0), np.int64(0)), np.int64(0), np.arange(1)
-    h1, h2, e, rename = history_key(core.codes, core.hist_g, core.hist_f, depth, core.perms,
-                                    core.act, core.relabel, core.n_symbols)
+    h1, h2, e, rename = history_key(
+        core.codes,
+        core.hist_g,
+        core.hist_f,
+        depth,
+        core.perms,
+        core.act,
+        core.relabel,
+        core.n_symbols,
+    )
     usable = h1 != 0 or h2 != 0
     return usable, (h1, h2, np.int64(cap + HISTORY_TAG)), e, rename
 
@@ -800,8 +840,14 @@ def recall(core, key, shared, hkey, e, rename, n):
         hit = exact[hkey]
         guess = hit[1]
         if guess >= 0:
-            guess = from_canonical(guess, core.perms[e], rename, core.n_symbols,
-                                   core.codes.shape[1], core.index_of_code)
+            guess = from_canonical(
+                guess,
+                core.perms[e],
+                rename,
+                core.n_symbols,
+                core.codes.shape[1],
+                core.index_of_code,
+            )
         return True, hit[0], guess
     known = bounds[key] if key in bounds else np.int64(0)
     if shared and hkey in bounds:
@@ -822,8 +868,10 @@ def remember(core, key, shared, hkey, e, rename, value, guess):
     if guess >= 0:
         core.exact[key] = (value, guess)
         if shared:
-            core.exact[hkey] = (value, to_canonical(core.codes[guess], core.perms[e], rename,
-                                                    core.n_symbols))
+            core.exact[hkey] = (
+                value,
+                to_canonical(core.codes[guess], core.perms[e], rename, core.n_symbols),
+            )
     else:
         bounds = core.bound_memo
         bounds[key] = max(bounds[key] if key in bounds else np.int64(0), value)
@@ -890,8 +938,9 @@ def cell_bound(core, part, depth, cap):
             return max(low, np.int64(2 * m * core.node_cost))
     else:
         core.counters[LOOKS] += 1
-        obvious, value, _, bound, _, _ = prepare(core, part, depth, cap, lower_row(core, cap - 1),
-                                             np.int64(INF))
+        obvious, value, _, bound, _, _ = prepare(
+            core, part, depth, cap, lower_row(core, cap - 1), np.int64(INF)
+        )
         if obvious < 0:
             low = max(low, bound.min() if bound.shape[0] > 0 else np.int64(INF))
     if obvious >= 0:
@@ -927,8 +976,9 @@ def best(core, subset, depth, cap, budget):
     core.counters[NODES] += 1
 
     child = lower_row(core, cap - 1)
-    obvious, value, cand, bound, possible, largest = prepare(core, subset, depth, cap, child,
-                                                             budget if bounds else np.int64(INF))
+    obvious, value, cand, bound, possible, largest = prepare(
+        core, subset, depth, cap, child, budget if bounds else np.int64(INF)
+    )
     if obvious >= 0:
         best_value = np.int64(value)
         best_guess = np.int64(obvious) if value < budget else np.int64(NO_GUESS)
@@ -956,7 +1006,7 @@ def best(core, subset, depth, cap, budget):
             total = bound[i] if bounds else (core.node_cost + guess_cost(core, g, free)) * n
             for k in range(order.shape[0]):
                 c = order[k]
-                part = members[starts[c]:starts[c + 1]]
+                part = members[starts[c] : starts[c + 1]]
                 lower[k] = child[part.shape[0]] if bounds else np.int64(0)
                 if bounds and sw[LOOKAHEAD]:
                     push(core, depth, g, feedbacks[c])
@@ -971,10 +1021,15 @@ def best(core, subset, depth, cap, budget):
             complete = True
             for k in range(order.shape[0]):
                 c = order[k]
-                part = members[starts[c]:starts[c + 1]]
+                part = members[starts[c] : starts[c + 1]]
                 push(core, depth, g, feedbacks[c])
-                v, _ = best(core, part, depth + 1, cap - 1,
-                            best_value - (total - lower[k]) if bounds else np.int64(INF))
+                v, _ = best(
+                    core,
+                    part,
+                    depth + 1,
+                    cap - 1,
+                    best_value - (total - lower[k]) if bounds else np.int64(INF),
+                )
                 total += v - lower[k]
                 if total >= best_value and (bounds or v >= INF):
                     complete = False
@@ -1098,7 +1153,7 @@ def grow(core, subset, depth, cap, parent, feedback, out):
     count = np.int64(1)
     for k in range(order.shape[0]):
         c = order[k]
-        part = members[starts[c]:starts[c + 1]]
+        part = members[starts[c] : starts[c + 1]]
         push(core, depth, guess, feedbacks[c])
         if not core.exhaust_inf:
             v, _ = best(core, part, depth + 1, cap - 1, np.int64(INF))

@@ -58,10 +58,10 @@ class TreeStrategy(Strategy):
         """The guess the tree plays after `position`; None off the tree (a guess it did
         not play, or a position before its own start)."""
         start = tuple(self.start)
-        if tuple(position[:len(start)]) != start:
+        if tuple(position[: len(start)]) != start:
             return None
         node = self.root
-        for g, f in position[len(start):]:
+        for g, f in position[len(start) :]:
             if self.guess_index(node["guess"]) != g:
                 return None
             node = (node.get("next") or {}).get(self.game.format_feedback(f))
@@ -113,17 +113,24 @@ class TreeStrategy(Strategy):
         played = len(history)
         total, won, depth_of = _subtree(game, node, left, played, self.tree.get("horizon"))
         n = len(left)
-        facts = [f"{n:,} secret{'s' if n != 1 else ''} still possible"
-                 + (": " + " ".join(game.format_code(secrets[s]) for s in left)
-                    if n <= LIST_LIMIT else "")]
+        facts = [
+            f"{n:,} secret{'s' if n != 1 else ''} still possible"
+            + (
+                ": " + " ".join(game.format_code(secrets[s]) for s in left)
+                if n <= LIST_LIMIT
+                else ""
+            )
+        ]
         horizon = self.tree.get("horizon")
         if horizon is not None:
             facts.append(f"value of the subtree: wins {won:,} of {n:,} within {horizon} guesses")
         else:
-            facts.append(f"value of the subtree: {total:,} guesses over {n:,} "
-                         f"secret{'s' if n != 1 else ''}, "
-                         f"average {format_value(Fraction(total, n)) if n else '0'} "
-                         f"({total / max(n, 1):.4f}), worst case {depth_of}")
+            facts.append(
+                f"value of the subtree: {total:,} guesses over {n:,} "
+                f"secret{'s' if n != 1 else ''}, "
+                f"average {format_value(Fraction(total, n)) if n else '0'} "
+                f"({total / max(n, 1):.4f}), worst case {depth_of}"
+            )
         g = self.guess_index(node["guess"])
         row = compute_feedback(game, guesses[[g]], secrets[left])[0]
         solved = game.solved_feedback()
@@ -138,16 +145,29 @@ class TreeStrategy(Strategy):
             elif child is None:
                 options = (Option("lost (no guess left)", "", True, None),)
             else:
-                options = (Option(f"guess {child['guess']}", detail, True,
-                                  "/".join(labels + [label]), self.guess_index(child["guess"])),)
+                options = (
+                    Option(
+                        f"guess {child['guess']}",
+                        detail,
+                        True,
+                        "/".join(labels + [label]),
+                        self.guess_index(child["guess"]),
+                    ),
+                )
             branches.append(Branch(label, detail, options, f))
         parent = "/".join(labels[:-1]) if labels else None
-        return View(path="/".join(labels), title=f"guess {node['guess']}", facts=tuple(facts),
-                    branches=tuple(branches), parent=parent)
+        return View(
+            path="/".join(labels),
+            title=f"guess {node['guess']}",
+            facts=tuple(facts),
+            branches=tuple(branches),
+            parent=parent,
+        )
 
 
-def _subtree(game, node: dict, left: np.ndarray, played: int,
-             horizon: int | None) -> tuple[int, int, int]:
+def _subtree(
+    game, node: dict, left: np.ndarray, played: int, horizon: int | None
+) -> tuple[int, int, int]:
     """(guesses summed, secrets won, worst depth) of the subtree `node` over `left`."""
     secrets, guesses = game.secrets(), game.guesses()
     solved = game.solved_feedback()
@@ -156,8 +176,9 @@ def _subtree(game, node: dict, left: np.ndarray, played: int,
     while stack:
         here, part, depth = stack.pop()
         code = game.parse_code(here["guess"])
-        row = compute_feedback(game, np.asarray(code)[None, :].astype(guesses.dtype),
-                               secrets[part])[0]
+        row = compute_feedback(
+            game, np.asarray(code)[None, :].astype(guesses.dtype), secrets[part]
+        )[0]
         for f in np.unique(row):
             cell = part[row == f]
             if f == solved:

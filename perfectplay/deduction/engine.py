@@ -23,8 +23,20 @@ class DeductionEngine(Engine):
 
     kind = "deduction"
     label = "deduction"
-    solve_flags = frozenset({"strategy", "max_guesses", "top", "workers", "without", "first",
-                             "after", "store", "no_store", "cluster"})
+    solve_flags = frozenset(
+        {
+            "strategy",
+            "max_guesses",
+            "top",
+            "workers",
+            "without",
+            "first",
+            "after",
+            "store",
+            "no_store",
+            "cluster",
+        }
+    )
     play_flags = frozenset({"secret", "budget"})
     gym_env = "perfectplay.gym:DeductionEnv"
     web_board = "perfectplay.web.play:deduction_board"
@@ -41,50 +53,70 @@ class DeductionEngine(Engine):
         if args.workers is not None and args.workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {args.workers}")
         strategy = args.strategy or "optimal"
-        options = {"strategy": strategy, "max_guesses": args.max_guesses,
-                   "workers": args.workers,
-                   "without": args.without_names(),
-                   "position": parse_position(game, args.after),
-                   "first": None if args.first is None else guess_index(game, args.first),
-                   "cluster": args.cluster, "top": args.top}
+        options = {
+            "strategy": strategy,
+            "max_guesses": args.max_guesses,
+            "workers": args.workers,
+            "without": args.without_names(),
+            "position": parse_position(game, args.after),
+            "first": None if args.first is None else guess_index(game, args.first),
+            "cluster": args.cluster,
+            "top": args.top,
+        }
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
             options["store"] = open_store(args.store, args.no_store, note)
         return options
 
-    def play(self, game: DeductionGame, console: Console, seed: int | None,
-             args: PlayArgs) -> None:
+    def play(self, game: DeductionGame, console: Console, seed: int | None, args: PlayArgs) -> None:
         from ..play.deduction_play import play_deduction
 
-        play_deduction(game, console, secret=args.secret, seed=seed,
-                       budget=BUDGET if args.budget is None else args.budget)
+        play_deduction(
+            game,
+            console,
+            secret=args.secret,
+            seed=seed,
+            budget=BUDGET if args.budget is None else args.budget,
+        )
 
-    def rank(self, game: DeductionGame, objective: Objective, after: str,
-             progress: Silent) -> Ranking:
+    def rank(
+        self, game: DeductionGame, objective: Objective, after: str, progress: Silent
+    ) -> Ranking:
         from .position import format_position, parse_position
         from .rank import rank_guesses
 
         position = parse_position(game, after)
         ranking = rank_guesses(game, objective, position, progress=progress)
         codes = game.guesses()
-        return Ranking(objective=objective, position=format_position(game, position),
-                       secrets=ranking.secrets,
-                       choices=tuple(Ranked(game.format_code(codes[p.guess]), p.value)
-                                     for p in ranking.guesses),
-                       optimal=len(ranking.optimal()), classes=ranking.classes,
-                       optimal_classes=ranking.optimal_classes)
+        return Ranking(
+            objective=objective,
+            position=format_position(game, position),
+            secrets=ranking.secrets,
+            choices=tuple(
+                Ranked(game.format_code(codes[p.guess]), p.value) for p in ranking.guesses
+            ),
+            optimal=len(ranking.optimal()),
+            classes=ranking.classes,
+            optimal_classes=ranking.optimal_classes,
+        )
 
     def trade_off(self, game: DeductionGame, objective: Objective, after: str) -> TradeOff:
         from .frontier import frontier
         from .position import parse_position
 
         if objective.horizon is None:
-            raise Unsupported("--frontier and --cost-weight need a horizon "
-                              "(--objective probability or probability-then-cost)")
-        front = frontier(game, objective.horizon, parse_position(game, after),
-                         objective.determine)
+            raise Unsupported(
+                "--frontier and --cost-weight need a horizon "
+                "(--objective probability or probability-then-cost)"
+            )
+        front = frontier(game, objective.horizon, parse_position(game, after), objective.determine)
         codes = game.guesses()
-        return TradeOff(front, tuple(game.format_code(codes[p.tree.guess]) if p.tree is not None
-                                     else "(stop)" for p in front.points))
+        return TradeOff(
+            front,
+            tuple(
+                game.format_code(codes[p.tree.guess]) if p.tree is not None else "(stop)"
+                for p in front.points
+            ),
+        )
 
     def position(self, game: DeductionGame, after: str, needed_for: str) -> History:
         from .position import parse_position

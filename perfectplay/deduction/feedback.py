@@ -31,12 +31,12 @@ MAX_TABLE = 120_000_000
 @dataclass(frozen=True, eq=False)
 class Table:
     game: DeductionGame
-    guesses: np.ndarray        # (G, L) int8
-    secrets: np.ndarray        # (S, L) int8
-    fb: np.ndarray | None      # (G, S) uint8 or uint16; None: computed where needed
-    solved: int                # the feedback meaning "guess == secret"
+    guesses: np.ndarray  # (G, L) int8
+    secrets: np.ndarray  # (S, L) int8
+    fb: np.ndarray | None  # (G, S) uint8 or uint16; None: computed where needed
+    solved: int  # the feedback meaning "guess == secret"
     n_feedbacks: int
-    branching: int             # distinct non-solved feedbacks that occur
+    branching: int  # distinct non-solved feedbacks that occur
     secret_of_guess: np.ndarray  # (G,) index of the equal secret, or -1
     guess_of_secret: np.ndarray  # (S,) index of the equal guess
     symmetry: Symmetry
@@ -86,8 +86,12 @@ def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -
     for array in (guesses, secrets):
         digest.update(np.ascontiguousarray(array).tobytes())
     kernel = game.feedback_kernel()
-    for source in sorted({inspect.getsourcefile(type(game)),
-                          inspect.getsourcefile(getattr(kernel, "py_func", kernel))}):
+    for source in sorted(
+        {
+            inspect.getsourcefile(type(game)),
+            inspect.getsourcefile(getattr(kernel, "py_func", kernel)),
+        }
+    ):
         try:
             digest.update(open(source, "rb").read())
         except (OSError, TypeError):  # no source to read: nothing kept
@@ -132,8 +136,12 @@ def compute_feedback(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarr
 
     step = -(-len(guesses) // workers)
     with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(lambda a: kernel(guesses[a:a + step], secrets, out[a:a + step]),
-                      range(0, len(guesses), step)))
+        list(
+            pool.map(
+                lambda a: kernel(guesses[a : a + step], secrets, out[a : a + step]),
+                range(0, len(guesses), step),
+            )
+        )
     return out
 
 
@@ -149,8 +157,10 @@ def build_table(game: DeductionGame) -> Table:
     if len(guesses) * len(secrets) <= MAX_TABLE:
         fb = _kept_table(game, guesses, secrets)
     elif len(guesses) * len(secrets) > MAX_SEARCHED:
-        raise Unsupported(f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too "
-                          f"large to search (limit {MAX_SEARCHED:,} pairs)")
+        raise Unsupported(
+            f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too "
+            f"large to search (limit {MAX_SEARCHED:,} pairs)"
+        )
     solved = game.solved_feedback()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     guess_of_secret = np.array([index[tuple(s)] for s in secrets.tolist()], dtype=np.int64)
@@ -164,5 +174,15 @@ def build_table(game: DeductionGame) -> Table:
     else:  # without the table, any feedback may occur (a sound, weaker bound)
         present[:] = True
     branching = max(1, int(present.sum()) - int(present[solved]))
-    return Table(game, guesses, secrets, fb, solved, game.n_feedbacks(), branching,
-                 secret_of_guess, guess_of_secret, game.symmetry())
+    return Table(
+        game,
+        guesses,
+        secrets,
+        fb,
+        solved,
+        game.n_feedbacks(),
+        branching,
+        secret_of_guess,
+        guess_of_secret,
+        game.symmetry(),
+    )

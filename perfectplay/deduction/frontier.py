@@ -61,6 +61,7 @@ class Frontier:
         (the most probable of the ties)."""
         if weight < 0:
             raise Unsupported(f"--cost-weight must be at least 0, got {weight}")
+
         def worth(p: Point) -> Fraction:
             return self.probability(p) - weight * self.expected_cost(p)
 
@@ -78,15 +79,18 @@ def _pareto(points: list[tuple[int, int, dict]]) -> list[tuple[int, int, dict]]:
     return kept
 
 
-def frontier(game: DeductionGame, horizon: int, position: History = (),
-             determine: bool = False) -> Frontier:
+def frontier(
+    game: DeductionGame, horizon: int, position: History = (), determine: bool = False
+) -> Frontier:
     """Every Pareto-optimal (secrets won within `horizon` guesses from the start, total
     cost) pair after `position`, each with a strategy (see the module's docstring)."""
     table = build_table(game)
     start = position_secrets(table, position)
     if len(start) > MAX_SECRETS:
-        raise Unsupported(f"{game}: the frontier is for at most {MAX_SECRETS} secrets, here "
-                          f"{len(start)} (use --objective probability-then-cost)")
+        raise Unsupported(
+            f"{game}: the frontier is for at most {MAX_SECRETS} secrets, here "
+            f"{len(start)} (use --objective probability-then-cost)"
+        )
     if horizon <= len(position):
         raise Unsupported(f"{game.name}: no guess left within the horizon {horizon}")
     memo: dict[tuple, list[tuple[int, int, dict]]] = {}
@@ -119,13 +123,20 @@ def frontier(game: DeductionGame, horizon: int, position: History = (),
                     combos = [(w + 1, k, ch) for w, k, ch in combos]
                     continue
                 sub = solve(c, history + ((g, f),), left - 1)
-                combos = _pareto([(w + sw, k + sk, {**ch, f: st["tree"]})
-                                  for w, k, ch in combos for sw, sk, st in sub])
+                combos = _pareto(
+                    [
+                        (w + sw, k + sk, {**ch, f: st["tree"]})
+                        for w, k, ch in combos
+                        for sw, sk, st in sub
+                    ]
+                )
             for w, k, ch in combos:
                 node = Node(g, {f: t for f, t in ch.items() if t is not None})
                 options.append((w, k, {"tree": node}))
         memo[key] = _pareto(options)
         return memo[key]
 
-    points = [Point(w, k, st["tree"]) for w, k, st in solve(start, position, horizon - len(position))]
+    points = [
+        Point(w, k, st["tree"]) for w, k, st in solve(start, position, horizon - len(position))
+    ]
     return Frontier(len(start), horizon, tuple(sorted(points, key=lambda p: (p.wins, p.cost))))

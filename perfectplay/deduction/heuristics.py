@@ -53,8 +53,13 @@ SCORES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-def obvious_guess(table: Table, subset: np.ndarray, history: History,
-                  use_table: bool = True, use_symmetry: bool = True) -> int:
+def obvious_guess(
+    table: Table,
+    subset: np.ndarray,
+    history: History,
+    use_table: bool = True,
+    use_symmetry: bool = True,
+) -> int:
     """The lowest possible guess splitting `subset` into singletons, or -1 if none."""
     if len(subset) > table.branching + 1:
         return -1
@@ -66,13 +71,22 @@ def obvious_guess(table: Table, subset: np.ndarray, history: History,
     return int(cand[hits[0]]) if len(hits) else -1
 
 
-def heuristic_guess(table: Table, subset: np.ndarray, history: History, method: str,
-                    obvious: bool = True, use_symmetry: bool = True, use_table: bool = True) -> int:
+def heuristic_guess(
+    table: Table,
+    subset: np.ndarray,
+    history: History,
+    method: str,
+    obvious: bool = True,
+    use_symmetry: bool = True,
+    use_table: bool = True,
+) -> int:
     """The guess heuristic `method` plays on consistent set `subset` after `history`."""
     try:
         score = SCORES[method]
     except KeyError:
-        raise Unsupported(f"unknown strategy {method!r} (known: optimal, {', '.join(SCORES)})") from None
+        raise Unsupported(
+            f"unknown strategy {method!r} (known: optimal, {', '.join(SCORES)})"
+        ) from None
     if len(subset) <= 2:
         return int(table.guess_of_secret[subset[0]])
     if obvious:

@@ -229,7 +229,7 @@ def _next_order(order):
         j -= 1
     order[i], order[j] = order[j], order[i]
     lo, hi = i + 1, k - 1  # reversed in place (a reversed slice would be a copy and a
-    while lo < hi:         # reference count per call: the hottest part of item matching)
+    while lo < hi:  # reference count per call: the hottest part of item matching)
         order[lo], order[hi] = order[hi], order[lo]
         lo += 1
         hi -= 1

@@ -30,7 +30,9 @@ from .engine import DEDUCTION, DeductionEngine
 from .restriction import Restriction
 
 #: What a deduction game must define (named in the error when one is missing).
-NEEDS = "a deduction game defines length, n_symbols, guesses, n_feedbacks, solved_feedback and feedback"
+NEEDS = (
+    "a deduction game defines length, n_symbols, guesses, n_feedbacks, solved_feedback and feedback"
+)
 
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
@@ -74,13 +76,23 @@ class DeductionGame(Game):
 
     kind: ClassVar[str] = "deduction"
     engine: ClassVar[DeductionEngine] = DEDUCTION
-    objectives: ClassVar[tuple[str, ...]] = ("expected", "worst", "probability",
-                                             "probability-then-cost")
+    objectives: ClassVar[tuple[str, ...]] = (
+        "expected",
+        "worst",
+        "probability",
+        "probability-then-cost",
+    )
     cost_unit: ClassVar[str] = "guesses"
 
-    possible_only: int = dataclasses.field(default=0, metadata={
-        "low": 0, "high": 1, "omit_default": True,
-        "help": "1: guess only secrets still possible (composed with the game's own rules)"})
+    possible_only: int = dataclasses.field(
+        default=0,
+        metadata={
+            "low": 0,
+            "high": 1,
+            "omit_default": True,
+            "help": "1: guess only secrets still possible (composed with the game's own rules)",
+        },
+    )
 
     # --- what every game must say ------------------------------------------------------
     def length(self) -> int:
@@ -118,6 +130,7 @@ class DeductionGame(Game):
         Without one, the scalar ``feedback`` is called for every pair: exact and fine for
         small games, slow for large ones.
         """
+
         def kernel(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
             for i, g in enumerate(guesses):
                 for j, s in enumerate(secrets):
@@ -150,6 +163,7 @@ class DeductionGame(Game):
         Every solve keeps within it (``--max-guesses`` may lower it further).
         """
         return None
+
     def symbol_costs(self) -> np.ndarray:
         """The cost of each symbol placed in a guess (seed 000's item costs): an int64 array
         of ``n_symbols()`` entries, 1 each unless a game says otherwise. Objectives that
@@ -241,7 +255,9 @@ class DeductionGame(Game):
             mask = allowed_mask(allowed, least, guesses)
         if rule.possible_only:
             codes = self.guesses()
-            out = np.empty((1, len(guesses)), dtype=np.uint16 if self.n_feedbacks() > 256 else np.uint8)
+            out = np.empty(
+                (1, len(guesses)), dtype=np.uint16 if self.n_feedbacks() > 256 else np.uint8
+            )
             kernel = self.feedback_kernel()
             for g, f in history:
                 kernel(codes[g][None, :], guesses, out)
@@ -255,8 +271,10 @@ class DeductionGame(Game):
     def parse_code(self, text: str) -> np.ndarray:
         text = text.strip()
         if len(text) != self.length() or not text.isdigit():
-            raise BadCode(f"{self.name}: cannot read code {text!r} "
-                          f"(expected {self.length()} symbols like {self.format_code(self.guesses()[0])})")
+            raise BadCode(
+                f"{self.name}: cannot read code {text!r} "
+                f"(expected {self.length()} symbols like {self.format_code(self.guesses()[0])})"
+            )
         code = np.array([int(ch) - 1 for ch in text], dtype=np.int8)
         if code.min() < 0 or code.max() >= self.n_symbols():
             raise BadCode(f"{self.name}: code {text!r} uses a symbol out of range")
@@ -273,8 +291,10 @@ class DeductionGame(Game):
     def parse_feedback(self, text: str) -> int:
         text = text.strip()
         if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():
-            raise BadCode(f"{self.name}: cannot read feedback {text!r} "
-                          f"(expected a number from 0 to {self.n_feedbacks() - 1})")
+            raise BadCode(
+                f"{self.name}: cannot read feedback {text!r} "
+                f"(expected a number from 0 to {self.n_feedbacks() - 1})"
+            )
         return int(text)
 
     def feedback_help(self) -> str:
@@ -303,8 +323,10 @@ class DeductionGame(Game):
                 return f"{self.format_code([s])} may not stand at position {p + 1} any more"
         for s, times in enumerate(least.tolist()):
             if code.count(s) < times:
-                return (f"{self.format_code([s])} was revealed {times} time{'s' if times > 1 else ''}"
-                        f" and must be used at least as often")
+                return (
+                    f"{self.format_code([s])} was revealed {times} time{'s' if times > 1 else ''}"
+                    f" and must be used at least as often"
+                )
         if rule.possible_only:
             return "only a secret still possible may be guessed"
         return "the rules do not allow it here"
@@ -346,7 +368,9 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         g, s = G[a], S[b]
         f = game.feedback(g, s)
         assert 0 <= f < game.n_feedbacks(), f"feedback {f} out of range"
-        assert (f == game.solved_feedback()) == bool(np.array_equal(g, s)), "solved iff guess == secret"
+        assert (f == game.solved_feedback()) == bool(np.array_equal(g, s)), (
+            "solved iff guess == secret"
+        )
         kernel(g[None, :], s[None, :], out)
         assert int(out[0, 0]) == f, f"kernel disagrees with feedback() on {g}, {s}"
         assert game.parse_feedback(game.format_feedback(f)) == f, "feedback format/parse"
@@ -362,15 +386,18 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
             g2 = g.copy()
             g2[spots[0]] = absent[absent != g[spots[0]]][0]
             if tuple(g2) in guess_set:
-                assert game.feedback(g2, s) == game.feedback(g, s), "feedback must be blind to absent symbols"
+                assert game.feedback(g2, s) == game.feedback(g, s), (
+                    "feedback must be blind to absent symbols"
+                )
 
     history: History = ((int(gi[0]), int(game.feedback(G[gi[0]], S[si[0]]))),)
     sets = game.allowed_symbols(history)
     if sets is not None:
         mask = game.restrict_guesses(history, G)
         by_sets = sets[np.arange(L)[None, :], G.astype(np.int64)].all(axis=1)
-        assert np.array_equal(by_sets, np.ones(len(G), bool) if mask is None else mask), \
+        assert np.array_equal(by_sets, np.ones(len(G), bool) if mask is None else mask), (
             "allowed_symbols must agree with restrict_guesses"
+        )
 
     sym = game.symmetry()
     perms = np.asarray(sym.positions)
@@ -384,7 +411,9 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
         g, s = G[a], S[b]
         g2, s2 = tau[g[pi]].astype(np.int8), tau[s[pi]].astype(np.int8)
-        assert tuple(g2) in guess_set and tuple(s2) in secret_set, "symmetry must map codes to codes"
+        assert tuple(g2) in guess_set and tuple(s2) in secret_set, (
+            "symmetry must map codes to codes"
+        )
         f = game.feedback(g, s)
         image = f if act is None else int(act[e, f])
         assert game.feedback(g2, s2) == image, "feedback must be invariant under the symmetry"

@@ -53,14 +53,14 @@ class SearchObjective:
     """One objective in the core's terms (see the module's docstring)."""
 
     name: str
-    node_cost: int          # added per secret still unknown at each guess
-    exhaust_inf: bool       # no guess left with secrets unknown: INF (else one per secret)
+    node_cost: int  # added per secret still unknown at each guess
+    exhaust_inf: bool  # no guess left with secrets unknown: INF (else one per secret)
     order_by_largest: bool  # try guesses with the smallest largest cell first (feasibility)
     determine: bool = False  # a set of one secret is found already: costs 0, never lost
-    costed: bool = False     # guesses cost their symbols too (the game's symbol_costs)
-    loss_value: int = 1      # the value of one secret lost (when not exhaust_inf)
+    costed: bool = False  # guesses cost their symbols too (the game's symbol_costs)
+    loss_value: int = 1  # the value of one secret lost (when not exhaust_inf)
     smallest_first: bool = True  # a guess's cells searched smallest first (else largest)
-    lanes: int | None = None     # lanes a solve takes by default (None: every core)
+    lanes: int | None = None  # lanes a solve takes by default (None: every core)
 
     def exhausted(self, n: int) -> int:
         if n == 0 or (self.determine and n == 1):
@@ -91,7 +91,7 @@ class SearchObjective:
         n, total, level, width = 0, 0, 1, (branching + 1 if self.determine else 1)
         while n < n_max and level <= cap:
             take = min(width, n_max - n)
-            row[n + 1:n + take + 1] = total + level * np.arange(1, take + 1)
+            row[n + 1 : n + take + 1] = total + level * np.arange(1, take + 1)
             n += take
             total += level * take
             level += 1
@@ -119,10 +119,14 @@ WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest
 #: starts, and this objective's weak cell bounds make those budgets loose (item
 #: matching's table, S=5, T=4, I=5..10: 171 s on two lanes, 124 s of CPU and 57,003
 #: states at I=10, against 89 s on one with 30,654 states).
-LOSSES = SearchObjective("losses", node_cost=0, exhaust_inf=False, order_by_largest=False,
-                         smallest_first=False, lanes=1)
-def probability_then_cost(secrets: int, horizon: int, costliest_guess: int,
-                          determine: bool = False) -> SearchObjective:
+LOSSES = SearchObjective(
+    "losses", node_cost=0, exhaust_inf=False, order_by_largest=False, smallest_first=False, lanes=1
+)
+
+
+def probability_then_cost(
+    secrets: int, horizon: int, costliest_guess: int, determine: bool = False
+) -> SearchObjective:
     """``LOSSES`` with guess costs, a lost secret worth more than any strategy's total cost
     (`secrets` * `horizon` * `costliest_guess` + 1): fewest losses first, then least cost."""
     base = LOSSES.determined() if determine else LOSSES
@@ -130,8 +134,10 @@ def probability_then_cost(secrets: int, horizon: int, costliest_guess: int,
     if m * (secrets + 1) >= INF:
         from ..errors import Unsupported
 
-        raise Unsupported("the costs are too large for exact search at this size "
-                          f"({secrets} secrets, {horizon} guesses)")
+        raise Unsupported(
+            "the costs are too large for exact search at this size "
+            f"({secrets} secrets, {horizon} guesses)"
+        )
     return dataclasses.replace(base, name=f"{base.name}-cost-{m}", costed=True, loss_value=m)
 
 

@@ -7,7 +7,9 @@ import numpy as np
 from .feedback import Table, compute_feedback
 
 
-def counts(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = True) -> np.ndarray:
+def counts(
+    table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = True
+) -> np.ndarray:
     """counts[i, f]: secrets of `subset` answering guess cand[i] with feedback f.
 
     With ``use_table=False`` the feedbacks are recomputed by the game's kernel instead of
@@ -21,7 +23,9 @@ def counts(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool =
     return counts_of_feedback(values, table.n_feedbacks)
 
 
-def cells(table: Table, guess: int, subset: np.ndarray, use_table: bool = True) -> list[tuple[int, np.ndarray]]:
+def cells(
+    table: Table, guess: int, subset: np.ndarray, use_table: bool = True
+) -> list[tuple[int, np.ndarray]]:
     """The non-empty cells of `subset` under `guess`: (feedback, sorted secret indices), by feedback."""
     from .kernels import split
 
@@ -31,8 +35,10 @@ def cells(table: Table, guess: int, subset: np.ndarray, use_table: bool = True) 
         row = np.zeros(table.n_secrets, dtype=np.uint16)
         row[subset] = compute_feedback(table.game, table.guesses[[guess]], table.secrets[subset])[0]
     members, feedbacks, starts = split(row, subset, table.n_feedbacks)
-    return [(f, members[a:b]) for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(),
-                                                 starts[1:].tolist())]
+    return [
+        (f, members[a:b])
+        for f, a, b in zip(feedbacks.tolist(), starts[:-1].tolist(), starts[1:].tolist())
+    ]
 
 
 def in_subset(table: Table, cand: np.ndarray, subset: np.ndarray) -> np.ndarray:

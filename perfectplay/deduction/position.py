@@ -32,9 +32,11 @@ def parse_position(game: DeductionGame, text: str) -> History:
             continue
         guess, sep, feedback = part.partition(":")
         if not sep:
-            raise Unsupported(f"cannot read {part!r} in the position (expected GUESS:FEEDBACK, "
-                              f"e.g. {game.format_code(game.guesses()[0])}:"
-                              f"{game.format_feedback(0)})")
+            raise Unsupported(
+                f"cannot read {part!r} in the position (expected GUESS:FEEDBACK, "
+                f"e.g. {game.format_code(game.guesses()[0])}:"
+                f"{game.format_feedback(0)})"
+            )
         history.append((guess_index(game, guess), game.parse_feedback(feedback)))
     return tuple(history)
 
@@ -52,8 +54,10 @@ def position_secrets(table: Table, history: History) -> np.ndarray:
         g = history[turn][0]
         mask = game.restrict_guesses(history[:turn], table.guesses[g][None, :])
         if mask is not None and not mask[0]:
-            raise Unsupported(f"{game.name}: {game.format_code(table.guesses[g])} is not allowed "
-                              f"after {format_position(game, history[:turn])} (the game's hard mode)")
+            raise Unsupported(
+                f"{game.name}: {game.format_code(table.guesses[g])} is not allowed "
+                f"after {format_position(game, history[:turn])} (the game's hard mode)"
+            )
     left = consistent_after(table, history)
     if len(left) == 0:
         raise Unsupported(f"{game.name}: no secret answers {format_position(game, history)}")

@@ -34,10 +34,16 @@ class WinStrategy:
     method: str = "optimal"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "deduction-tree", "label": self.label, "method": self.method,
-                **({"determine": True} if self.determine else {}),
-                **position_json(self.game, self.position),
-                "objective": self.objective, "horizon": self.horizon, "wins": self.wins,
-                "secrets": self.secrets,
-                "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
-                "root": tree_to_json(self.game, self.root)}
+        return {
+            "kind": "deduction-tree",
+            "label": self.label,
+            "method": self.method,
+            **({"determine": True} if self.determine else {}),
+            **position_json(self.game, self.position),
+            "objective": self.objective,
+            "horizon": self.horizon,
+            "wins": self.wins,
+            "secrets": self.secrets,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+            "root": tree_to_json(self.game, self.root),
+        }

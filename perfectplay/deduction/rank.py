@@ -33,9 +33,9 @@ from .solve import core_objective
 class Priced:
     """One guess and its exact value (counted from the start of the game)."""
 
-    guess: int          # index into game.guesses()
-    value: Fraction     # expected guesses, worst-case guesses, or P(win within the horizon)
-    canonical: bool     # one of the search's candidates (a symmetry class's representative)
+    guess: int  # index into game.guesses()
+    value: Fraction  # expected guesses, worst-case guesses, or P(win within the horizon)
+    canonical: bool  # one of the search's candidates (a symmetry class's representative)
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,9 @@ class Ranking:
     """Every useful allowed guess at a position, best first, with what is optimal there."""
 
     objective: Objective
-    secrets: int                 # still possible at the position
+    secrets: int  # still possible at the position
     guesses: tuple[Priced, ...]  # best first (ties by guess index)
-    classes: int                 # the search's candidates (classes under symmetry)
+    classes: int  # the search's candidates (classes under symmetry)
 
     @property
     def best(self) -> Fraction:
@@ -68,15 +68,20 @@ def _maximise(objective: Objective) -> bool:
     return objective.name == "probability"
 
 
-def rank_guesses(game: DeductionGame, objective: Objective = Objective(), position: History = (),
-                 progress: Callable[[str], None] | None = None,
-                 searches: dict | None = None) -> Ranking:
+def rank_guesses(
+    game: DeductionGame,
+    objective: Objective = Objective(),
+    position: History = (),
+    progress: Callable[[str], None] | None = None,
+    searches: dict | None = None,
+) -> Ranking:
     """The exact value of every allowed guess after `position` under `objective` (guesses
     that learn nothing are left out: they are never better than waiting). `searches`
     holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
     if objective.name not in ("expected", "worst", "probability"):
-        raise Unsupported(f"rank prices guesses for expected, worst or probability, "
-                          f"not {objective.name!r}")
+        raise Unsupported(
+            f"rank prices guesses for expected, worst or probability, not {objective.name!r}"
+        )
     table = build_table(game)
     subset = position_secrets(table, position)
     n, played = len(subset), len(position)
@@ -91,10 +96,18 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
     allowed = np.arange(len(table.guesses)) if mask is None else np.flatnonzero(mask)
     order = list(canonical) + sorted(set(allowed.tolist()) - set(canonical.tolist()))
     first = set(canonical.tolist())
-    cap = (objective.horizon - played if objective.name == "probability"
-           else n if game.consistent_secrets_allowed() else table.n_secrets)
-    worst = (search_for(game, core_objective("worst", objective.determine), SpeedUps(), searches)
-             if objective.name == "worst" else None)
+    cap = (
+        objective.horizon - played
+        if objective.name == "probability"
+        else n
+        if game.consistent_secrets_allowed()
+        else table.n_secrets
+    )
+    worst = (
+        search_for(game, core_objective("worst", objective.determine), SpeedUps(), searches)
+        if objective.name == "worst"
+        else None
+    )
     priced = []
     for k, g in enumerate(order):
         parts = search.cells(int(g), subset)
@@ -102,18 +115,23 @@ def rank_guesses(game: DeductionGame, objective: Objective = Objective(), positi
             continue  # learns nothing
         history = [position + ((int(g), f),) for f, _ in parts]
         if worst is not None:
-            deepest = max((_least_cap(worst, part, h, n) for (_, part), h in zip(parts, history)),
-                          default=0)
+            deepest = max(
+                (_least_cap(worst, part, h, n) for (_, part), h in zip(parts, history)), default=0
+            )
             if deepest >= INF:
                 continue  # no strategy after it solves every secret
             value = Fraction(played + 1 + deepest)
         else:
             total = search.objective.node_cost * n + sum(
-                search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history))
+                search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history)
+            )
             if total >= INF:
                 continue  # no strategy after it fits the guesses left
-            value = (Fraction(n - total, n) if objective.name == "probability"
-                     else Fraction(played * n + total, n))
+            value = (
+                Fraction(n - total, n)
+                if objective.name == "probability"
+                else Fraction(played * n + total, n)
+            )
         priced.append(Priced(int(g), value, int(g) in first))
         if progress:
             progress(f"{k + 1}/{len(order)} guesses priced")

@@ -90,8 +90,13 @@ NO_ROWS.flags.writeable = False
 _SEARCHES: dict[tuple, Search] = {}
 
 
-def search_for(game: DeductionGame, objective: str | SearchObjective, speedups: SpeedUps,
-               searches: dict | None = None, top: int | None = None) -> Search:
+def search_for(
+    game: DeductionGame,
+    objective: str | SearchObjective,
+    speedups: SpeedUps,
+    searches: dict | None = None,
+    top: int | None = None,
+) -> Search:
     """The search for (game, objective, speed-ups, breadth `top`) in `searches` (by
     default this process's own: one memo shared by every task a worker runs);
     `objective` by name (``objective.OBJECTIVES``) or, when it carries data of its own
@@ -117,8 +122,9 @@ def grow(search: Search, subset: np.ndarray, history: History, cap: int) -> Node
     return nodes[0]
 
 
-def solve_subproblem(sub: Subproblem, searches: dict | None = None,
-                     seeds: np.ndarray | None = None) -> Answer:
+def solve_subproblem(
+    sub: Subproblem, searches: dict | None = None, seeds: np.ndarray | None = None
+) -> Answer:
     """Answer `sub` in this process (a worker's task) with a search of `searches`. A
     relayed task (``Relay``) has `seeds`, the journal rows other lanes found (perhaps
     none), seeded into the memos first, and returns the rows its own search wrote; one
@@ -231,7 +237,7 @@ class Relay:
             rows = [rows for origin, rows in found[start:] if origin is not lane]
             every = min(self._passed.get((context, other), 0) for other in self._lanes)
             if every > dropped:  # handed to every lane: kept no longer
-                del found[:every - dropped]
+                del found[: every - dropped]
                 self._dropped[context] = every
         future = _hand(lane, sub, np.concatenate(rows) if rows else NO_ROWS)
         future.add_done_callback(partial(self._returned, context, lane))
@@ -273,8 +279,10 @@ def cluster_use(cluster: str, secrets: int) -> str:
     lanes, or this machine when the position's `secrets` are too few to split."""
     if secrets >= PARALLEL_MIN_SECRETS:
         return f"{cluster}: the cells split over its workers"
-    return (f"not used: {secrets:,} secrets are too few to split (at least "
-            f"{PARALLEL_MIN_SECRETS:,}); solved on this machine")
+    return (
+        f"not used: {secrets:,} secrets are too few to split (at least "
+        f"{PARALLEL_MIN_SECRETS:,}); solved on this machine"
+    )
 
 
 def close_lanes(lanes: list[Executor], abort: bool = False) -> None:
@@ -294,8 +302,9 @@ class Position:
     nodes: int
 
 
-def _wait(future: Future, search: Search | None = None,
-          progress: Callable[[str], None] | None = None) -> Answer:
+def _wait(
+    future: Future, search: Search | None = None, progress: Callable[[str], None] | None = None
+) -> Answer:
     """The answer of `future`, reporting the nodes `search` counts meanwhile (a search
     running on this process)."""
     start = search.nodes if search is not None else 0
@@ -317,10 +326,15 @@ def on_a_thread(fn: Callable[[], object]) -> None:
         lane.shutdown()
 
 
-def solve_position(sub: Subproblem, lanes: list[Executor],
-                   progress: Callable[[str], None] | None = None,
-                   known: dict | None = None, searches: dict | None = None,
-                   store: AnswerStore | None = None, relay: Relay | None = None) -> Position:
+def solve_position(
+    sub: Subproblem,
+    lanes: list[Executor],
+    progress: Callable[[str], None] | None = None,
+    known: dict | None = None,
+    searches: dict | None = None,
+    store: AnswerStore | None = None,
+    relay: Relay | None = None,
+) -> Position:
     """Value `sub` on `lanes` (see the module's docstring); `known` carries cell bounds
     from one call to the next (the tie-break passes); `searches` holds this process's
     searches (see ``search_for``); `store` keeps answers across solves; `relay` passes
@@ -349,8 +363,9 @@ class _Journaling:
     keep it stops the keeping and fails nothing (the answers' own writes report a
     store that cannot be written)."""
 
-    def __init__(self, sub: Subproblem, lanes: list[Executor], searches: dict | None,
-                 store: AnswerStore) -> None:
+    def __init__(
+        self, sub: Subproblem, lanes: list[Executor], searches: dict | None, store: AnswerStore
+    ) -> None:
         self.store, self.game, self.done = store, sub.game, threading.Event()
         own = _SEARCHES if searches is None else searches
         self.dicts = [own] + [lane.searches for lane in lanes if isinstance(lane, ThreadLane)]
@@ -390,10 +405,15 @@ class _Journaling:
             self.failed = True
 
 
-def _solve_position(sub: Subproblem, lanes: list[Executor],
-                    progress: Callable[[str], None] | None, known: dict | None,
-                    searches: dict | None, store: AnswerStore | None,
-                    relay: Relay | None) -> Position:
+def _solve_position(
+    sub: Subproblem,
+    lanes: list[Executor],
+    progress: Callable[[str], None] | None,
+    known: dict | None,
+    searches: dict | None,
+    store: AnswerStore | None,
+    relay: Relay | None,
+) -> Position:
     if len(lanes) > 1 and len(sub.subset) >= PARALLEL_MIN_SECRETS:
         return _on_lanes(sub, lanes, progress, known, searches, store, relay)
     # one lane: a thread using the caller's searches (this thread's work alternates with it)
@@ -404,18 +424,22 @@ def _solve_position(sub: Subproblem, lanes: list[Executor],
         lane.shutdown()
 
 
-def _on_lanes(sub: Subproblem, lanes: list[Executor],
-              progress: Callable[[str], None] | None, known: dict | None,
-              searches: dict | None, store: AnswerStore | None,
-              relay: Relay | None) -> Position:
+def _on_lanes(
+    sub: Subproblem,
+    lanes: list[Executor],
+    progress: Callable[[str], None] | None,
+    known: dict | None,
+    searches: dict | None,
+    store: AnswerStore | None,
+    relay: Relay | None,
+) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
     if len(lanes) > 1:
         split = _Split(lanes, search, progress, {} if known is None else known, store, relay)
         answer = _wait(split.start(sub), None, None)
         return Position(answer.value, answer.tree, split.nodes)
     if sub.first is not None:
-        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches,
-                            store)
+        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches, store)
     if store is None or len(sub.subset) < 2 * MIN_SECRETS:
         answer = _wait(_hand(lanes[0], sub), search, progress)
         return Position(answer.value, answer.tree, answer.nodes)
@@ -423,8 +447,16 @@ def _on_lanes(sub: Subproblem, lanes: list[Executor],
     if obvious is not None:
         answer = solve_subproblem(sub, searches)
         return Position(answer.value, answer.tree, answer.nodes)
-    return _try_guesses(sub, list(zip(cand.tolist(), bound.tolist())), lanes, search, progress,
-                        known, searches, store)
+    return _try_guesses(
+        sub,
+        list(zip(cand.tolist(), bound.tolist())),
+        lanes,
+        search,
+        progress,
+        known,
+        searches,
+        store,
+    )
 
 
 def _answered(answer: Answer) -> Future:
@@ -445,25 +477,42 @@ def _guess_cells(search: Search, sub: Subproblem, g: int, known: dict, store):
     (the core's look, what earlier passes found, what the store knows) and the guess's
     bound: (parts, keys, lower, total)."""
     objective, cap, n = search.objective, sub.cap, len(sub.subset)
-    parts = [(f, part) for f, part in search.cells(g, sub.subset)
-             if not (objective.determine and len(part) == 1)]  # found, costing nothing
+    parts = [
+        (f, part)
+        for f, part in search.cells(g, sub.subset)
+        if not (objective.determine and len(part) == 1)
+    ]  # found, costing nothing
     keys = [part.tobytes() for _, part in parts]
-    lower = [max(_cell_lower(search, part, sub.history + ((g, f),), cap - 1),
-                 _known_bound(known, k, cap - 1))
-             for (f, part), k in zip(parts, keys)]
+    lower = [
+        max(
+            _cell_lower(search, part, sub.history + ((g, f),), cap - 1),
+            _known_bound(known, k, cap - 1),
+        )
+        for (f, part), k in zip(parts, keys)
+    ]
     if store is not None:  # what the store knows raises the bounds
         for k, (f, part) in enumerate(parts):
             if len(part) >= MIN_SECRETS:
                 lower[k] = max(lower[k], store.bound(_cell(sub, g, f, part)))
-    price = search.table.game.guess_cost(search.table.guesses[g], sub.history) if objective.costed else 0
+    price = (
+        search.table.game.guess_cost(search.table.guesses[g], sub.history)
+        if objective.costed
+        else 0
+    )
     total = (objective.node_cost + price) * n + sum(lower)
     return parts, keys, lower, total
 
 
 def _cell(sub: Subproblem, g: int, f: int, part: np.ndarray, budget: int = INF) -> Subproblem:
     """The subproblem of the cell `part` that feedback `f` to guess `g` leaves."""
-    return replace(sub, history=sub.history + ((g, f),), subset=part, cap=sub.cap - 1,
-                   budget=budget, first=None)
+    return replace(
+        sub,
+        history=sub.history + ((g, f),),
+        subset=part,
+        cap=sub.cap - 1,
+        budget=budget,
+        first=None,
+    )
 
 
 def _learn(known: dict, key: bytes, cap: int, value: int) -> None:
@@ -472,9 +521,16 @@ def _learn(known: dict, key: bytes, cap: int, value: int) -> None:
     by_cap[cap] = max(by_cap.get(cap, 0), value)
 
 
-def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Executor],
-                 search: Search, progress: Callable[[str], None] | None, known: dict | None,
-                 searches: dict | None, store: AnswerStore | None = None) -> Position:
+def _try_guesses(
+    sub: Subproblem,
+    guesses: list[tuple[int, int]],
+    lanes: list[Executor],
+    search: Search,
+    progress: Callable[[str], None] | None,
+    known: dict | None,
+    searches: dict | None,
+    store: AnswerStore | None = None,
+) -> Position:
     """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position on
     one lane, their cells solved one after the other in the core's order, each
     with the budget the others leave. Cells of at least ``MIN_SECRETS`` secrets are looked
@@ -507,14 +563,18 @@ def _try_guesses(sub: Subproblem, guesses: list[tuple[int, int]], lanes: list[Ex
             _learn(known, key, cap - 1, answer.value)
             total += answer.value - lower[k]
             if progress:
-                progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
-                         f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
-                         f"{answer.value if answer.tree is not None else 'over budget'}"
-                         f"{_stored_note(store)}")
+                progress(
+                    f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
+                    f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
+                    f"{answer.value if answer.tree is not None else 'over budget'}"
+                    f"{_stored_note(store)}"
+                )
             if answer.tree is None or total >= best:
                 complete = False
                 break
-            if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):  # can still win
+            if objective.exhaust_inf or answer.value < objective.exhausted(
+                len(part)
+            ):  # can still win
                 node.children[f] = answer.tree
         if complete and total < best:
             best, best_tree = total, node
@@ -670,9 +730,15 @@ class _Split:
     task depends on timing).
     """
 
-    def __init__(self, lanes: list[Executor], search: Search,
-                 progress: Callable[[str], None] | None, known: dict,
-                 store: AnswerStore | None, relay: Relay | None = None) -> None:
+    def __init__(
+        self,
+        lanes: list[Executor],
+        search: Search,
+        progress: Callable[[str], None] | None,
+        known: dict,
+        store: AnswerStore | None,
+        relay: Relay | None = None,
+    ) -> None:
         self.dispatch = _Dispatch(lanes, relay)
         self.search, self.progress, self.known, self.store = search, progress, known, store
         self._searching = threading.Lock()  # the caller's search serves one thread at a time
@@ -696,8 +762,9 @@ class _Split:
             guesses = [(sub.first, 0)]
         else:
             with self._searching:
-                obvious, _, cand, bound, _, _ = self.search.prepare(sub.subset, sub.history,
-                                                                    sub.cap)
+                obvious, _, cand, bound, _, _ = self.search.prepare(
+                    sub.subset, sub.history, sub.cap
+                )
             if obvious is not None or len(cand) == 0:  # one task: the core knows at once
                 future = self.dispatch.submit(lambda: sub)
                 future.add_done_callback(self._count)
@@ -712,8 +779,9 @@ class _Split:
                 best, best_tree = value, tree
         return Answer(best, best_tree, 0)
 
-    def _guess(self, sub: Subproblem, g: int, best: int, stop: _Stop,
-               top: bool) -> tuple[int, Node | None]:
+    def _guess(
+        self, sub: Subproblem, g: int, best: int, stop: _Stop, top: bool
+    ) -> tuple[int, Node | None]:
         """The value of playing `g` first, with its tree, if below `best`; else a lower
         bound and no tree."""
         search, objective, cap = self.search, self.search.objective, sub.cap
@@ -745,21 +813,24 @@ class _Split:
             _learn(self.known, key, cap - 1, answer.value)
             if top and self.progress:
                 table = search.table
-                self.progress(f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
-                              f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
-                              f"{answer.value if answer.tree is not None else 'over budget'}"
-                              f"{_stored_note(self.store)}")
+                self.progress(
+                    f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
+                    f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
+                    f"{answer.value if answer.tree is not None else 'over budget'}"
+                    f"{_stored_note(self.store)}"
+                )
             if answer.tree is None or guess.total >= best:
                 guess.stop.set()
-                for other in futures[k + 1:]:
+                for other in futures[k + 1 :]:
                     other.cancel()
                 return guess.total, None
             if objective.exhaust_inf or answer.value < objective.exhausted(len(part)):
                 node.children[f] = answer.tree
         return guess.total, node
 
-    def _make(self, sub: Subproblem, g: int, f: int, part: np.ndarray, k: int,
-              guess: _Guess) -> "Subproblem | Future | None":
+    def _make(
+        self, sub: Subproblem, g: int, f: int, part: np.ndarray, k: int, guess: _Guess
+    ) -> "Subproblem | Future | None":
         """Cell k's work, made when a lane is free (see ``_Dispatch``)."""
         budget = guess.budget(k)
         if budget is None:

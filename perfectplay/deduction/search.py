@@ -62,8 +62,17 @@ class SpeedUps:
     def switches(self) -> np.ndarray:
         """The core's switch array (``core.SYMMETRY`` ... ``core.CUTOFF``; ``table`` and
         ``columns`` choose the core's data instead)."""
-        return np.array([self.symmetry, self.bounds, self.memo, self.obvious, self.lookahead,
-                         self.cutoff, self.floor])
+        return np.array(
+            [
+                self.symmetry,
+                self.bounds,
+                self.memo,
+                self.obvious,
+                self.lookahead,
+                self.cutoff,
+                self.floor,
+            ]
+        )
 
 
 class Valued(NamedTuple):
@@ -95,9 +104,14 @@ class Search:
     with `top`, values and guesses of the strategies that play one of the `top` best
     guesses by bound at every node (upper bounds of the optimum)."""
 
-    def __init__(self, table: Table, objective: SearchObjective = EXPECTED,
-                 speedups: SpeedUps = SpeedUps(), max_depth: int | None = None,
-                 top: int | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        objective: SearchObjective = EXPECTED,
+        speedups: SpeedUps = SpeedUps(),
+        max_depth: int | None = None,
+        top: int | None = None,
+    ) -> None:
         from . import core
 
         self.table, self.objective, self.speed, self.top = table, objective, speedups, top
@@ -110,8 +124,8 @@ class Search:
             act = np.tile(np.arange(table.n_feedbacks), (len(perms), 1))
         symbols, length = game.n_symbols(), table.guesses.shape[1]
         index = np.empty(0, dtype=np.int64)
-        if symbols ** length <= MAX_CODE_INDEX:
-            index = np.full(symbols ** length, -1, dtype=np.int64)
+        if symbols**length <= MAX_CODE_INDEX:
+            index = np.full(symbols**length, -1, dtype=np.int64)
             packed = table.guesses.astype(np.int64) @ (symbols ** np.arange(length - 1, -1, -1))
             index[packed] = np.arange(len(table.guesses))
         use_table = speedups.table and table.fb is not None
@@ -124,14 +138,22 @@ class Search:
             fb_wide=fb if fb is not None and fb.dtype == np.uint16 else np.zeros((0, 0), np.uint16),
             by_secret=by_secret if by_secret is not None else np.zeros((0, 0), dtype=np.uint8),
             block=core.no_block if use_table else _block_function(game),
-            codes=np.array(table.guesses, dtype=np.int8), secret_codes=np.array(table.secrets, dtype=np.int8),
-            sog=table.secret_of_guess, gos=table.guess_of_secret, solved=table.solved,
-            n_feedbacks=table.n_feedbacks, branching=table.branching, n_symbols=symbols,
-            perms=perms, act=np.array(act, dtype=np.int64, order="C"),  # writable: one type
-            relabel=bool(table.symmetry.symbols), index_of_code=index,
+            codes=np.array(table.guesses, dtype=np.int8),
+            secret_codes=np.array(table.secrets, dtype=np.int8),
+            sog=table.secret_of_guess,
+            gos=table.guess_of_secret,
+            solved=table.solved,
+            n_feedbacks=table.n_feedbacks,
+            branching=table.branching,
+            n_symbols=symbols,
+            perms=perms,
+            act=np.array(act, dtype=np.int64, order="C"),  # writable: one type
+            relabel=bool(table.symmetry.symbols),
+            index_of_code=index,
             # every code, in order, when the packed-code index is the identity
-            product=bool(len(index) == len(table.guesses)
-                         and np.array_equal(index, np.arange(len(index)))),
+            product=bool(
+                len(index) == len(table.guesses) and np.array_equal(index, np.arange(len(index)))
+            ),
             restricted=bool(rule is not None and rule.per_position),
             possible_only=bool(rule is not None and rule.possible_only),
             radix=max(rule.radix, 1) if rule is not None else 1,
@@ -140,10 +162,13 @@ class Search:
             secrets_allowed=game.consistent_secrets_allowed(),
             allowed=np.ones((depth, length, symbols), dtype=np.bool_),
             least=np.zeros((depth, symbols), dtype=np.int64),
-            node_cost=objective.node_cost, exhaust_inf=objective.exhaust_inf,
-            determine=objective.determine, order_by_largest=objective.order_by_largest,
+            node_cost=objective.node_cost,
+            exhaust_inf=objective.exhaust_inf,
+            determine=objective.determine,
+            order_by_largest=objective.order_by_largest,
             smallest_first=objective.smallest_first,
-            loss_value=objective.loss_value, costed=objective.costed,
+            loss_value=objective.loss_value,
+            costed=objective.costed,
             symbol_cost=game.symbol_costs() if objective.costed else np.zeros(symbols, np.int64),
             forced_free=bool(objective.costed and game.forced_free()),
             lower=objective.lower_rows(N, table.branching, speedups.bounds),
@@ -151,11 +176,15 @@ class Search:
             switches=self._switches(speedups, objective),
             canon=core.new_canon(),
             canon_limit=max(1, core.PATTERN_CACHE_BYTES // (8 * len(table.guesses))),
-            exact=exact, bound_memo=bound_memo,
-            hist_g=np.zeros(depth, dtype=np.int64), hist_f=np.zeros(depth, dtype=np.int64),
-            counters=np.zeros(core.N_COUNTERS, dtype=np.int64), mark=np.zeros(N, dtype=np.bool_),
+            exact=exact,
+            bound_memo=bound_memo,
+            hist_g=np.zeros(depth, dtype=np.int64),
+            hist_f=np.zeros(depth, dtype=np.int64),
+            counters=np.zeros(core.N_COUNTERS, dtype=np.int64),
+            mark=np.zeros(N, dtype=np.bool_),
             journal=np.zeros((core.JOURNAL_ROWS, 6), dtype=np.int64),
-            journal_min=core.JOURNAL_MIN_SECRETS)
+            journal_min=core.JOURNAL_MIN_SECRETS,
+        )
         self.core = core.to_ref(self.fields)
         self._journal_read = 0  # entries of the journal taken so far (``take_journal``)
         self.seeded = False  # whether a store's journal was loaded (``root._Journaling``)
@@ -173,6 +202,7 @@ class Search:
                 self._entries[kernel] = overload.entry_point
             return result
         return entry(*args)
+
     @staticmethod
     def _switches(speedups: SpeedUps, objective: SearchObjective) -> np.ndarray:
         """The core's switches: the obvious guesses are those of revealing at a cost of one
@@ -224,8 +254,14 @@ class Search:
         from .core import enter
 
         moves = np.array(history, dtype=np.int64).reshape(-1, 2)
-        return int(self._call(enter, self.core, np.ascontiguousarray(moves[:, 0]),
-                         np.ascontiguousarray(moves[:, 1])))
+        return int(
+            self._call(
+                enter,
+                self.core,
+                np.ascontiguousarray(moves[:, 0]),
+                np.ascontiguousarray(moves[:, 1]),
+            )
+        )
 
     @staticmethod
     def _subset(subset: np.ndarray) -> np.ndarray:
@@ -237,8 +273,9 @@ class Search:
         from .core import best
 
         depth = self._enter(history)
-        value, guess = self._call(best, self.core, self._subset(subset), depth, int(cap),
-                                  int(budget))
+        value, guess = self._call(
+            best, self.core, self._subset(subset), depth, int(cap), int(budget)
+        )
         return Valued(int(value), int(guess) if guess >= 0 else None)
 
     def cell_bound(self, subset: np.ndarray, history: History, cap: int) -> int:
@@ -278,7 +315,8 @@ class Search:
         c, rows = self.core, self.fields.lower
         child = rows[min(max(cap - 1, 0), len(rows) - 1)]
         guess, value, cand, bound, possible, largest = prepare(
-            c, self._subset(subset), depth, cap, child, np.int64(INF))
+            c, self._subset(subset), depth, cap, child, np.int64(INF)
+        )
         if guess >= 0:
             return int(guess), int(value), None, None, None, None
         order = try_order(c, cand, bound, possible, largest)

@@ -98,10 +98,10 @@ class Verdict:
     """What shards of one job prove together."""
 
     job: Job
-    valued: int                     # openings with a result
+    valued: int  # openings with a result
     missing: list[tuple[int, int]]  # ranges [a, b) of openings without one
-    best: int | None                # least exact total (None: no opening within the bound)
-    optimal: list[str]              # the openings reaching it
+    best: int | None  # least exact total (None: no opening within the bound)
+    optimal: list[str]  # the openings reaching it
 
     @property
     def complete(self) -> bool:
@@ -137,8 +137,9 @@ def select(game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
         a, b = (p.strip() for p in spec.split(":", 1))
         start, stop = int(a or 0), int(b) if b else len(numbered)
         if not 0 <= start < stop <= len(numbered):
-            raise Unsupported(f"the range {spec!r} is not within the {len(numbered)} openings "
-                              f"(0:{len(numbered)})")
+            raise Unsupported(
+                f"the range {spec!r} is not within the {len(numbered)} openings (0:{len(numbered)})"
+            )
         return list(range(start, stop))
     if spec.startswith("@"):
         try:
@@ -152,19 +153,29 @@ def select(game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
     for word in words:
         g = guess_index(game, word)
         if g not in number:
-            raise Unsupported(f"{word.strip()!r} is not an opening here (another guess of its "
-                              f"symmetry class stands for it, or it learns nothing)")
+            raise Unsupported(
+                f"{word.strip()!r} is not an opening here (another guess of its "
+                f"symmetry class stands for it, or it learns nothing)"
+            )
         chosen.append(number[g])
     if not chosen:
         raise Unsupported("no opening selected (--openings all, A:B, GUESS,... or @FILE)")
     return sorted(set(chosen))
 
 
-def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
-                   position: History = (), max_guesses: int | None = None, workers: int = 1,
-                   cluster: str | None = None, store: Store | None = None,
-                   out: str | os.PathLike | None = None,
-                   progress: Callable[[str], None] | None = None) -> Shard:
+def value_openings(
+    game: DeductionGame,
+    chosen: Iterable[int],
+    bound: int,
+    *,
+    position: History = (),
+    max_guesses: int | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    store: Store | None = None,
+    out: str | os.PathLike | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Shard:
     """Value the openings numbered `chosen` against `bound` (see the module's docstring),
     resuming from `out` when it holds a shard of the same job, rewriting it after each."""
     if bound < 0:
@@ -178,14 +189,22 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
     n, played = len(subset), len(position)
     numbered = openings(game, position)
     limit = guesses_left(game, n, table.n_secrets, played, max_guesses)
-    job = Job(game.name, dict(game.params), format_position(game, position), n, limit + played,
-              bound, len(numbered))
+    job = Job(
+        game.name,
+        dict(game.params),
+        format_position(game, position),
+        n,
+        limit + played,
+        bound,
+        len(numbered),
+    )
     shard = Shard(job)
     if out is not None and Path(out).exists():
         shard = Shard.from_json(read_document(out), str(out))
         if shard.job != job:
-            raise BadFile(f"{out} holds a shard of another job ({_describe(shard.job)}); "
-                          f"give another --out")
+            raise BadFile(
+                f"{out} holds a shard of another job ({_describe(shard.job)}); give another --out"
+            )
     elif out is not None:
         write_json_atomically(out, shard.to_json())  # the job, before any work
     done = {r.index for r in shard.results}
@@ -203,14 +222,23 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
             found = solve_position(sub, lanes, progress, known, searches, answers, relay)
             exact = found.tree is not None
             total = played * n + (found.value if exact else max(found.value, budget))
-            shard.results.append(Valued(k, game.format_code(table.guesses[g]), total, exact,
-                                        round(time.perf_counter() - started, 3)))
+            shard.results.append(
+                Valued(
+                    k,
+                    game.format_code(table.guesses[g]),
+                    total,
+                    exact,
+                    round(time.perf_counter() - started, 3),
+                )
+            )
             shard.results.sort(key=lambda r: r.index)
             if out is not None:
                 write_json_atomically(out, shard.to_json())
             if progress:
-                progress(f"opening {step}/{len(todo)}: {shard.results[-1].guess} "
-                         f"{total if exact else f'> {bound}'}")
+                progress(
+                    f"opening {step}/{len(todo)}: {shard.results[-1].guess} "
+                    f"{total if exact else f'> {bound}'}"
+                )
     except BaseException:
         close_lanes(lanes, abort=True)
         raise
@@ -220,8 +248,10 @@ def value_openings(game: DeductionGame, chosen: Iterable[int], bound: int, *,
 
 def _describe(job: Job) -> str:
     params = ",".join(f"{k}={v}" for k, v in job.params.items())
-    return (f"{job.game}({params}){' after ' + job.after if job.after else ''}, "
-            f"{job.limit} guesses, bound {job.bound}")
+    return (
+        f"{job.game}({params}){' after ' + job.after if job.after else ''}, "
+        f"{job.limit} guesses, bound {job.bound}"
+    )
 
 
 def combine(shards: list[Shard]) -> Verdict:

@@ -18,8 +18,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
-from ..solution import (HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, SEARCHED_TOP, UPPER_BOUNDS,
-                        Solution)
+from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, SEARCHED_TOP, UPPER_BOUNDS, Solution
 from ..speedups import switched_off
 from ..store import Store
 from .feedback import Table, build_table
@@ -29,16 +28,22 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .probability import WinStrategy
-from .root import (Subproblem, close_lanes, cluster_use, on_a_thread, open_lanes, relay_for,
-                   search_for, solve_position)
+from .root import (
+    Subproblem,
+    close_lanes,
+    cluster_use,
+    on_a_thread,
+    open_lanes,
+    relay_for,
+    search_for,
+    solve_position,
+)
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
-from .tree import (DeductionStrategy, Node, build_tree, prune_determined, tree_stats,
-                   wins_by_guess)
+from .tree import DeductionStrategy, Node, build_tree, prune_determined, tree_stats, wins_by_guess
 
 #: Strategy names: the exact search, then seed 004's heuristics.
 STRATEGIES = ("optimal", *SCORES)
-
 
 
 def _check(strategy: str, max_guesses: int | None) -> None:
@@ -51,10 +56,18 @@ def _check(strategy: str, max_guesses: int | None) -> None:
 class _Passes:
     """The passes of one solve from one position, on the same lanes and memos."""
 
-    def __init__(self, game: DeductionGame, speedups: SpeedUps, lanes: list,
-                 progress: Callable[[str], None] | None, history: History,
-                 subset: np.ndarray, first: int | None,
-                 store: AnswerStore | None = None, top: int | None = None) -> None:
+    def __init__(
+        self,
+        game: DeductionGame,
+        speedups: SpeedUps,
+        lanes: list,
+        progress: Callable[[str], None] | None,
+        history: History,
+        subset: np.ndarray,
+        first: int | None,
+        store: AnswerStore | None = None,
+        top: int | None = None,
+    ) -> None:
         self.game, self.speedups, self.lanes, self.progress = game, speedups, lanes, progress
         self.history, self.subset, self.first, self.store = history, subset, first, store
         self.top = top
@@ -65,11 +78,26 @@ class _Passes:
 
     def within(self, objective: str | SearchObjective, cap: int, budget: int = INF):
         """The position's value under `objective` within `cap` more guesses (below `budget`)."""
-        sub = Subproblem(self.game, objective, self.speedups, self.history, self.subset, cap,
-                         budget, self.first, self.top)
-        position = solve_position(sub, self.lanes, self.progress,
-                                  self.known.setdefault(objective, {}), self.searches, self.store,
-                                  self.relay)
+        sub = Subproblem(
+            self.game,
+            objective,
+            self.speedups,
+            self.history,
+            self.subset,
+            cap,
+            budget,
+            self.first,
+            self.top,
+        )
+        position = solve_position(
+            sub,
+            self.lanes,
+            self.progress,
+            self.known.setdefault(objective, {}),
+            self.searches,
+            self.store,
+            self.relay,
+        )
         self.nodes += position.nodes
         return position
 
@@ -80,8 +108,14 @@ def core_objective(name: str, determine: bool) -> str:
     return f"{name}-determine" if determine else name
 
 
-def guesses_left(game: DeductionGame, consistent: int, n_secrets: int, played: int,
-                 max_guesses: int | None, limit_text: str | None = None) -> int:
+def guesses_left(
+    game: DeductionGame,
+    consistent: int,
+    n_secrets: int,
+    played: int,
+    max_guesses: int | None,
+    limit_text: str | None = None,
+) -> int:
     """The guesses a search may use after `played`: the game's own limit or `max_guesses`
     (counted from the start; `limit_text` names it in the error), else as many as any
     strategy needs (one per consistent secret when secrets are allowed guesses)."""
@@ -89,14 +123,16 @@ def guesses_left(game: DeductionGame, consistent: int, n_secrets: int, played: i
     for rule in (game.guess_limit(), max_guesses):
         if rule is not None:
             if rule <= played:
-                raise Unsupported(f"no guess is left after the {played} played "
-                                  f"({limit_text or f'limit {rule}'})")
+                raise Unsupported(
+                    f"no guess is left after the {played} played ({limit_text or f'limit {rule}'})"
+                )
             limit = min(limit, rule - played)
     return limit
 
 
-def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
-                 determine: bool = False) -> Node:
+def optimal_tree(
+    passes: _Passes, table: Table, objective: str, limit: int, determine: bool = False
+) -> Node:
     """The optimal tree for `objective` within `limit` more guesses, ties broken by the
     other objective (secrets found once revealed, or once determined).
 
@@ -126,7 +162,10 @@ def optimal_tree(passes: _Passes, table: Table, objective: str, limit: int,
         tied = passes.within(expected, worst - 1, value + 1)
         if tied.tree is None or tied.value != value:
             break
-        root, worst = tied.tree, tree_stats(table, tied.tree, passes.subset, determine=determine).worst
+        root, worst = (
+            tied.tree,
+            tree_stats(table, tied.tree, passes.subset, determine=determine).worst,
+        )
     return root
 
 
@@ -170,35 +209,49 @@ def solve_deduction(
     probability = objective.name in ("probability", "probability-then-cost")
     costed = objective.name == "probability-then-cost"
     if costed and objective.determine:
-        raise Unsupported("probability-then-cost counts the guesses played: --determine does "
-                          "not go with it (the frontier takes both)")
+        raise Unsupported(
+            "probability-then-cost counts the guesses played: --determine does "
+            "not go with it (the frontier takes both)"
+        )
     if costed and not game.consistent_secrets_allowed():
-        raise Unsupported(f"{game.name}: probability-then-cost needs every secret still "
-                          "possible to be an allowed guess (here the restriction can bar it)")
+        raise Unsupported(
+            f"{game.name}: probability-then-cost needs every secret still "
+            "possible to be an allowed guess (here the restriction can bar it)"
+        )
     if probability:
         if strategy != "optimal" or max_guesses is not None:
-            raise Unsupported("the probability objective takes no --strategy or --max-guesses "
-                              "(its horizon is the number of guesses)")
+            raise Unsupported(
+                "the probability objective takes no --strategy or --max-guesses "
+                "(its horizon is the number of guesses)"
+            )
         if objective.horizon is None or objective.horizon <= len(position):
-            raise Unsupported(f"{game.name}: the probability objective needs a horizon of at "
-                              f"least one guess more than the {len(position)} played, "
-                              f"got {objective.horizon}")
+            raise Unsupported(
+                f"{game.name}: the probability objective needs a horizon of at "
+                f"least one guess more than the {len(position)} played, "
+                f"got {objective.horizon}"
+            )
     if strategy != "optimal" and first is not None:
         raise Unsupported("--first goes with the optimal strategy")
     if strategy != "optimal" and cluster is not None:
-        raise Unsupported("--cluster goes with the optimal strategy (a heuristic's strategy "
-                          "is built on this machine)")
+        raise Unsupported(
+            "--cluster goes with the optimal strategy (a heuristic's strategy "
+            "is built on this machine)"
+        )
     if cluster is not None:  # reached (or refused) before any work, whatever the size
         from ..cluster import check_cluster
 
         check_cluster(cluster)
     if top is not None and (top < 1 or strategy != "optimal"):
-        raise Unsupported(f"--top needs a number of guesses of at least 1 and the optimal "
-                          f"strategy's search, got {top} with {strategy}")
+        raise Unsupported(
+            f"--top needs a number of guesses of at least 1 and the optimal "
+            f"strategy's search, got {top} with {strategy}"
+        )
     rules_limit = game.guess_limit()
     if probability and rules_limit is not None and objective.horizon > rules_limit:
-        raise Unsupported(f"{game.name} allows {rules_limit} guesses: a horizon of "
-                          f"{objective.horizon} needs turns={objective.horizon}")
+        raise Unsupported(
+            f"{game.name} allows {rules_limit} guesses: a horizon of "
+            f"{objective.horizon} needs turns={objective.horizon}"
+        )
     limit_text = f"--max-guesses {max_guesses}"
     if not probability and rules_limit is not None:
         if max_guesses is None or max_guesses > rules_limit:
@@ -220,35 +273,54 @@ def solve_deduction(
             return found
     table = build_table(game)
     stats: dict = {"table_seconds": round(time.perf_counter() - t0, 4)}
-    note(f"feedback {'table' if table.fb is not None else 'computed per node'}: "
-         f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets")
+    note(
+        f"feedback {'table' if table.fb is not None else 'computed per node'}: "
+        f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets"
+    )
     subset = position_secrets(table, position)
     if objective.determine and len(subset) == 1:
         raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
     if first is not None:
         allowed = game.restrict_guesses(position, table.guesses[first][None, :])
         if allowed is not None and not allowed[0]:
-            raise Unsupported(f"{game.name}: {game.format_code(table.guesses[first])} is not "
-                              f"allowed here (the game's hard mode)")
+            raise Unsupported(
+                f"{game.name}: {game.format_code(table.guesses[first])} is not "
+                f"allowed here (the game's hard mode)"
+            )
     played = len(position)
     if strategy != "optimal":
+
         def choose(part: np.ndarray, history: History) -> int:
-            return heuristic_guess(table, part, history, strategy, speedups.obvious,
-                                   speedups.symmetry, speedups.table)
+            return heuristic_guess(
+                table, part, history, strategy, speedups.obvious, speedups.symmetry, speedups.table
+            )
 
         root = build_tree(table, subset, position, choose)
         if objective.determine:
             root = prune_determined(table, root, subset)
-        return _tree_solution(game, objective, table, root, HEURISTIC, strategy, max_guesses,
-                              stats, t0, position, subset, limit_text)
+        return _tree_solution(
+            game,
+            objective,
+            table,
+            root,
+            HEURISTIC,
+            strategy,
+            max_guesses,
+            stats,
+            t0,
+            position,
+            subset,
+            limit_text,
+        )
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
     within = None  # the core's objective of a probability solve
     if probability:
         within = OBJECTIVES[core_objective("losses", objective.determine)]
         if costed:
             costliest = int(game.symbol_costs().max()) * game.length()
-            within = probability_then_cost(len(subset), objective.horizon - played,
-                                           costliest, objective.determine)
+            within = probability_then_cost(
+                len(subset), objective.horizon - played, costliest, objective.determine
+            )
     if workers is None:
         default = within.lanes if within is not None else None
         workers = default or os.cpu_count() or 1
@@ -257,14 +329,17 @@ def solve_deduction(
         stats["cluster"] = cluster_use(cluster, len(subset))
     try:
         passes = _Passes(game, speedups, lanes, progress, position, subset, first, answers, top)
-        note("loading the search's compiled kernels (the first run after installing compiles "
-             "them: about half a minute, then cached)")
+        note(
+            "loading the search's compiled kernels (the first run after installing compiles "
+            "them: about half a minute, then cached)"
+        )
         on_a_thread(search_for(game, "expected", speedups, passes.searches, top).load_kernels)
         if within is not None:
             result = passes.within(within, objective.horizon - played)
         else:
-            limit = guesses_left(game, len(subset), table.n_secrets, played, max_guesses,
-                                 limit_text)
+            limit = guesses_left(
+                game, len(subset), table.n_secrets, played, max_guesses, limit_text
+            )
             root = optimal_tree(passes, table, objective.name, limit, objective.determine)
     except BaseException:  # Ctrl-C or an error: stop the workers now, not after their cells
         close_lanes(lanes, abort=True)
@@ -274,38 +349,89 @@ def solve_deduction(
     if answers is not None:
         tally = answers.tally
         stats["from_store"] = tally.read > 0 and tally.written == 0 and passes.nodes == 0
-        stats["store"] = {"path": str(store.path), "read": tally.read, "written": tally.written,
-                          "journal_read": tally.journal_read,
-                          "journal_written": tally.journal_written}
+        stats["store"] = {
+            "path": str(store.path),
+            "read": tally.read,
+            "written": tally.written,
+            "journal_read": tally.journal_read,
+            "journal_written": tally.journal_written,
+        }
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     if top is not None:
         label, strategy = SEARCHED_TOP, f"top {top}"
     if within is not None:
-        solution = _win_solution(game, objective, table, result, stats, t0, position, subset,
-                                 within.loss_value, label, strategy)
+        solution = _win_solution(
+            game,
+            objective,
+            table,
+            result,
+            stats,
+            t0,
+            position,
+            subset,
+            within.loss_value,
+            label,
+            strategy,
+        )
     else:
-        solution = _tree_solution(game, objective, table, root, label, strategy, max_guesses,
-                                  stats, t0, position, subset, limit_text)
+        solution = _tree_solution(
+            game,
+            objective,
+            table,
+            root,
+            label,
+            strategy,
+            max_guesses,
+            stats,
+            t0,
+            position,
+            subset,
+            limit_text,
+        )
     if whole is not None:
         keep_solution(store, whole, solution, game)
     return solution
 
 
-def _tree_solution(game, objective, table, root, label, method, max_guesses, stats, t0,
-                   position, subset, limit_text: str = "") -> Solution:
+def _tree_solution(
+    game,
+    objective,
+    table,
+    root,
+    label,
+    method,
+    max_guesses,
+    stats,
+    t0,
+    position,
+    subset,
+    limit_text: str = "",
+) -> Solution:
     st = tree_stats(table, root, subset, len(position), objective.determine)
     if max_guesses is not None and st.worst > max_guesses:
-        raise Unsupported(f"the {method} strategy needs up to {st.worst} guesses, "
-                          f"more than {limit_text}")
+        raise Unsupported(
+            f"the {method} strategy needs up to {st.worst} guesses, more than {limit_text}"
+        )
     value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
     stats["seconds"] = round(time.perf_counter() - t0, 4)
-    return Solution(game=game.name, params=game.params, objective=objective, value=value,
-                    exact=True, proven=label not in UPPER_BOUNDS, status=label,
-                    strategy=DeductionStrategy(game, root, st, label, method, position,
-                                               objective.determine),
-                    stats=stats, method=method, max_guesses=max_guesses,
-                    after=_where(game, position), secrets=st.secrets, total=st.total,
-                    worst=st.worst, histogram=dict(st.histogram))
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=objective,
+        value=value,
+        exact=True,
+        proven=label not in UPPER_BOUNDS,
+        status=label,
+        strategy=DeductionStrategy(game, root, st, label, method, position, objective.determine),
+        stats=stats,
+        method=method,
+        max_guesses=max_guesses,
+        after=_where(game, position),
+        secrets=st.secrets,
+        total=st.total,
+        worst=st.worst,
+        histogram=dict(st.histogram),
+    )
 
 
 def _where(game: DeductionGame, position: History) -> str | None:
@@ -313,28 +439,65 @@ def _where(game: DeductionGame, position: History) -> str | None:
     return format_position(game, position) if position else None
 
 
-def _win_solution(game, objective, table, result, stats, t0, position, subset,
-                  loss_value: int = 1, label: str = PROVEN, method: str = "optimal") -> Solution:
+def _win_solution(
+    game,
+    objective,
+    table,
+    result,
+    stats,
+    t0,
+    position,
+    subset,
+    loss_value: int = 1,
+    label: str = PROVEN,
+    method: str = "optimal",
+) -> Solution:
     n = len(subset)
     losses, cost = divmod(result.value, loss_value)
     wins = n - losses
     root = result.tree
-    by_depth = (wins_by_guess(table, root, subset, len(position), objective.determine)
-                if root is not None else Counter())
+    by_depth = (
+        wins_by_guess(table, root, subset, len(position), objective.determine)
+        if root is not None
+        else Counter()
+    )
     if root is None or sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
     stats["states"] = stats.pop("nodes")
     stats["seconds"] = round(time.perf_counter() - t0, 4)
-    return Solution(game=game.name, params=game.params, objective=objective,
-                    value=Fraction(wins, n), exact=True, proven=label not in UPPER_BOUNDS,
-                    status=label,
-                    strategy=WinStrategy(game, root, objective.horizon, wins, n, dict(by_depth),
-                                         position, objective.determine, objective.name, label,
-                                         method),
-                    stats=stats, method=method, after=_where(game, position), secrets=n,
-                    wins=wins, histogram=dict(by_depth),
-                    total_cost=(_costs(game, table, root, subset, position, cost)
-                                if objective.name == "probability-then-cost" else None))
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=objective,
+        value=Fraction(wins, n),
+        exact=True,
+        proven=label not in UPPER_BOUNDS,
+        status=label,
+        strategy=WinStrategy(
+            game,
+            root,
+            objective.horizon,
+            wins,
+            n,
+            dict(by_depth),
+            position,
+            objective.determine,
+            objective.name,
+            label,
+            method,
+        ),
+        stats=stats,
+        method=method,
+        after=_where(game, position),
+        secrets=n,
+        wins=wins,
+        histogram=dict(by_depth),
+        total_cost=(
+            _costs(game, table, root, subset, position, cost)
+            if objective.name == "probability-then-cost"
+            else None
+        ),
+    )
 
 
 def _costs(game, table, root, subset, position, cost: int) -> int:
@@ -345,8 +508,9 @@ def _costs(game, table, root, subset, position, cost: int) -> int:
     return cost
 
 
-def tree_cost(game: DeductionGame, table: Table, root: Node | None, subset: np.ndarray,
-              position: History = ()) -> int:
+def tree_cost(
+    game: DeductionGame, table: Table, root: Node | None, subset: np.ndarray, position: History = ()
+) -> int:
     """The total cost of the tree's guesses over `subset`: each guess's cost (the game's
     ``guess_cost`` after its history) times the secrets still possible when it is played."""
     total = 0
@@ -360,9 +524,14 @@ def tree_cost(game: DeductionGame, table: Table, root: Node | None, subset: np.n
     return total
 
 
-def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,
-                  history: History = (), strategy: str = "optimal",
-                  objective: str = "expected", max_guesses: int | None = None) -> int | None:
+def suggest_guess(
+    game: DeductionGame,
+    consistent: Sequence[int] | np.ndarray,
+    history: History = (),
+    strategy: str = "optimal",
+    objective: str = "expected",
+    max_guesses: int | None = None,
+) -> int | None:
     """The guess (an index into ``game.guesses()``) to play on the consistent secrets given.
 
     `consistent` holds secret indices; `history` the (guess, feedback) pairs played, which
@@ -384,8 +553,11 @@ def suggest_guess(game: DeductionGame, consistent: Sequence[int] | np.ndarray,
     if objective == "probability":
         if max_guesses is None:
             raise Unsupported("a probability suggestion needs the guesses left")
-        return search_for(game, "losses", SpeedUps(symmetry=symmetric)).best(subset, history,
-                                                                            max_guesses).guess
+        return (
+            search_for(game, "losses", SpeedUps(symmetry=symmetric))
+            .best(subset, history, max_guesses)
+            .guess
+        )
     search = search_for(game, core_objective, SpeedUps(symmetry=symmetric))
     limit = max_guesses or len(subset)
     if objective == "worst":

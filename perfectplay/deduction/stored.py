@@ -77,6 +77,7 @@ def encode_tree(tree: Node | None) -> bytes | None:
 
 def decode_tree(payload: bytes) -> Node:
     """The subtree ``encode_tree`` wrote."""
+
     def build(item: list) -> Node:
         node = Node(int(item[0]))
         for i in range(1, len(item), 2):
@@ -101,7 +102,7 @@ class Tally:
 
     read: int = 0
     written: int = 0
-    journal_read: int = 0     # values found inside earlier tasks, loaded into the searches
+    journal_read: int = 0  # values found inside earlier tasks, loaded into the searches
     journal_written: int = 0  # values found inside this solve's tasks, kept
 
 
@@ -115,46 +116,85 @@ class StoredStrategy:
         return self.document
 
 
-def solution_key(game: DeductionGame, objective: Objective, max_guesses: int | None,
-                 position: tuple, first: int | None) -> bytes:
+def solution_key(
+    game: DeductionGame,
+    objective: Objective,
+    max_guesses: int | None,
+    position: tuple,
+    first: int | None,
+) -> bytes:
     """The key of a whole solve's solution (found without building the feedback table,
     so that a solve done before is answered in about the time Python takes to start)."""
     digest = hashlib.sha256(b"solution|" + fingerprint(game))
-    digest.update(json.dumps([objective.name, objective.horizon, objective.determine,
-                              max_guesses, [list(map(int, p)) for p in position],
-                              first]).encode())
+    digest.update(
+        json.dumps(
+            [
+                objective.name,
+                objective.horizon,
+                objective.determine,
+                max_guesses,
+                [list(map(int, p)) for p in position],
+                first,
+            ]
+        ).encode()
+    )
     return digest.digest()
 
 
 def keep_solution(store: Store, key: bytes, solution: Solution, game: DeductionGame) -> None:
     """Keep a proven solution whole (value, labels, statistics and strategy)."""
     stats = {k: v for k, v in solution.stats.items() if k not in ("store", "from_store")}
-    document = {"value": format_value(solution.value), "status": solution.status,
-                "proven": solution.proven, "facts": _facts(solution), "stats": stats,
-                "strategy": solution.strategy.to_json()}
+    document = {
+        "value": format_value(solution.value),
+        "status": solution.status,
+        "proven": solution.proven,
+        "facts": _facts(solution),
+        "stats": stats,
+        "strategy": solution.strategy.to_json(),
+    }
     payload = zlib.compress(json.dumps(document, separators=(",", ":")).encode())
     store.put(key, Stored(0, True, payload), str(game), solution.objective.name, 0)
 
 
-def stored_solution(store: Store, key: bytes, game: DeductionGame,
-                    objective: Objective) -> Solution | None:
+def stored_solution(
+    store: Store, key: bytes, game: DeductionGame, objective: Objective
+) -> Solution | None:
     """The solution kept under `key`, labelled as read from the store; None if none."""
     found = store.get(key)
     if found is None or not found.exact:
         return None
     document = json.loads(zlib.decompress(found.payload))
-    stats = {**document["stats"], "from_store": True,
-             "store": {"path": str(store.path), "read": 1, "written": 0}}
-    return Solution(game=game.name, params=game.params, objective=objective,
-                    value=parse_value(document["value"]), exact=True,
-                    proven=document["proven"], status=document["status"],
-                    strategy=StoredStrategy(document["strategy"]), stats=stats,
-                    **_read_facts(document["facts"]))
+    stats = {
+        **document["stats"],
+        "from_store": True,
+        "store": {"path": str(store.path), "read": 1, "written": 0},
+    }
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=objective,
+        value=parse_value(document["value"]),
+        exact=True,
+        proven=document["proven"],
+        status=document["status"],
+        strategy=StoredStrategy(document["strategy"]),
+        stats=stats,
+        **_read_facts(document["facts"]),
+    )
 
 
 #: The Solution fields a kept solution carries beside its value and strategy.
-_FACTS = ("method", "max_guesses", "after", "secrets", "total", "worst", "wins", "histogram",
-          "total_cost")
+_FACTS = (
+    "method",
+    "max_guesses",
+    "after",
+    "secrets",
+    "total",
+    "worst",
+    "wins",
+    "histogram",
+    "total_cost",
+)
 
 
 def _facts(solution: Solution) -> dict:
@@ -245,14 +285,14 @@ class AnswerStore:
         one, as a lower bound (a value at or over the budget)."""
         exact = answer.tree is not None
         stored = Stored(answer.value, exact, encode_tree(answer.tree))
-        self.store.put(self.key(sub), stored, str(self.game), _objective_name(sub),
-                       len(sub.subset))
+        self.store.put(self.key(sub), stored, str(self.game), _objective_name(sub), len(sub.subset))
         with self._lock:
             self.tally.written += 1
 
     def record_when_done(self, sub, future) -> None:
         """Record `sub`'s answer as soon as `future` has it (from whatever thread completes
         it), so that answers finished but not yet read by the solve survive a kill."""
+
         def done(f) -> None:
             if f.cancelled() or f.exception() is not None or f.result() is None:
                 return  # (None: the work was no longer wanted, see ``root._Dispatch``)
@@ -279,8 +319,9 @@ class AnswerStore:
         batches = self.store.journal(self._journal_context(searches[0]))
         if not batches:
             return 0
-        rows = np.concatenate([np.frombuffer(zlib.decompress(b), dtype=np.int64).reshape(-1, 5)
-                               for b in batches])
+        rows = np.concatenate(
+            [np.frombuffer(zlib.decompress(b), dtype=np.int64).reshape(-1, 5) for b in batches]
+        )
         for search in searches:
             search.seed(rows)
         with self._lock:
@@ -291,8 +332,11 @@ class AnswerStore:
         """Keep the journal rows `search` wrote since the last call; returns how many."""
         rows = search.take_journal()
         if len(rows):
-            self.store.add_journal(self._journal_context(search), len(rows),
-                                   zlib.compress(np.ascontiguousarray(rows).tobytes()))
+            self.store.add_journal(
+                self._journal_context(search),
+                len(rows),
+                zlib.compress(np.ascontiguousarray(rows).tobytes()),
+            )
             with self._lock:
                 self.tally.journal_written += len(rows)
         return len(rows)

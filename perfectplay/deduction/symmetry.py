@@ -15,8 +15,9 @@ from .feedback import Table
 from .model import History
 
 
-def canonical_guesses(table: Table, history: History, cand: np.ndarray,
-                      subset: np.ndarray | None = None) -> np.ndarray:
+def canonical_guesses(
+    table: Table, history: History, cand: np.ndarray, subset: np.ndarray | None = None
+) -> np.ndarray:
     """The members of `cand` (guess indices) that are least in their orbit under the stabiliser.
 
     With the consistent set `subset`, and rules that never restrict guesses, symbols no
@@ -57,8 +58,9 @@ def fixing_feedbacks(game, perms: np.ndarray, history: History) -> np.ndarray:
     return perms[(act[:, fbs] == fbs[None, :]).all(axis=1)]
 
 
-def candidates(table: Table, history: History, use_symmetry: bool = True,
-               subset: np.ndarray | None = None) -> np.ndarray:
+def candidates(
+    table: Table, history: History, use_symmetry: bool = True, subset: np.ndarray | None = None
+) -> np.ndarray:
     """The guesses worth trying after `history` (on `subset`): those the rules allow, one per orbit."""
     mask = table.game.restrict_guesses(history, table.guesses)
     cand = np.arange(len(table.guesses), dtype=np.int64) if mask is None else np.flatnonzero(mask)

@@ -25,18 +25,23 @@ class Node:
 class Stats:
     """How a strategy does over all secrets, each equally likely."""
 
-    total: int          # guesses summed over the secrets
+    total: int  # guesses summed over the secrets
     secrets: int
     worst: int
     histogram: dict[int, int]  # number of guesses -> secrets revealed with that many
 
     def to_dict(self) -> dict[str, Any]:
-        return {"total": self.total, "secrets": self.secrets, "worst": self.worst,
-                "histogram": {str(k): v for k, v in sorted(self.histogram.items())}}
+        return {
+            "total": self.total,
+            "secrets": self.secrets,
+            "worst": self.worst,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+        }
 
 
-def build_tree(table: Table, subset: np.ndarray, history: History,
-               choose: Callable[[np.ndarray, History], int]) -> Node:
+def build_tree(
+    table: Table, subset: np.ndarray, history: History, choose: Callable[[np.ndarray, History], int]
+) -> Node:
     """The tree playing ``choose(consistent set, history)`` at every node from `subset`."""
     node = Node(choose(subset, history))
     for f, part in cells(table, node.guess, subset):
@@ -45,8 +50,9 @@ def build_tree(table: Table, subset: np.ndarray, history: History,
     return node
 
 
-def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
-                  determine: bool = False) -> Counter[int]:
+def wins_by_guess(
+    table: Table, root: Node, subset: np.ndarray, played: int = 0, determine: bool = False
+) -> Counter[int]:
     """How many secrets of `subset` the tree reveals (or, with `determine`, leaves alone
     after a feedback) with its 1st, 2nd, ... guess, counting the `played` guesses before
     it. A cell without a subtree is not counted (a loss, for the probability objective)."""
@@ -62,16 +68,22 @@ def wins_by_guess(table: Table, root: Node, subset: np.ndarray, played: int = 0,
     return wins
 
 
-def tree_stats(table: Table, root: Node, subset: np.ndarray | None = None, played: int = 0,
-               determine: bool = False) -> Stats:
+def tree_stats(
+    table: Table,
+    root: Node,
+    subset: np.ndarray | None = None,
+    played: int = 0,
+    determine: bool = False,
+) -> Stats:
     """Replay every secret of `subset` (default: all) down the tree with the feedback table
     (each must be revealed, or with `determine` left alone by a feedback: found with the
     guesses played so far); `played` guesses were made before the tree's root."""
     everyone = np.arange(table.n_secrets) if subset is None else subset
     depths = wins_by_guess(table, root, everyone, played, determine)
     if sum(depths.values()) != len(everyone):
-        raise AssertionError(f"the strategy tree finds {sum(depths.values())} of "
-                             f"{len(everyone)} secrets")
+        raise AssertionError(
+            f"the strategy tree finds {sum(depths.values())} of {len(everyone)} secrets"
+        )
     total = sum(d * k for d, k in depths.items())
     return Stats(total, len(everyone), max(depths), dict(depths))
 
@@ -94,8 +106,9 @@ def tree_to_json(game, root: Node) -> dict[str, Any]:
     def walk(node: Node) -> dict[str, Any]:
         doc: dict[str, Any] = {"guess": game.format_code(guesses[node.guess])}
         if node.children:
-            doc["next"] = {game.format_feedback(f): walk(child)
-                           for f, child in sorted(node.children.items())}
+            doc["next"] = {
+                game.format_feedback(f): walk(child) for f, child in sorted(node.children.items())
+            }
         return doc
 
     return walk(root)
@@ -114,10 +127,15 @@ class DeductionStrategy:
     determine: bool = False  # secrets count as found once determined (not guessed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "deduction-tree", "label": self.label, "method": self.method,
-                **({"determine": True} if self.determine else {}),
-                **position_json(self.game, self.position), **self.stats.to_dict(),
-                "root": tree_to_json(self.game, self.root)}
+        return {
+            "kind": "deduction-tree",
+            "label": self.label,
+            "method": self.method,
+            **({"determine": True} if self.determine else {}),
+            **position_json(self.game, self.position),
+            **self.stats.to_dict(),
+            "root": tree_to_json(self.game, self.root),
+        }
 
 
 def position_json(game, position: tuple) -> dict[str, Any]:

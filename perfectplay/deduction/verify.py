@@ -33,8 +33,9 @@ def tree_document(doc: Any) -> dict[str, Any]:
     return strategy
 
 
-def checked_guess(game: DeductionGame, node: Any, where: str, history: tuple,
-                  index: dict[tuple[int, ...], int]) -> tuple[np.ndarray, int]:
+def checked_guess(
+    game: DeductionGame, node: Any, where: str, history: tuple, index: dict[tuple[int, ...], int]
+) -> tuple[np.ndarray, int]:
     """The guess of a tree node and its index, checked against the rules after `history`;
     BadStrategy naming the place (`where`) if the node has no guess or a forbidden one."""
     if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
@@ -84,8 +85,9 @@ def position_path(game: DeductionGame, played: tuple) -> list[str]:
     return [f"{game.format_code(guesses[g])}={game.format_feedback(f)}" for g, f in played]
 
 
-def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None,
-           determine: bool = False) -> Stats:
+def replay(
+    game: DeductionGame, root: dict[str, Any], after: str | None = None, determine: bool = False
+) -> Stats:
     """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``),
     from the position `after` (``GUESS:FEEDBACK,...``; the guesses played count). With
     `determine`, a feedback with no branch is fine when it leaves one secret alone (found
@@ -112,19 +114,25 @@ def replay(game: DeductionGame, root: dict[str, Any], after: str | None = None,
                 ends.setdefault((id(node), label), []).append(secret)
                 if len(ends[id(node), label]) > 1:
                     twins = " and ".join(game.format_code(s) for s in ends[id(node), label])
-                    raise BadStrategy(f"secrets {twins} are never told apart: no branch "
-                                      f"{label!r} {_where(path + [node['guess']])}")
+                    raise BadStrategy(
+                        f"secrets {twins} are never told apart: no branch "
+                        f"{label!r} {_where(path + [node['guess']])}"
+                    )
                 depths[len(path) + 1] += 1
                 break
             if not isinstance(branches, dict) or label not in branches:
-                raise BadStrategy(f"secret {game.format_code(secret)} is never solved: no branch "
-                                  f"{label!r} {_where(path + [node['guess']])}")
+                raise BadStrategy(
+                    f"secret {game.format_code(secret)} is never solved: no branch "
+                    f"{label!r} {_where(path + [node['guess']])}"
+                )
             taken.add((id(node), label))
             path = path + [f"{node['guess']}={label}"]
             history = history + ((g, f),)
             node = branches[label]
             if len(path) > limit:
-                raise BadStrategy(f"secret {game.format_code(secret)} is never solved (the tree loops)")
+                raise BadStrategy(
+                    f"secret {game.format_code(secret)} is never solved (the tree loops)"
+                )
     _check_every_branch_taken(root, taken)
     total = sum(d * k for d, k in depths.items())
     return Stats(total, sum(depths.values()), max(depths), dict(depths))
@@ -136,8 +144,10 @@ def _check_every_branch_taken(root: dict[str, Any], taken: set[tuple[int, str]])
         node, path = stack.pop()
         for label, child in (node.get("next") or {}).items():
             if (id(node), label) not in taken:
-                raise BadStrategy(f"wrong feedback edge: no secret answers {node['guess']} with "
-                                  f"{label!r} {_where(path)}")
+                raise BadStrategy(
+                    f"wrong feedback edge: no secret answers {node['guess']} with "
+                    f"{label!r} {_where(path)}"
+                )
             stack.append((child, path + [f"{node['guess']}={label}"]))
 
 
@@ -151,16 +161,28 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
     if strategy.get("horizon") is not None:
         from .verify_win import replay_within
 
-        wins, _, histogram, _ = replay_within(game, strategy["root"], int(strategy["horizon"]),
-                                           strategy.get("after"), bool(strategy.get("determine")))
+        wins, _, histogram, _ = replay_within(
+            game,
+            strategy["root"],
+            int(strategy["horizon"]),
+            strategy.get("after"),
+            bool(strategy.get("determine")),
+        )
         if strategy.get("wins", wins) != wins:
-            raise BadStrategy(f"the file says {strategy['wins']} secrets won but the replay "
-                              f"wins {wins}")
-        return (Stats(sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0),
-                      histogram), str(strategy.get("label", "unlabelled")))
+            raise BadStrategy(
+                f"the file says {strategy['wins']} secrets won but the replay wins {wins}"
+            )
+        return (
+            Stats(
+                sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0), histogram
+            ),
+            str(strategy.get("label", "unlabelled")),
+        )
     stats = replay(game, strategy["root"], strategy.get("after"), bool(strategy.get("determine")))
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):
-            raise BadStrategy(f"the file says {field} {strategy[field]} but the replay gives "
-                              f"{getattr(stats, field)}")
+            raise BadStrategy(
+                f"the file says {field} {strategy[field]} but the replay gives "
+                f"{getattr(stats, field)}"
+            )
     return stats, str(strategy.get("label", "unlabelled"))

@@ -16,8 +16,13 @@ from typing import Any
 from .model import DeductionGame
 
 
-def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
-                  after: str | None = None, determine: bool = False) -> tuple[int, int, dict[int, int], int]:
+def replay_within(
+    game: DeductionGame,
+    root: dict[str, Any],
+    horizon: int,
+    after: str | None = None,
+    determine: bool = False,
+) -> tuple[int, int, dict[int, int], int]:
     """(won secrets, all secrets, wins by guess number, total cost) of the tree `root`
     within `horizon` guesses from the start, played from the position `after`
     (``GUESS:FEEDBACK,...``); the total cost sums each guess's ``guess_cost`` over the
@@ -31,7 +36,9 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
     secrets = [tuple(int(x) for x in s) for s in left]
     wins: Counter[int] = Counter()
     cost = 0
-    stack: list[tuple[dict, list, tuple, list[str]]] = [(root, secrets, played, position_path(game, played))]
+    stack: list[tuple[dict, list, tuple, list[str]]] = [
+        (root, secrets, played, position_path(game, played))
+    ]
     while stack:
         node, group, history, path = stack.pop()
         where = "at the start" if not path else "after " + ", ".join(path)
@@ -56,9 +63,11 @@ def replay_within(game: DeductionGame, root: dict[str, Any], horizon: int,
         labels = {game.format_feedback(f): f for f in cells}
         for label, child in branches.items():
             if label not in labels:
-                raise BadStrategy(f"wrong feedback edge: no secret answers {node['guess']} with "
-                                  f"{label!r} {where}")
+                raise BadStrategy(
+                    f"wrong feedback edge: no secret answers {node['guess']} with {label!r} {where}"
+                )
             f = labels[label]
-            stack.append((child, cells[f], history + ((g, f),),
-                          path + [f"{node['guess']}={label}"]))
+            stack.append(
+                (child, cells[f], history + ((g, f),), path + [f"{node['guess']}={label}"])
+            )
     return sum(wins.values()), len(secrets), dict(wins), cost

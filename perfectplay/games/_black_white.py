@@ -11,7 +11,9 @@ from ..deduction.model import BadCode
 def score(guess: Sequence[int], secret: Sequence[int]) -> tuple[int, int]:
     """(symbols in the right place, further symbols in common) of a guess against a secret."""
     black = sum(int(a) == int(b) for a, b in zip(guess, secret))
-    common = sum(min(list(guess).count(c), list(secret).count(c)) for c in set(int(x) for x in guess))
+    common = sum(
+        min(list(guess).count(c), list(secret).count(c)) for c in set(int(x) for x in guess)
+    )
     return black, common - black
 
 

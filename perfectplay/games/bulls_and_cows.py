@@ -33,7 +33,9 @@ class BullsAndCows(DeductionGame):
         if self.digits > self.symbols:
             from ..errors import BadParameter
 
-            raise BadParameter(f"digits={self.digits} needs at least as many symbols (got {self.symbols})")
+            raise BadParameter(
+                f"digits={self.digits} needs at least as many symbols (got {self.symbols})"
+            )
 
     def length(self) -> int:
         return self.digits
@@ -42,8 +44,9 @@ class BullsAndCows(DeductionGame):
         return self.symbols
 
     def guesses(self) -> np.ndarray:
-        return np.array(list(itertools.permutations(range(self.symbols), self.digits)),
-                        dtype=np.int8).reshape(-1, self.digits)
+        return np.array(
+            list(itertools.permutations(range(self.symbols), self.digits)), dtype=np.int8
+        ).reshape(-1, self.digits)
 
     def n_feedbacks(self) -> int:
         return (self.digits + 1) ** 2
@@ -71,7 +74,9 @@ class BullsAndCows(DeductionGame):
             raise BadCode(f"{self.name}: cannot read code {text!r} (expected {self.digits} digits)")
         code = np.array([int(ch) for ch in text], dtype=np.int8)
         if code.max() >= self.symbols or len(set(text)) != len(text):
-            raise BadCode(f"{self.name}: code {text!r} must use distinct digits below {self.symbols}")
+            raise BadCode(
+                f"{self.name}: code {text!r} must use distinct digits below {self.symbols}"
+            )
         return code
 
     def format_feedback(self, feedback: int) -> str:

@@ -50,10 +50,41 @@ def _reach(params, start, bound, K, C):
 
 
 @njit(cache=True, nogil=True)
-def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
-          choice_ptr, target, cost, choice_c):
-    return fill(_rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight,
-                outcome_k, choice_ptr, target, cost, choice_c)
+def _fill(
+    params,
+    bits,
+    start,
+    K,
+    C,
+    codes,
+    terminal,
+    denom,
+    out_ptr,
+    weight,
+    outcome_k,
+    choice_ptr,
+    target,
+    cost,
+    choice_c,
+):
+    return fill(
+        _rules,
+        params,
+        bits,
+        start,
+        K,
+        C,
+        codes,
+        terminal,
+        denom,
+        out_ptr,
+        weight,
+        outcome_k,
+        choice_ptr,
+        target,
+        cost,
+        choice_c,
+    )
 
 
 @dataclass(frozen=True)
@@ -86,8 +117,14 @@ class DiceCards(MarkovGame):
     def compiled_rules(self) -> CompiledRules:
         from ..markov.compiled import CompiledRules
 
-        return CompiledRules(np.array([self.n], dtype=np.int64), self.n * (self.n + 1) // 2, 3,
-                             _expand_batch, _reach, _fill)
+        return CompiledRules(
+            np.array([self.n], dtype=np.int64),
+            self.n * (self.n + 1) // 2,
+            3,
+            _expand_batch,
+            _reach,
+            _fill,
+        )
 
     #: Peak resident memory per bound state, measured: n = 10 peaks at 2,710 MiB for its
     #: 1,048,576 states (every code of the bound is reachable): about 2,710 bytes each.

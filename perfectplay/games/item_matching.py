@@ -50,14 +50,23 @@ class ItemMatching(DeductionGame):
     slots: int = param(5, low=1, high=6, help="slots (S)")
     items: int = param(7, low=1, high=12, help="items (I)")
     turns: int = param(4, low=1, high=12, help="guesses allowed (T): the probability horizon")
-    restrict: str = choice("both", choices=RESTRICTIONS,
-                           help="which restrictions apply (items: Incorrect bars an item; "
-                                "slots: Correct locks a slot)")
-    costs: str = text(help="cost of each item, like 10,40,... (default 1 each): for "
-                           "--objective probability-then-cost and --frontier")
-    locked: str = choice("filled", choices=("filled", "empty"),
-                         help="empty: a slot whose item is forced (answered Correct) is left "
-                              "empty and costs nothing (seed 000, Note 2)", omit_default=True)
+    restrict: str = choice(
+        "both",
+        choices=RESTRICTIONS,
+        help="which restrictions apply (items: Incorrect bars an item; "
+        "slots: Correct locks a slot)",
+    )
+    costs: str = text(
+        help="cost of each item, like 10,40,... (default 1 each): for "
+        "--objective probability-then-cost and --frontier"
+    )
+    locked: str = choice(
+        "filled",
+        choices=("filled", "empty"),
+        help="empty: a slot whose item is forced (answered Correct) is left "
+        "empty and costs nothing (seed 000, Note 2)",
+        omit_default=True,
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -69,8 +78,10 @@ class ItemMatching(DeductionGame):
             return np.ones(self.items, dtype=np.int64)
         words = [w.strip() for w in self.costs.split(",")]
         if len(words) != self.items or not all(w.isdigit() for w in words):
-            raise BadParameter(f"costs={self.costs} must list {self.items} whole numbers "
-                               f"(one per item) separated by commas")
+            raise BadParameter(
+                f"costs={self.costs} must list {self.items} whole numbers "
+                f"(one per item) separated by commas"
+            )
         return np.array([int(w) for w in words], dtype=np.int64)
 
     def forced_free(self) -> bool:
@@ -86,17 +97,17 @@ class ItemMatching(DeductionGame):
         return _codes(self.slots, self.items)
 
     def n_feedbacks(self) -> int:
-        return 3 ** self.slots
+        return 3**self.slots
 
     def solved_feedback(self) -> int:
-        return 3 ** self.slots - 1
+        return 3**self.slots - 1
 
     def feedback(self, guess: Sequence[int], secret: Sequence[int]) -> int:
         guess = [int(x) for x in guess]
         secret = [int(x) for x in secret]
         open_items = {a for g, a in zip(guess, secret) if g != a}
         digits = [2 if g == a else (1 if g in open_items else 0) for g, a in zip(guess, secret)]
-        return sum(d * 3 ** p for p, d in enumerate(digits))
+        return sum(d * 3**p for p, d in enumerate(digits))
 
     def feedback_kernel(self):
         from .item_matching_kernel import item_matching
@@ -124,13 +135,16 @@ class ItemMatching(DeductionGame):
         if self.restrict == "none":
             return None
         items, slots = self.restrict in ("both", "items"), self.restrict in ("both", "slots")
-        return Restriction(radix=3, lock=(2,) if slots else (), bar=(0,) if items else (),
-                           bar_spares_locked=slots)
+        return Restriction(
+            radix=3, lock=(2,) if slots else (), bar=(0,) if items else (), bar_spares_locked=slots
+        )
 
     def feedback_help(self) -> str:
-        return (f"type one letter per slot ({self.slots} in all, like {'C' * self.slots}): "
-                "C = the slot holds the guessed item; I = Incorrect, every slot holding "
-                "that item was guessed right (or it is absent); W = Wrong slot, otherwise")
+        return (
+            f"type one letter per slot ({self.slots} in all, like {'C' * self.slots}): "
+            "C = the slot holds the guessed item; I = Incorrect, every slot holding "
+            "that item was guessed right (or it is absent); W = Wrong slot, otherwise"
+        )
 
     def refusal(self, history: History, code: np.ndarray) -> str:
         allowed = self.restriction_state(history)[0]
@@ -140,8 +154,9 @@ class ItemMatching(DeductionGame):
             shown = _SYMBOLS[item]
             if allowed[slot].sum() == 1:
                 kept = _SYMBOLS[int(np.flatnonzero(allowed[slot])[0])]
-                return (f"slot {slot + 1} was answered Correct with item {kept}, "
-                        "so it keeps that item")
+                return (
+                    f"slot {slot + 1} was answered Correct with item {kept}, so it keeps that item"
+                )
             return f"item {shown} was answered Incorrect, so it may not be used again"
         return super().refusal(history, code)
 
@@ -157,8 +172,10 @@ class ItemMatching(DeductionGame):
         text = text.strip().upper()
         symbols = _SYMBOLS[: self.items]
         if len(text) != self.slots or any(ch not in symbols for ch in text):
-            raise BadCode(f"{self.name}: cannot read code {text!r} (expected {self.slots} "
-                          f"items out of {symbols}, like {symbols[0] * self.slots})")
+            raise BadCode(
+                f"{self.name}: cannot read code {text!r} (expected {self.slots} "
+                f"items out of {symbols}, like {symbols[0] * self.slots})"
+            )
         return np.array([symbols.index(ch) for ch in text], dtype=np.int8)
 
     def format_feedback(self, feedback: int) -> str:
@@ -167,16 +184,19 @@ class ItemMatching(DeductionGame):
     def parse_feedback(self, text: str) -> int:
         text = text.strip().upper()
         if len(text) != self.slots or any(ch not in _LETTERS for ch in text):
-            raise BadCode(f"{self.name}: cannot read feedback {text!r} "
-                          f"(expected {self.slots} letters out of C, W, I, like {'C' * self.slots})")
-        return sum(_LETTERS.index(ch) * 3 ** p for p, ch in enumerate(text))
+            raise BadCode(
+                f"{self.name}: cannot read feedback {text!r} "
+                f"(expected {self.slots} letters out of C, W, I, like {'C' * self.slots})"
+            )
+        return sum(_LETTERS.index(ch) * 3**p for p, ch in enumerate(text))
 
 
 @lru_cache(maxsize=16)
 def _codes(slots: int, items: int) -> np.ndarray:
     """Every assignment of items to slots, in lexicographic order (read-only, built once)."""
-    codes = np.array(list(itertools.product(range(items), repeat=slots)),
-                     dtype=np.int8).reshape(-1, slots)
+    codes = np.array(list(itertools.product(range(items), repeat=slots)), dtype=np.int8).reshape(
+        -1, slots
+    )
     codes.flags.writeable = False
     return codes
 
@@ -184,7 +204,7 @@ def _codes(slots: int, items: int) -> np.ndarray:
 @lru_cache(maxsize=16)
 def _digit_table(slots: int) -> np.ndarray:
     """digits[f, p]: the digit (0 I, 1 W, 2 C) of slot p in feedback f."""
-    table = (np.arange(3 ** slots)[:, None] // 3 ** np.arange(slots)) % 3
+    table = (np.arange(3**slots)[:, None] // 3 ** np.arange(slots)) % 3
     table.flags.writeable = False
     return table
 
@@ -193,7 +213,7 @@ def _digit_table(slots: int) -> np.ndarray:
 def _action(slots: int, perms: bytes, k: int) -> np.ndarray:
     """act[e, f]: feedback f with its slot digits permuted like the codes by perms[e]."""
     perm_rows = np.frombuffer(perms, dtype=np.int64).reshape(k, slots)
-    feedbacks = np.arange(3 ** slots)
+    feedbacks = np.arange(3**slots)
     digits = (feedbacks[:, None] // 3 ** np.arange(slots)) % 3
     weights = 3 ** np.arange(slots)
     act = np.stack([digits[:, perm] @ weights for perm in perm_rows])

@@ -35,8 +35,9 @@ class Mastermind(DeductionGame):
         return self.colors
 
     def guesses(self) -> np.ndarray:
-        return np.array(list(itertools.product(range(self.colors), repeat=self.pegs)),
-                        dtype=np.int8).reshape(-1, self.pegs)
+        return np.array(
+            list(itertools.product(range(self.colors), repeat=self.pegs)), dtype=np.int8
+        ).reshape(-1, self.pegs)
 
     def n_feedbacks(self) -> int:
         return (self.pegs + 1) ** 2

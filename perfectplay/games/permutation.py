@@ -32,7 +32,9 @@ class Permutation(DeductionGame):
         return self.n
 
     def guesses(self) -> np.ndarray:
-        return np.array(list(itertools.permutations(range(self.n))), dtype=np.int8).reshape(-1, self.n)
+        return np.array(list(itertools.permutations(range(self.n))), dtype=np.int8).reshape(
+            -1, self.n
+        )
 
     def n_feedbacks(self) -> int:
         return self.n + 1

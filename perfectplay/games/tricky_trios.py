@@ -137,16 +137,48 @@ def _reach(params, start, bound, K, C):
 
 
 @njit(cache=True, nogil=True)
-def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
-          choice_ptr, target, cost, choice_c):
-    return fill(_rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight,
-                outcome_k, choice_ptr, target, cost, choice_c)
+def _fill(
+    params,
+    bits,
+    start,
+    K,
+    C,
+    codes,
+    terminal,
+    denom,
+    out_ptr,
+    weight,
+    outcome_k,
+    choice_ptr,
+    target,
+    cost,
+    choice_c,
+):
+    return fill(
+        _rules,
+        params,
+        bits,
+        start,
+        K,
+        C,
+        codes,
+        terminal,
+        denom,
+        out_ptr,
+        weight,
+        outcome_k,
+        choice_ptr,
+        target,
+        cost,
+        choice_c,
+    )
 
 
 @njit(cache=True, nogil=True)
 def _solve_blocks(params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank):
-    return solve_blocks(_rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen,
-                        rank)
+    return solve_blocks(
+        _rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank
+    )
 
 
 @dataclass(frozen=True)
@@ -164,8 +196,11 @@ class TrickyTrios(MarkovGame):
     #: 6 * 4 codes): its mismatches return to its start, every other move lowers the code.
     cycle_span = 24
 
-    choice_kind_names = ("an unknown card", "a known card that completes a trio",
-                         "any other known card")
+    choice_kind_names = (
+        "an unknown card",
+        "a known card that completes a trio",
+        "any other known card",
+    )
 
     # --- state codes: phase, f, c0..c3 in mixed radix --------------------------------
     def encode(self, phase: np.ndarray | int, f: np.ndarray | int, c: np.ndarray) -> np.ndarray:
@@ -200,8 +235,9 @@ class TrickyTrios(MarkovGame):
         return int(self.encode(START, 0, np.array([self.n, 0, 0, 0])))
 
     def compiled_rules(self) -> CompiledRules:
-        return CompiledRules(np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _reach, _fill,
-                             _solve_blocks)
+        return CompiledRules(
+            np.array([self.n], dtype=np.int64), 4, 5, _expand_batch, _reach, _fill, _solve_blocks
+        )
 
     def choice_kinds(self, states: np.ndarray, expansion: Expansion) -> np.ndarray:
         """Unknown flips (kind 0); known flips completing a trio (kind 1): a card of a trio
@@ -252,7 +288,11 @@ class TrickyTrios(MarkovGame):
 
     def describe_choice(self, state: int, k: int, c: int) -> str:
         if c == UNKNOWN:
-            return "flip an unknown card" if int(self.decode(np.array([state]))[0][0]) <= TWO else "reveal"
+            return (
+                "flip an unknown card"
+                if int(self.decode(np.array([state]))[0][0]) <= TWO
+                else "reveal"
+            )
         if c == KNOWN_FACE_UP:
             return "flip a known card of the face-up trio"
         return f"flip a known card of a trio with {c} known"

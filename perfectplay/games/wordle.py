@@ -52,8 +52,19 @@ MAX_LETTERS = 10
 _LETTERS = "BYG"
 #: What parse_feedback reads (lower-cased) as digit 0, 1, 2: the letters, ``.`` and ``-`` for
 #: grey, and the squares pasted from the game (light, dark and high-contrast themes).
-_READ = {"b": 0, ".": 0, "-": 0, "⬛": 0, "⬜": 0, "y": 1, "🟨": 1, "🟦": 1,
-         "g": 2, "🟩": 2, "🟧": 2}
+_READ = {
+    "b": 0,
+    ".": 0,
+    "-": 0,
+    "⬛": 0,
+    "⬜": 0,
+    "y": 1,
+    "🟨": 1,
+    "🟦": 1,
+    "g": 2,
+    "🟩": 2,
+    "🟧": 2,
+}
 _SQUARES = "⬛🟨🟩"
 #: The lists a person chooses by name (``lists=``): its answers and guesses, as files of
 #: ``data/`` (see its SOURCE.txt), each named ``data:FILE``.
@@ -79,17 +90,31 @@ class Wordle(DeductionGame):
 
     name = "wordle"
     summary = "find the hidden word from green / yellow / grey letters"
-    lists: str = choice("original", choices=tuple(LISTS),
-                        help="the word lists: original (2,315 answers, 12,972 guesses), "
-                             "nyt-2022 (2,309; 14,855), nyt-2023 (3,158; 14,855)")
-    answers: str = path(help="file of possible answers, one word a line "
-                             "(replaces the lists' answers)")
-    allowed: str = path(key="guesses", help="file of allowed guesses, one word a line "
-                                            "(replaces the lists' guesses); answers are added")
-    mode: str = choice("normal", choices=("normal", "hard"),
-                       help="hard: greens stay in place, revealed letters are used again")
-    turns: int = param(6, low=1, high=50, help="guesses allowed (the real game's 6): no strategy "
-                                               "uses more; the probability horizon")
+    lists: str = choice(
+        "original",
+        choices=tuple(LISTS),
+        help="the word lists: original (2,315 answers, 12,972 guesses), "
+        "nyt-2022 (2,309; 14,855), nyt-2023 (3,158; 14,855)",
+    )
+    answers: str = path(
+        help="file of possible answers, one word a line (replaces the lists' answers)"
+    )
+    allowed: str = path(
+        key="guesses",
+        help="file of allowed guesses, one word a line "
+        "(replaces the lists' guesses); answers are added",
+    )
+    mode: str = choice(
+        "normal",
+        choices=("normal", "hard"),
+        help="hard: greens stay in place, revealed letters are used again",
+    )
+    turns: int = param(
+        6,
+        low=1,
+        high=50,
+        help="guesses allowed (the real game's 6): no strategy uses more; the probability horizon",
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -131,10 +156,10 @@ class Wordle(DeductionGame):
         code = 0
         for p, (g, a) in enumerate(zip(guess, secret)):
             if g == a:
-                code += 2 * 3 ** p
+                code += 2 * 3**p
             elif unmatched.get(g, 0) > 0:
                 unmatched[g] -= 1
-                code += 3 ** p
+                code += 3**p
         return code
 
     def feedback_kernel(self):
@@ -169,8 +194,10 @@ class Wordle(DeductionGame):
     def parse_code(self, text: str) -> np.ndarray:
         word = text.strip().lower()
         if len(word) != self.length() or not re.fullmatch(r"[a-z]+", word):
-            raise BadCode(f"{self.name}: cannot read word {text.strip()!r} "
-                          f"(expected {self.length()} letters a-z)")
+            raise BadCode(
+                f"{self.name}: cannot read word {text.strip()!r} "
+                f"(expected {self.length()} letters a-z)"
+            )
         return np.array([ord(ch) - ord("a") for ch in word], dtype=np.int8)
 
     def format_feedback(self, feedback: int) -> str:
@@ -179,19 +206,23 @@ class Wordle(DeductionGame):
     def display_feedback(self, feedback: int, terminal: bool) -> str:
         """In a terminal, the game's coloured squares before the letters one types."""
         text = self.format_feedback(feedback)
-        return f"{''.join(_SQUARES[d] for d in self._digits(feedback))} {text}" if terminal else text
+        return (
+            f"{''.join(_SQUARES[d] for d in self._digits(feedback))} {text}" if terminal else text
+        )
 
     def parse_feedback(self, text: str) -> int:
         marks = [ch for ch in text.lower() if not ch.isspace() and ch != "\ufe0f"]
         if len(marks) != self.length() or any(ch not in _READ for ch in marks):
             L = self.length()
-            raise BadCode(f"{self.name}: cannot read feedback {text.strip()!r} (expected {L} of "
-                          f"G green, Y yellow, B grey, from {'B' * L!r} to {'G' * L!r})")
-        return sum(_READ[ch] * 3 ** p for p, ch in enumerate(marks))
+            raise BadCode(
+                f"{self.name}: cannot read feedback {text.strip()!r} (expected {L} of "
+                f"G green, Y yellow, B grey, from {'B' * L!r} to {'G' * L!r})"
+            )
+        return sum(_READ[ch] * 3**p for p, ch in enumerate(marks))
 
     def _digits(self, feedback: int) -> list[int]:
         """The digits (0 grey, 1 yellow, 2 green) of `feedback`, position by position."""
-        return [(int(feedback) // 3 ** p) % 3 for p in range(self.length())]
+        return [(int(feedback) // 3**p) % 3 for p in range(self.length())]
 
 
 @lru_cache(maxsize=8)
@@ -205,13 +236,19 @@ def load_lists(answers: str, guesses: str) -> WordLists:
     allowed = _read_words(guesses, "guesses")
     length = len(secrets[0])
     if len(allowed[0]) != length:
-        raise BadParameter(f"wordle: the answers have {length} letters but the guesses "
-                           f"{len(allowed[0])}")
+        raise BadParameter(
+            f"wordle: the answers have {length} letters but the guesses {len(allowed[0])}"
+        )
     if length > MAX_LETTERS:
-        raise BadParameter(f"wordle: words of {length} letters have {3 ** length} feedbacks; "
-                           f"at most {MAX_LETTERS} letters are supported")
-    return WordLists(length, _codes(sorted(set(allowed) | set(secrets)), length),
-                     _codes(sorted(set(secrets)), length))
+        raise BadParameter(
+            f"wordle: words of {length} letters have {3**length} feedbacks; "
+            f"at most {MAX_LETTERS} letters are supported"
+        )
+    return WordLists(
+        length,
+        _codes(sorted(set(allowed) | set(secrets)), length),
+        _codes(sorted(set(secrets)), length),
+    )
 
 
 def _read_words(file: str, what: str) -> list[str]:
@@ -231,11 +268,14 @@ def _read_words(file: str, what: str) -> list[str]:
         if not word:
             continue
         if not re.fullmatch(r"[a-z]+", word):
-            raise BadParameter(f"wordle: {where}, line {number}: {line.strip()!r} is not a word "
-                               "of letters a-z")
+            raise BadParameter(
+                f"wordle: {where}, line {number}: {line.strip()!r} is not a word of letters a-z"
+            )
         if words and len(word) != len(words[0]):
-            raise BadParameter(f"wordle: {where}, line {number}: {word!r} has {len(word)} letters, "
-                               f"the first word {words[0]!r} {len(words[0])}")
+            raise BadParameter(
+                f"wordle: {where}, line {number}: {word!r} has {len(word)} letters, "
+                f"the first word {words[0]!r} {len(words[0])}"
+            )
         words.append(word)
     if not words:
         raise BadParameter(f"wordle: {where} holds no words")

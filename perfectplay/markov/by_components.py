@@ -52,8 +52,27 @@ _REACHES = np.uint8(4)
 
 
 @njit(inline="always")
-def _solve_block(stack, k, top, base, connected, flags, local, scratch, V, out_ptr, weight,
-                 denom, choice_ptr, target, cost, pairs, buf, tol, max_sweeps):
+def _solve_block(
+    stack,
+    k,
+    top,
+    base,
+    connected,
+    flags,
+    local,
+    scratch,
+    V,
+    out_ptr,
+    weight,
+    denom,
+    choice_ptr,
+    target,
+    cost,
+    pairs,
+    buf,
+    tol,
+    max_sweeps,
+):
     """Solve the states stack[k:top] (a cycle: two states or more, or one with a choice
     back to itself; or a game's block, see ``solve_by_components``) given its exits' final
     values (`flags`: _INSIDE clear, _FINISHES set on the states with a final finite value;
@@ -75,7 +94,7 @@ def _solve_block(stack, k, top, base, connected, flags, local, scratch, V, out_p
         local[stack[k + i] - base] = i
         flags[stack[k + i]] |= _INSIDE
     zero_out = scratch[:m]  # whether state i has a zero-cost choice inside
-    climbed = scratch[m:2 * m]  # whether a zero-cost choice climbs to state i
+    climbed = scratch[m : 2 * m]  # whether a zero-cost choice climbs to state i
     zero_out[:] = 0
     climbed[:] = 0
     finishes = True
@@ -107,8 +126,9 @@ def _solve_block(stack, k, top, base, connected, flags, local, scratch, V, out_p
         return NEVER_ENDS, 0
     for i in range(m):
         if climbed[i] and zero_out[i]:
-            if _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr,
-                           target, cost):
+            if _free_cycle(
+                stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr, target, cost
+            ):
                 return FREE_CYCLE, 0
             break
     for i in range(k, top):
@@ -116,8 +136,21 @@ def _solve_block(stack, k, top, base, connected, flags, local, scratch, V, out_p
         flags[stack[i]] = _FINISHES
     # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
     # the game, as a rule) first, as ``tarjan`` writes them; a block in code order
-    done, delta = sweeps(V, stack[k:top], out_ptr, weight, denom, choice_ptr, target, cost, pairs,
-                         buf, tol, max_sweeps, True)
+    done, delta = sweeps(
+        V,
+        stack[k:top],
+        out_ptr,
+        weight,
+        denom,
+        choice_ptr,
+        target,
+        cost,
+        pairs,
+        buf,
+        tol,
+        max_sweeps,
+        True,
+    )
     return (OK if delta <= tol else NO_CONVERGENCE), done
 
 
@@ -127,7 +160,7 @@ def _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr,
     close a cycle: a topological sort of them (Kahn's) leaves a state unsorted."""
     m = top - k
     indeg = scratch[:m]
-    queue = scratch[m:2 * m]
+    queue = scratch[m : 2 * m]
     indeg[:] = 0
     for i in range(k, top):
         s = stack[i]
@@ -178,8 +211,25 @@ def _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target):
 
 
 @njit(cache=True, nogil=True)
-def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, max_block,
-                        max_stack, max_sweeps, V, order, starts, local, flags, codes, span):
+def solve_by_components(
+    out_ptr,
+    weight,
+    denom,
+    choice_ptr,
+    target,
+    cost,
+    tol,
+    max_block,
+    max_stack,
+    max_sweeps,
+    V,
+    order,
+    starts,
+    local,
+    flags,
+    codes,
+    span,
+):
     """Minimum expected cost-to-go of every state into V, one component at a time,
     successors' components first: the strong components in the order
     ``structure_kernels.tarjan`` completes them, or, with `span` > 0, a game's blocks
@@ -203,8 +253,9 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
     n = out_ptr.shape[0] - 1
     count = 0
     if span == 0:
-        status, count = tarjan(out_ptr, choice_ptr, target, min(n, max_stack), max_block,
-                               order, starts, local)
+        status, count = tarjan(
+            out_ptr, choice_ptr, target, min(n, max_stack), max_block, order, starts, local
+        )
         if status == DEEP or status == LARGE:
             return BIG, -1, 0, 0, 0
     scratch = np.empty(2 * max_block, dtype=np.int32)
@@ -249,9 +300,27 @@ def solve_by_components(out_ptr, weight, denom, choice_ptr, target, cost, tol, m
                     status, done = OK, 1
                     break
         else:
-            status, done = _solve_block(order, k, top, base, span == 0, flags, local, scratch,
-                                        V, out_ptr, weight, denom, choice_ptr, target, cost,
-                                        pairs, buf, tol, max_sweeps)
+            status, done = _solve_block(
+                order,
+                k,
+                top,
+                base,
+                span == 0,
+                flags,
+                local,
+                scratch,
+                V,
+                out_ptr,
+                weight,
+                denom,
+                choice_ptr,
+                target,
+                cost,
+                pairs,
+                buf,
+                tol,
+                max_sweeps,
+            )
         if status != OK:
             return status, order[k], c - 1, largest, most
         largest = max(largest, top - k)

@@ -16,11 +16,18 @@ def _require(condition: bool, message: str) -> None:
 
 def _same_choices(a: Expansion, i: int, b: Expansion, j: int) -> bool:
     """Do row i of `a` and row j of `b` offer the same outcomes, choices and costs?"""
+
     def table(e: Expansion, r: int) -> set:
         w, nxt = np.asarray(e.weight)[r], np.asarray(e.next)[r]
         cost = np.broadcast_to(np.asarray(e.cost), np.asarray(e.next).shape)[r]
-        return {(k, int(w[k]), c, int(nxt[k, c]), int(cost[k, c]))
-                for k in range(len(w)) if w[k] > 0 for c in range(nxt.shape[1]) if nxt[k, c] >= 0}
+        return {
+            (k, int(w[k]), c, int(nxt[k, c]), int(cost[k, c]))
+            for k in range(len(w))
+            if w[k] > 0
+            for c in range(nxt.shape[1])
+            if nxt[k, c] >= 0
+        }
+
     return table(a, i) == table(b, j)
 
 
@@ -38,7 +45,9 @@ def check_game(game: MarkovGame, max_states: int = 200_000) -> None:
     g = compile_game(game)
     _require(g.n_states <= max_states, "check_game wants a small instance")
     bound = game.state_bound()
-    _require(bound is None or g.n_states <= bound, f"{g.n_states} states exceed state_bound {bound}")
+    _require(
+        bound is None or g.n_states <= bound, f"{g.n_states} states exceed state_bound {bound}"
+    )
     code_bound = game.code_bound()
     _require(code_bound is None or int(g.codes.max()) < code_bound, "a code is >= code_bound")
     live = g.codes[~g.terminal]
@@ -49,13 +58,20 @@ def check_game(game: MarkovGame, max_states: int = 200_000) -> None:
     _require(np.issubdtype(np.asarray(batch.cost).dtype, np.integer), "costs must be integers")
     rng = np.random.default_rng(0)
     for i in rng.choice(len(live), size=min(len(live), 50), replace=False):
-        one = game.expand(live[i:i + 1])
-        _require(_same_choices(one, 0, batch, i), "expanding a batch must equal expanding its states alone")
+        one = game.expand(live[i : i + 1])
+        _require(
+            _same_choices(one, 0, batch, i),
+            "expanding a batch must equal expanding its states alone",
+        )
         code = int(live[i])
         _require(isinstance(game.describe_state(code), str), "describe_state must give a string")
         for kk in np.flatnonzero(np.asarray(one.weight)[0] > 0):
-            _require(isinstance(game.describe_outcome(code, int(kk)), str), "describe_outcome: a string")
+            _require(
+                isinstance(game.describe_outcome(code, int(kk)), str), "describe_outcome: a string"
+            )
             for c in np.flatnonzero(np.asarray(one.next)[0, kk] >= 0):
-                _require(isinstance(game.describe_choice(code, int(kk), int(c)), str),
-                         "describe_choice must give a string")
+                _require(
+                    isinstance(game.describe_choice(code, int(kk), int(c)), str),
+                    "describe_choice must give a string",
+                )
         _require(isinstance(game.state_family(code), int), "state_family must give an int")

@@ -79,8 +79,9 @@ class Graph:
         if pairs is not None:
             old_local = pairs.local
             pairs.renumber(order, inv, rows)
-            targets_through_pairs(order, rows, self.target, inv, old_local, pairs.ptr,
-                                  pairs.target, target)
+            targets_through_pairs(
+                order, rows, self.target, inv, old_local, pairs.ptr, pairs.target, target
+            )
             del old_local
         else:
             copy_rows_renamed(order, rows, self.target, inv, target)
@@ -129,8 +130,9 @@ class Graph:
         """The graph's ``Pairs`` layout (one compiled pass over the choices)."""
         from .kernels import distinct_pairs
 
-        ptr, target, cost, local = distinct_pairs(self.out_ptr, self.choice_ptr, self.target,
-                                                  self.cost)
+        ptr, target, cost, local = distinct_pairs(
+            self.out_ptr, self.choice_ptr, self.target, self.cost
+        )
         return Pairs(ptr, target, cost, local)
 
 
@@ -162,8 +164,12 @@ class Pairs:
     def none() -> Pairs:
         """No layout: every state's choices read directly (``by_components`` solves one
         small component at a time, where building the layout would not pay)."""
-        return Pairs(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),
-                     np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.uint8))
+        return Pairs(
+            np.zeros(1, dtype=np.int64),
+            np.zeros(0, dtype=np.int32),
+            np.zeros(0, dtype=np.int8),
+            np.zeros(0, dtype=np.uint8),
+        )
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(ptr, target, cost, local): the form the kernels take."""
@@ -224,7 +230,9 @@ class _Seen:
     else a Python set (a sorted array merged per layer was quadratic on deep games)."""
 
     def __init__(self, bound: int | None):
-        self.bits = np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
+        self.bits = (
+            np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
+        )
         self.known: set[int] = set()
 
     def keep_new(self, codes: np.ndarray) -> np.ndarray:
@@ -232,8 +240,11 @@ class _Seen:
         codes = np.unique(codes)
         if self.bits is not None:
             if len(codes) and codes[-1] >= len(self.bits) * 8:
-                raise PerfectplayError(f"state code {int(codes[-1])} is beyond the game's code_bound")
+                raise PerfectplayError(
+                    f"state code {int(codes[-1])} is beyond the game's code_bound"
+                )
             from .kernels import mark_unseen
+
             return codes[mark_unseen(self.bits, codes)]
         fresh = [c for c in codes.tolist() if c not in self.known]
         self.known.update(fresh)
@@ -251,9 +262,15 @@ def explores_compiled(game: MarkovGame, compiled: bool | None = None):
     return rules if compiled else None
 
 
-def compile_game(game: MarkovGame, *, memory_bytes: int = MEMORY_BYTES, batch: int = 1 << 16,
-                 progress: Silent | None = None, compiled: bool | None = None,
-                 reached: Reached | None = None) -> Graph:
+def compile_game(
+    game: MarkovGame,
+    *,
+    memory_bytes: int = MEMORY_BYTES,
+    batch: int = 1 << 16,
+    progress: Silent | None = None,
+    compiled: bool | None = None,
+    reached: Reached | None = None,
+) -> Graph:
     """Explore every state reachable from the start and index them: compiled end to end
     when the game gives compiled rules and a code bound (``compiled=None``: whenever it
     can; `reached`: the compiled reach pass done already), else breadth first in batches
@@ -269,7 +286,7 @@ def compile_game(game: MarkovGame, *, memory_bytes: int = MEMORY_BYTES, batch: i
     while frontier.size:
         fresh = []
         for lo in range(0, len(frontier), batch):
-            piece = _explore(game, frontier[lo:lo + batch])
+            piece = _explore(game, frontier[lo : lo + batch])
             pieces.append(piece)
             fresh.append(seen.keep_new(piece.target_codes))
             explored += len(piece.terminal)
@@ -297,8 +314,15 @@ def reach_compiled(game: MarkovGame, rules) -> Reached:
     """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``); a
     broken rule is a one-line error naming the game."""
     try:
-        return Reached(*rules.reach(rules.params, np.int64(game.initial_state()),
-                                    np.int64(game.code_bound()), rules.outcomes, rules.choices))
+        return Reached(
+            *rules.reach(
+                rules.params,
+                np.int64(game.initial_state()),
+                np.int64(game.code_bound()),
+                rules.outcomes,
+                rules.choices,
+            )
+        )
     except ValueError as err:
         raise PerfectplayError(f"{game}: {err}") from None
 
@@ -311,19 +335,43 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
     from .prefault import writing
 
     bits, n, n_out, n_edge, top_w, top_total, top_cost = reached or reach_compiled(game, rules)
-    g = Graph(codes=np.empty(n, dtype=np.int64), terminal=np.empty(n, dtype=bool),
-              denom=np.empty(n, dtype=narrowest(top_total, np.int32)),
-              out_ptr=np.empty(n + 1, dtype=np.int64),
-              weight=np.empty(n_out, dtype=narrowest(top_w, np.int32)),
-              outcome_k=np.empty(n_out, dtype=narrowest(rules.outcomes)),
-              choice_ptr=np.empty(n_out + 1, dtype=narrowest(n_edge, low=np.int32)),
-              target=np.empty(n_edge, dtype=np.int32), cost=np.empty(n_edge, dtype=narrowest(top_cost)),
-              choice_c=np.empty(n_edge, dtype=narrowest(rules.choices)))
-    arrays = (g.codes, g.terminal, g.denom, g.out_ptr, g.weight, g.outcome_k, g.choice_ptr,
-              g.target, g.cost, g.choice_c)
-    g.start = int(writing(arrays, lambda: rules.fill(
-        rules.params, bits, np.int64(game.initial_state()), rules.outcomes, rules.choices,
-        *arrays)))
+    g = Graph(
+        codes=np.empty(n, dtype=np.int64),
+        terminal=np.empty(n, dtype=bool),
+        denom=np.empty(n, dtype=narrowest(top_total, np.int32)),
+        out_ptr=np.empty(n + 1, dtype=np.int64),
+        weight=np.empty(n_out, dtype=narrowest(top_w, np.int32)),
+        outcome_k=np.empty(n_out, dtype=narrowest(rules.outcomes)),
+        choice_ptr=np.empty(n_out + 1, dtype=narrowest(n_edge, low=np.int32)),
+        target=np.empty(n_edge, dtype=np.int32),
+        cost=np.empty(n_edge, dtype=narrowest(top_cost)),
+        choice_c=np.empty(n_edge, dtype=narrowest(rules.choices)),
+    )
+    arrays = (
+        g.codes,
+        g.terminal,
+        g.denom,
+        g.out_ptr,
+        g.weight,
+        g.outcome_k,
+        g.choice_ptr,
+        g.target,
+        g.cost,
+        g.choice_c,
+    )
+    g.start = int(
+        writing(
+            arrays,
+            lambda: rules.fill(
+                rules.params,
+                bits,
+                np.int64(game.initial_state()),
+                rules.outcomes,
+                rules.choices,
+                *arrays,
+            ),
+        )
+    )
     return g
 
 
@@ -375,9 +423,17 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
     denom[~terminal] = w.sum(axis=1)
     bk = np.nonzero(has_out)
     bkc = np.nonzero(valid)
-    return _Piece(terminal, n_out.astype(np.int32), denom, w[bk], bk[1].astype(np.int32),
-                  valid[bk].sum(axis=1).astype(np.int32), nxt[bkc], cost[bkc].astype(np.int32),
-                  bkc[2].astype(np.int16))
+    return _Piece(
+        terminal,
+        n_out.astype(np.int32),
+        denom,
+        w[bk],
+        bk[1].astype(np.int32),
+        valid[bk].sum(axis=1).astype(np.int32),
+        nxt[bkc],
+        cost[bkc].astype(np.int32),
+        bkc[2].astype(np.int16),
+    )
 
 
 def _pointers(counts: np.ndarray) -> np.ndarray:
@@ -390,6 +446,7 @@ def _pointers(counts: np.ndarray) -> np.ndarray:
 def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
     """Join the pieces (in discovery order, as the state indices are) into one Graph,
     releasing each piece's field as soon as it is joined."""
+
     def take(name: str, dtype) -> np.ndarray:
         joined = np.concatenate([getattr(p, name) for p in pieces]).astype(dtype, copy=False)
         for p in pieces:
@@ -406,8 +463,14 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
     target = order[np.searchsorted(codes[order], take("target_codes", np.int64))].astype(index_type)
     del order
     return Graph(
-        codes=codes, terminal=take("terminal", bool), denom=narrow(take("denom", np.int64), np.int32),
-        out_ptr=out_ptr, weight=narrow(take("weight", np.int64), np.int32),
-        outcome_k=narrow(take("outcome_k", np.int32)), choice_ptr=narrow(choice_ptr, np.int32),
-        target=target, cost=narrow(take("cost", np.int32)), choice_c=narrow(take("choice_c", np.int16)),
+        codes=codes,
+        terminal=take("terminal", bool),
+        denom=narrow(take("denom", np.int64), np.int32),
+        out_ptr=out_ptr,
+        weight=narrow(take("weight", np.int64), np.int32),
+        outcome_k=narrow(take("outcome_k", np.int32)),
+        choice_ptr=narrow(choice_ptr, np.int32),
+        target=target,
+        cost=narrow(take("cost", np.int32)),
+        choice_c=narrow(take("choice_c", np.int16)),
     )

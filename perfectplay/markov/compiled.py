@@ -193,8 +193,24 @@ def reach(rules, params, start, bound, K, C):
 
 
 @njit(inline="always")
-def fill(rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
-         choice_ptr, target, cost, choice_c):
+def fill(
+    rules,
+    params,
+    bits,
+    start,
+    K,
+    C,
+    codes,
+    terminal,
+    denom,
+    out_ptr,
+    weight,
+    outcome_k,
+    choice_ptr,
+    target,
+    cost,
+    choice_c,
+):
     """Second pass: visit the set bits of ``reach``'s bitmap in code order and write the
     arrays of a ``Graph`` (allocated by the caller, exactly sized, of any integer types
     that hold the values), states indexed in increasing code order, a target's index

@@ -85,8 +85,11 @@ class PolicyStrategy(Strategy):
             cost = np.broadcast_to(exp.cost, exp.next.shape)
             for o in range(ptr[i], ptr[i + 1]):
                 k, c = int(cols.outcome[o]), int(cols.choose[row, o])
-                if not (0 <= k < exp.next.shape[1] and 0 <= c < exp.next.shape[2]
-                        and exp.next[0, k, c] >= 0):
+                if not (
+                    0 <= k < exp.next.shape[1]
+                    and 0 <= c < exp.next.shape[2]
+                    and exp.next[0, k, c] >= 0
+                ):
                     raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
                 label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
                 left = None if budget is None else budget - int(cost[0, k, c])
@@ -115,36 +118,56 @@ class PolicyStrategy(Strategy):
             for c in np.flatnonzero(exp.next[0, k] >= 0).tolist():
                 target, paid = int(exp.next[0, k, c]), int(cost[0, k, c])
                 after = self.value(target)
-                value = ("" if after is None or budget is not None
-                         else f"{paid + after:.6f} {unit}")
+                value = "" if after is None or budget is not None else f"{paid + after:.6f} {unit}"
                 left = None if budget is None else budget - paid
                 if left is not None and left < 0:
                     target_path = None
                 else:
-                    target_path = (None if after is None else
-                                   str(target) if left is None else f"{target}@{left}")
-                options.append(Option(game.describe_choice(code, k, c), value, c == chosen,
-                                      target_path, c))
-            branches.append(Branch(game.describe_outcome(code, k),
-                                   f"probability {int(weights[k])}/{total}", tuple(options), k))
+                    target_path = (
+                        None
+                        if after is None
+                        else str(target)
+                        if left is None
+                        else f"{target}@{left}"
+                    )
+                options.append(
+                    Option(game.describe_choice(code, k, c), value, c == chosen, target_path, c)
+                )
+            branches.append(
+                Branch(
+                    game.describe_outcome(code, k),
+                    f"probability {int(weights[k])}/{total}",
+                    tuple(options),
+                    k,
+                )
+            )
         facts = []
         if budget is None:
             facts.append(f"value: {cols.value[i]:.9f} {unit} expected")
         else:  # the policy records values for the whole horizon only
             if budget == self.horizon:
-                facts.append(f"value: probability {cols.value[i]:.9f} of finishing within "
-                             f"{budget} {unit}")
+                facts.append(
+                    f"value: probability {cols.value[i]:.9f} of finishing within {budget} {unit}"
+                )
             facts.append(f"budget left: {budget} {unit}")
         if cols.n_out[i] == 0:
             facts.append("finished")
-        return View(path=path, title=game.describe_state(code), facts=tuple(facts),
-                    branches=tuple(branches), parent=None if path == self.root_path else self.root_path)
+        return View(
+            path=path,
+            title=game.describe_state(code),
+            facts=tuple(facts),
+            branches=tuple(branches),
+            parent=None if path == self.root_path else self.root_path,
+        )
 
     def learned(self):
         """What the policy learned, by kind of choice (``markov/learned.py``), for an
         expected-cost policy of a game that labels its choices."""
-        if (not self.game.choice_kind_names or self.columns.by_budget
-                or self.document.get("objective") != "expected"):
+        if (
+            not self.game.choice_kind_names
+            or self.columns.by_budget
+            or self.document.get("objective") != "expected"
+        ):
             return None
         from rich.table import Table
 
@@ -156,8 +179,13 @@ class PolicyStrategy(Strategy):
         for col in ("kind of choice", "available", "chosen", "strictly best", "tied for best"):
             table.add_column(col, justify="left" if col == "kind of choice" else "right")
         for c in counts:
-            table.add_row(c.name, f"{c.available:,}", f"{c.chosen:,}", f"{c.strictly_best:,}",
-                          f"{c.tied_best:,}")
+            table.add_row(
+                c.name,
+                f"{c.available:,}",
+                f"{c.chosen:,}",
+                f"{c.strictly_best:,}",
+                f"{c.tied_best:,}",
+            )
         return table
 
 

@@ -32,8 +32,11 @@ class MarkovEngine(Engine):
         from .speedups import SpeedUps
 
         names = args.without_names()
-        return {"exact": args.exact, **({"tol": args.tol} if args.tol is not None else {}),
-                **({"speedups": switched_off(SpeedUps(), names)} if names else {})}
+        return {
+            "exact": args.exact,
+            **({"tol": args.tol} if args.tol is not None else {}),
+            **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
+        }
 
     def play(self, game: MarkovGame, console: Console, seed: int | None, args: PlayArgs) -> None:
         from ..engines import solve

@@ -36,8 +36,13 @@ def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1
     # python ints: indexing numpy arrays element by element costs more than the arithmetic
-    policy = _Policy(g.out_ptr.tolist(), g.weight.tolist(), tgt.tolist(),
-                     g.cost[best_edge].tolist(), g.denom.tolist())
+    policy = _Policy(
+        g.out_ptr.tolist(),
+        g.weight.tolist(),
+        tgt.tolist(),
+        g.cost[best_edge].tolist(),
+        g.denom.tolist(),
+    )
     V: list = [fmpq(0)] * g.n_states
     for block in np.split(order, bounds):
         if len(block) == 1:
@@ -122,8 +127,9 @@ def improve_exact(g: Graph, best_edge: np.ndarray, V: list) -> np.ndarray:
     close = close[close != best_edge[e_out[close]]]  # each outcome's own choice: no rival
     improved = best_edge.copy()
     best_q: dict[int, object] = {}
-    for e, o, c, t in zip(close.tolist(), e_out[close].tolist(), g.cost[close].tolist(),
-                          g.target[close].tolist()):
+    for e, o, c, t in zip(
+        close.tolist(), e_out[close].tolist(), g.cost[close].tolist(), g.target[close].tolist()
+    ):
         if o not in best_q:
             b = int(improved[o])
             best_q[o] = int(g.cost[b]) + V[int(g.target[b])]

@@ -46,8 +46,16 @@ def _both(first, second) -> tuple:
         return first(), later.result()
 
 
-def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, budget: int,
-          progress: Silent, done: int) -> tuple[int, float]:
+def sweep(
+    V: np.ndarray,
+    order: np.ndarray,
+    g: Graph,
+    pairs: tuple,
+    tol: float,
+    budget: int,
+    progress: Silent,
+    done: int,
+) -> tuple[int, float]:
     """Sweeps of `order` in two halves (see the module docstring) until no value changes by
     more than `tol` (relative) in a sweep, at most `budget` sweeps; states that stay at
     infinity once the rest has settled are restarted as the one-thread sweep does
@@ -61,8 +69,19 @@ def sweep(V: np.ndarray, order: np.ndarray, g: Graph, pairs: tuple, tol: float, 
 
     def one(k: int):
         # tol -1: exactly one sweep, and never the restart (done below for the whole graph)
-        return lambda: gauss_seidel_sweeps(copies[k], parts[k], g.out_ptr, g.weight, g.denom,
-                                           g.choice_ptr, g.target, g.cost, pairs, -1.0, 1)[1]
+        return lambda: gauss_seidel_sweeps(
+            copies[k],
+            parts[k],
+            g.out_ptr,
+            g.weight,
+            g.denom,
+            g.choice_ptr,
+            g.target,
+            g.cost,
+            pairs,
+            -1.0,
+            1,
+        )[1]
 
     sweeps, delta = 0, np.inf
     while delta > tol and sweeps < budget:
@@ -91,8 +110,9 @@ def improve(V: np.ndarray, current: np.ndarray, g: Graph, pairs: tuple) -> int:
     from .kernels import improve_choices
 
     def states(lo: int, hi: int):
-        return lambda: improve_choices(V, current, g.out_ptr, g.choice_ptr, g.target, g.cost,
-                                       pairs, lo, hi)
+        return lambda: improve_choices(
+            V, current, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs, lo, hi
+        )
 
     half = g.n_states // 2
     return sum(_both(states(0, half), states(half, g.n_states)))

@@ -142,17 +142,44 @@ def _margin(best):
 
 
 @njit(cache=True, nogil=True)
-def gauss_seidel_sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs, tol,
-                        max_sweeps):
+def gauss_seidel_sweeps(
+    V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs, tol, max_sweeps
+):
     """``sweeps`` over `order` (compiled once for callers outside numba; without the GIL,
     so that two threads sweep at once: ``halves``)."""
-    return sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs,
-                  np.empty(LOCAL_MAX), tol, max_sweeps, False)
+    return sweeps(
+        V,
+        order,
+        out_ptr,
+        weight,
+        denom,
+        choice_ptr,
+        target,
+        cost,
+        pairs,
+        np.empty(LOCAL_MAX),
+        tol,
+        max_sweeps,
+        False,
+    )
 
 
 @njit(inline="always")
-def sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs, buf, tol, max_sweeps,
-           bound_error):
+def sweeps(
+    V,
+    order,
+    out_ptr,
+    weight,
+    denom,
+    choice_ptr,
+    target,
+    cost,
+    pairs,
+    buf,
+    tol,
+    max_sweeps,
+    bound_error,
+):
     """Minimum-expected-cost value iteration in place over the states of `order`, visited
     in that order, the other states' values held fixed: the one sweep of the package,
     over the whole graph (``solve._sweep``) or over one strong component once its exits
@@ -189,8 +216,9 @@ def sweeps(V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs, bu
                 delta = d
             V[s] = v
         done += 1
-        if (_settled(delta, previous, tol, bound_error)
-                and _restart_stuck(V, order, out_ptr, choice_ptr, target, cost)):
+        if _settled(delta, previous, tol, bound_error) and _restart_stuck(
+            V, order, out_ptr, choice_ptr, target, cost
+        ):
             delta = np.inf
     return done, delta
 
@@ -387,8 +415,9 @@ def policy_rows(out_ptr, weight, best, target, cost, pairs):
 
 
 @njit(cache=True)
-def evaluate_blocks(V, order, block_ptr, label, row_ptr, row_weight, row_target, row_cost, denom,
-                    max_dense):
+def evaluate_blocks(
+    V, order, block_ptr, label, row_ptr, row_weight, row_target, row_cost, denom, max_dense
+):
     """Expected cost of a fixed policy, given as ``policy_rows``, one strong component of
     its graph at a time, successors first: substitution for one state, a dense solve for a
     small block (``dense.solve_in_place``), Gauss-Seidel for a large one. Returns False if

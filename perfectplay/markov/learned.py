@@ -56,7 +56,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
     live = np.flatnonzero(cols.n_out > 0)
     decisions = 0
     for lo in range(0, len(live), BATCH):
-        idx = live[lo:lo + BATCH]
+        idx = live[lo : lo + BATCH]
         exp = game.expand(cols.code[idx])
         kinds = np.asarray(game.choice_kinds(cols.code[idx], exp))
         nxt = np.asarray(exp.next)

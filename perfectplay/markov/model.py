@@ -79,8 +79,12 @@ class MarkovGame(Game):
         rules = self.compiled_rules()
         if rules is None:
             raise missing_rule(self, rule, NEEDS)
-        return rules.expand_batch(rules.params, np.ascontiguousarray(states, dtype=np.int64),
-                                  rules.outcomes, rules.choices)
+        return rules.expand_batch(
+            rules.params,
+            np.ascontiguousarray(states, dtype=np.int64),
+            rules.outcomes,
+            rules.choices,
+        )
 
     #: Whether visiting the states in decreasing code order is a good Gauss-Seidel order
     #: (states nearer the end first), vouched for by the game: the solver then sweeps in

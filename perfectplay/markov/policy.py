@@ -52,8 +52,9 @@ class Policy:
     def choice(self, code: int, k: int, budget: int | None = None) -> int:
         """The game's choice number to play after outcome k in state `code`."""
         g = self.graph
-        if (budget is None) != (self.chosen.ndim == 1) or (budget is not None
-                                                           and not 0 <= budget < len(self.chosen)):
+        if (budget is None) != (self.chosen.ndim == 1) or (
+            budget is not None and not 0 <= budget < len(self.chosen)
+        ):
             raise ValueError(f"budget {budget} does not fit this policy")
         s = int(g.index_of(np.array([code]))[0])
         for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
@@ -70,10 +71,17 @@ class Policy:
         outs = segments(g.out_ptr, order)
         rows = self.chosen if self.chosen.ndim == 2 else self.chosen[None]
         exact = not isinstance(self.values, np.ndarray)
-        values = np.array([float(v) for v in self.values]) if exact else np.asarray(self.values, float)
-        return encode_policy(PolicyColumns(
-            code=g.codes[order], n_out=n_out, outcome=g.outcome_k[outs],
-            choose=g.choice_c[rows[:, outs]], value=values[order],
-            exact=[format_value(self.values[s]) for s in order.tolist()] if exact else None,
-            by_budget=self.chosen.ndim == 2))
-
+        values = (
+            np.array([float(v) for v in self.values]) if exact else np.asarray(self.values, float)
+        )
+        return encode_policy(
+            PolicyColumns(
+                code=g.codes[order],
+                n_out=n_out,
+                outcome=g.outcome_k[outs],
+                choose=g.choice_c[rows[:, outs]],
+                value=values[order],
+                exact=[format_value(self.values[s]) for s in order.tolist()] if exact else None,
+                by_budget=self.chosen.ndim == 2,
+            )
+        )

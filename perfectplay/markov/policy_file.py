@@ -64,16 +64,24 @@ def segments(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 def encode_policy(columns: PolicyColumns) -> dict[str, Any]:
     """The ``strategy`` object of a solution document."""
-    arrays = {"code": columns.code.astype(np.int64), "n_out": columns.n_out.astype(np.int32),
-              "outcome": columns.outcome.astype(np.int32),
-              "choose": np.atleast_2d(columns.choose).astype(np.int32),
-              "value": columns.value.astype(np.float64)}
+    arrays = {
+        "code": columns.code.astype(np.int64),
+        "n_out": columns.n_out.astype(np.int32),
+        "outcome": columns.outcome.astype(np.int32),
+        "choose": np.atleast_2d(columns.choose).astype(np.int32),
+        "value": columns.value.astype(np.float64),
+    }
     if columns.exact is not None:
         arrays["exact"] = np.frombuffer("\n".join(columns.exact).encode("ascii"), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
-    return {"kind": "markov-policy", "by_budget": columns.by_budget, "states": len(columns.code),
-            "encoding": FORMAT, "columns": base64.b64encode(buffer.getvalue()).decode("ascii")}
+    return {
+        "kind": "markov-policy",
+        "by_budget": columns.by_budget,
+        "states": len(columns.code),
+        "encoding": FORMAT,
+        "columns": base64.b64encode(buffer.getvalue()).decode("ascii"),
+    }
 
 
 def decode_policy(strategy: Any) -> PolicyColumns:
@@ -83,8 +91,9 @@ def decode_policy(strategy: Any) -> PolicyColumns:
     if strategy.get("encoding") != FORMAT or not isinstance(strategy.get("columns"), str):
         raise BadPolicy("the policy's columns are missing or in an unknown encoding")
     try:
-        with np.load(io.BytesIO(base64.b64decode(strategy["columns"], validate=True)),
-                     allow_pickle=False) as npz:
+        with np.load(
+            io.BytesIO(base64.b64decode(strategy["columns"], validate=True)), allow_pickle=False
+        ) as npz:
             arrays = {name: npz[name] for name in npz.files}
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as err:
         raise BadPolicy(f"the policy's columns cannot be read ({err.__class__.__name__})") from None
@@ -109,5 +118,12 @@ def decode_policy(strategy: Any) -> PolicyColumns:
         exact = arrays["exact"].tobytes().decode("ascii", errors="replace").split("\n")
         if len(exact) != n:
             raise BadPolicy("the policy's exact values disagree on the number of states")
-    return PolicyColumns(code.astype(np.int64), n_out.astype(np.int64), outcome.astype(np.int64),
-                         choose.astype(np.int64), value.astype(np.float64), exact, by_budget)
+    return PolicyColumns(
+        code.astype(np.int64),
+        n_out.astype(np.int64),
+        outcome.astype(np.int64),
+        choose.astype(np.int64),
+        value.astype(np.float64),
+        exact,
+        by_budget,
+    )

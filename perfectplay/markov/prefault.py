@@ -42,8 +42,9 @@ def _madvise() -> Callable | None:
     return call
 
 
-def _page_in(arrays: Sequence[np.ndarray], madvise: Callable, page: int,
-             done: threading.Event | None = None) -> None:
+def _page_in(
+    arrays: Sequence[np.ndarray], madvise: Callable, page: int, done: threading.Event | None = None
+) -> None:
     for k in range(STEPS):
         if done is not None and done.is_set():
             return  # the writer has finished (or stopped early): the rest is not needed
@@ -66,8 +67,9 @@ def writing(arrays: Sequence[np.ndarray], write: Callable[[], object]) -> object
     import mmap
 
     done = threading.Event()
-    helper = threading.Thread(target=_page_in, args=(arrays, madvise, mmap.PAGESIZE, done),
-                              daemon=True)
+    helper = threading.Thread(
+        target=_page_in, args=(arrays, madvise, mmap.PAGESIZE, done), daemon=True
+    )
     helper.start()
     try:
         return write()

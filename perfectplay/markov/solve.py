@@ -15,8 +15,14 @@ from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
 from .speedups import SpeedUps
-from .structure import (FREE_CYCLE_MESSAGE, NEVER_ENDS_MESSAGE, check_no_free_cycles, components,
-                        solve_order, zero_cost_order)
+from .structure import (
+    FREE_CYCLE_MESSAGE,
+    NEVER_ENDS_MESSAGE,
+    check_no_free_cycles,
+    components,
+    solve_order,
+    zero_cost_order,
+)
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
@@ -89,14 +95,19 @@ def solve_markov(
         reached = reach_compiled(game, rules)
         if reached.states > EXACT_STATES:
             if exact:
-                raise Unsupported(f"exact solve refused: {reached.states:,} states exceed "
-                                  f"{EXACT_STATES:,}")
+                raise Unsupported(
+                    f"exact solve refused: {reached.states:,} states exceed {EXACT_STATES:,}"
+                )
             sol = _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0)
             sol.objective = objective
             return sol
     g = compile_game(game, progress=progress, compiled=compiled, reached=reached)
-    stats = {"states": g.n_states, "outcomes": len(g.weight), "choices": g.n_edges,
-             "compile_seconds": round(time.perf_counter() - t0, 4)}
+    stats = {
+        "states": g.n_states,
+        "outcomes": len(g.weight),
+        "choices": g.n_edges,
+        "compile_seconds": round(time.perf_counter() - t0, 4),
+    }
     if objective.name == "expected":
         sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups)
     elif objective.name == "probability":
@@ -112,8 +123,13 @@ def solve_markov(
 def _streams(game, rules, speedups: SpeedUps) -> bool:
     """Whether a game explored compiled (`rules`) may be solved as it is explored, block by
     block, its graph not kept (``streamed``): its blocks vouched for and solvable so."""
-    return (rules is not None and rules.solve_blocks is not None and speedups.streamed
-            and speedups.blocks and 0 < game.cycle_span <= LOCAL_BLOCK)
+    return (
+        rules is not None
+        and rules.solve_blocks is not None
+        and speedups.streamed
+        and speedups.blocks
+        and 0 < game.cycle_span <= LOCAL_BLOCK
+    )
 
 
 def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solution:
@@ -123,27 +139,56 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
     from .prefault import writing
     from .streamed import ReachedCodes
 
-    stats = {"states": reached.states, "outcomes": reached.outcomes, "choices": reached.choices,
-             "compile_seconds": round(time.perf_counter() - t0, 4)}
+    stats = {
+        "states": reached.states,
+        "outcomes": reached.outcomes,
+        "choices": reached.choices,
+        "compile_seconds": round(time.perf_counter() - t0, 4),
+    }
     t = time.perf_counter()
     progress.stage("value iteration by blocks, as explored")
     bits = reached.bits
     V, rank = np.empty(reached.states), np.empty(len(bits), dtype=np.int32)
     chosen = np.empty(reached.outcomes, dtype=narrowest(reached.choices, low=np.int32))
-    status, failing, blocks, most = writing((V, chosen, rank), lambda: rules.solve_blocks(
-        rules.params, bits, rules.outcomes, rules.choices, np.int64(game.cycle_span),
-        np.int64(LOCAL_BLOCK), tol, np.int64(max_sweeps), V, chosen, rank))
+    status, failing, blocks, most = writing(
+        (V, chosen, rank),
+        lambda: rules.solve_blocks(
+            rules.params,
+            bits,
+            rules.outcomes,
+            rules.choices,
+            np.int64(game.cycle_span),
+            np.int64(LOCAL_BLOCK),
+            tol,
+            np.int64(max_sweeps),
+            V,
+            chosen,
+            rank,
+        ),
+    )
     _check_status(game, status, int(failing), max_sweeps)
     if status != OK:  # BIG: a block over LOCAL_BLOCK states (``_streams`` rules it out)
         raise PerfectplayError(f"{game}: a block of more than {LOCAL_BLOCK:,} states")
     explored = ReachedCodes(reached, rank, 0)
     explored.start = int(explored.index_of(np.array([game.initial_state()]))[0])
-    stats.update(components=int(blocks), sweeps=int(most), policy_rounds=0,
-                 iterate_seconds=round(time.perf_counter() - t, 4),
-                 seconds=round(time.perf_counter() - t0, 4))
-    return Solution(game=game.name, params=game.params, objective=None,
-                    value=float(V[explored.start]), exact=False, proven=False,
-                    status=CONVERGED, strategy=Policy(game, explored, chosen, V), stats=stats)
+    stats.update(
+        components=int(blocks),
+        sweeps=int(most),
+        policy_rounds=0,
+        iterate_seconds=round(time.perf_counter() - t, 4),
+        seconds=round(time.perf_counter() - t0, 4),
+    )
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=None,
+        value=float(V[explored.start]),
+        exact=False,
+        proven=False,
+        status=CONVERGED,
+        strategy=Policy(game, explored, chosen, V),
+        stats=stats,
+    )
 
 
 def _check_status(game, status: int, code: int, max_sweeps: int) -> None:
@@ -152,15 +197,19 @@ def _check_status(game, status: int, code: int, max_sweeps: int) -> None:
     from .by_components import FORWARD, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE
 
     if status == FORWARD:
-        raise PerfectplayError(f"{game}: a choice from state {code} leads to a later block of "
-                               f"its cycle_span {game.cycle_span}: the game's cycle_span is wrong")
+        raise PerfectplayError(
+            f"{game}: a choice from state {code} leads to a later block of "
+            f"its cycle_span {game.cycle_span}: the game's cycle_span is wrong"
+        )
     if status == FREE_CYCLE:
         raise PerfectplayError(FREE_CYCLE_MESSAGE)
     if status == NEVER_ENDS:
         raise Unsupported(f"{game}: {NEVER_ENDS_MESSAGE}")
     if status == NO_CONVERGENCE:
-        raise Unsupported(f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
-                          f"of one strong component (raise max_sweeps)")
+        raise Unsupported(
+            f"{game}: value iteration did not settle within {max_sweeps:,} sweeps "
+            f"of one strong component (raise max_sweeps)"
+        )
 
 
 def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, bool]:
@@ -191,18 +240,27 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
     solved = _by_components(game, g, tol, max_sweeps, speedups) if speedups.components else None
     if solved is not None:
         V, best, n_components, most = solved
-        stats.update(components=n_components, sweeps=most, policy_rounds=0,
-                     iterate_seconds=round(time.perf_counter() - t, 4))
+        stats.update(
+            components=n_components,
+            sweeps=most,
+            policy_rounds=0,
+            iterate_seconds=round(time.perf_counter() - t, 4),
+        )
     else:  # a large cycle: sweeps over the whole graph in a good order, policy iteration
         pairs, order, by_codes = _visiting_order(game, g, speedups)
         stats["order_seconds"] = round(time.perf_counter() - t, 4)
         t = time.perf_counter()
         split = by_codes and speedups.halves and g.n_states > RENUMBER_STATES
-        V, best, sweeps, rounds, change = _policy_iteration(g, pairs, order, tol, max_sweeps,
-                                                            progress, speedups, split)
+        V, best, sweeps, rounds, change = _policy_iteration(
+            g, pairs, order, tol, max_sweeps, progress, speedups, split
+        )
         del pairs
-        stats.update(sweeps=sweeps, policy_rounds=rounds, last_change=change,
-                     iterate_seconds=round(time.perf_counter() - t, 4))
+        stats.update(
+            sweeps=sweeps,
+            policy_rounds=rounds,
+            last_change=change,
+            iterate_seconds=round(time.perf_counter() - t, 4),
+        )
     values, value, is_exact, proven, status = V, float(V[g.start]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
         progress.stage("exact proof (rational arithmetic)")
@@ -213,13 +271,27 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
         else:
-            values, value, is_exact, proven, status = Vx, to_fraction(Vx[g.start]), True, True, PROVEN
+            values, value, is_exact, proven, status = (
+                Vx,
+                to_fraction(Vx[g.start]),
+                True,
+                True,
+                PROVEN,
+            )
             stats.update(exact_rounds=rounds, exact_seconds=round(time.perf_counter() - t, 4))
     elif exact:
         raise Unsupported(f"exact solve refused: {g.n_states:,} states exceed {EXACT_STATES:,}")
-    return Solution(game=game.name, params=game.params, objective=None, value=value,
-                    exact=is_exact, proven=proven, status=status,
-                    strategy=Policy(game, g, best, values), stats=stats)
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=None,
+        value=value,
+        exact=is_exact,
+        proven=proven,
+        status=status,
+        strategy=Policy(game, g, best, values),
+        stats=stats,
+    )
 
 
 def _by_components(game, g, tol, max_sweeps, speedups):
@@ -234,11 +306,33 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     span = _cycle_span(game, g, speedups)
     V, flags = np.empty(n), np.zeros(n, dtype=np.uint8)
     room = LOCAL_BLOCK if span else n  # a block's states, or Tarjan's for every state
-    order, starts, local = np.empty(room, np.int32), np.empty(room + 1, np.int32), np.empty(room, np.int32)
-    status, failing, n_components, _, most = writing((order, starts, local, V, flags), lambda: (
-        solve_by_components(g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, tol,
-                            LOCAL_BLOCK, LOCAL_STACK, max_sweeps, V, order, starts, local, flags,
-                            g.codes, span)))
+    order, starts, local = (
+        np.empty(room, np.int32),
+        np.empty(room + 1, np.int32),
+        np.empty(room, np.int32),
+    )
+    status, failing, n_components, _, most = writing(
+        (order, starts, local, V, flags),
+        lambda: solve_by_components(
+            g.out_ptr,
+            g.weight,
+            g.denom,
+            g.choice_ptr,
+            g.target,
+            g.cost,
+            tol,
+            LOCAL_BLOCK,
+            LOCAL_STACK,
+            max_sweeps,
+            V,
+            order,
+            starts,
+            local,
+            flags,
+            g.codes,
+            span,
+        ),
+    )
     order = starts = local = flags = None  # freed: only the kernel needed them
     if status == BIG:
         return None
@@ -267,8 +361,19 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
     sweeps, delta = 0, np.inf
     chunk = max(1, min(SWEEP_CHUNK, EDGES_PER_CALL // max(1, g.n_edges)))
     while delta > tol and sweeps < budget:
-        n, delta = gauss_seidel_sweeps(V, order, g.out_ptr, g.weight, g.denom, g.choice_ptr,
-                                       g.target, g.cost, pairs, tol, min(chunk, budget - sweeps))
+        n, delta = gauss_seidel_sweeps(
+            V,
+            order,
+            g.out_ptr,
+            g.weight,
+            g.denom,
+            g.choice_ptr,
+            g.target,
+            g.cost,
+            pairs,
+            tol,
+            min(chunk, budget - sweeps),
+        )
         sweeps += int(n)
         progress.update(done + sweeps, f"change {delta:.1e}")
     return sweeps, float(delta)
@@ -289,8 +394,9 @@ class _OneThread:
     def improve(V, best, g, pairs):
         from .kernels import improve_choices
 
-        return improve_choices(V, best, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs, 0,
-                               g.n_states)
+        return improve_choices(
+            V, best, g.out_ptr, g.choice_ptr, g.target, g.cost, pairs, 0, g.n_states
+        )
 
 
 def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups, split):
@@ -325,14 +431,17 @@ def _policy_iteration(g, pairs, order, tol, max_sweeps, progress, speedups, spli
             continue
         rounds += 1
         block_order = np.argsort(labels, kind="stable")
-        block_ptr = np.concatenate(([0], np.flatnonzero(np.diff(labels[block_order])) + 1,
-                                    [g.n_states])).astype(np.int64)
+        block_ptr = np.concatenate(
+            ([0], np.flatnonzero(np.diff(labels[block_order])) + 1, [g.n_states])
+        ).astype(np.int64)
         trial = V.copy()
         if not evaluate_blocks(trial, block_order, block_ptr, labels, *rows, g.denom, MAX_DENSE):
             # an improper policy (it never finishes from somewhere): sweep closer, retry
             if sweeps >= max_sweeps or rounds >= MAX_ROUNDS:
-                raise Unsupported(f"no policy that finishes was found within {sweeps:,} sweeps "
-                                  f"and {rounds} policy rounds (raise max_sweeps)")
+                raise Unsupported(
+                    f"no policy that finishes was found within {sweeps:,} sweeps "
+                    f"and {rounds} policy rounds (raise max_sweeps)"
+                )
             warm = max(tol, warm / 1000)
             more, _ = run.sweep(V, order, g, pairs, warm, max_sweeps - sweeps, progress, sweeps)
             sweeps += more
@@ -380,18 +489,37 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
         P, chosen = horizon_exact(g, H, order)
         stats["exact_seconds"] = round(time.perf_counter() - t, 4)
         value = to_fraction(P[g.start])
-        return Solution(game=game.name, params=game.params, objective=None, value=value,
-                        exact=True, proven=True, status=PROVEN,
-                        strategy=Policy(game, g, chosen, P), stats=stats)
+        return Solution(
+            game=game.name,
+            params=game.params,
+            objective=None,
+            value=value,
+            exact=True,
+            proven=True,
+            status=PROVEN,
+            strategy=Policy(game, g, chosen, P),
+            stats=stats,
+        )
     # The same backward induction in floats: optimal up to rounding, not proven.
     if exact:
-        raise Unsupported(f"exact horizon solve refused: ~{work:,} steps exceed {EXACT_HORIZON_WORK:,}")
-    P = horizon_layers(H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr,
-                       g.target, g.cost)
+        raise Unsupported(
+            f"exact horizon solve refused: ~{work:,} steps exceed {EXACT_HORIZON_WORK:,}"
+        )
+    P = horizon_layers(
+        H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost
+    )
     chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
-    return Solution(game=game.name, params=game.params, objective=None, value=float(P[H, g.start]),
-                    exact=False, proven=False, status=FLOATING,
-                    strategy=Policy(game, g, chosen, P[H]), stats=stats)
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=None,
+        value=float(P[H, g.start]),
+        exact=False,
+        proven=False,
+        status=FLOATING,
+        strategy=Policy(game, g, chosen, P[H]),
+        stats=stats,
+    )
 
 
 def _horizon_choices(g, P, h) -> np.ndarray:

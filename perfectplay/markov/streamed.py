@@ -164,9 +164,27 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
             denom[j] = total
         for j in range(m, m + exits + 1):
             out_ptr[j] = o
-        status, done = _solve_block(stack, 0, m, 0, False, flags, local, scratch, value,
-                                    out_ptr, weight, denom, choice_ptr, target, cost, pairs,
-                                    buf, tol, max_sweeps)
+        status, done = _solve_block(
+            stack,
+            0,
+            m,
+            0,
+            False,
+            flags,
+            local,
+            scratch,
+            value,
+            out_ptr,
+            weight,
+            denom,
+            choice_ptr,
+            target,
+            cost,
+            pairs,
+            buf,
+            tol,
+            max_sweeps,
+        )
         if status != OK:
             return status, codes[0], blocks, most
         for j in range(m):

@@ -14,8 +14,10 @@ from ..errors import PerfectplayError
 from .compile import Graph, Pairs
 
 FREE_CYCLE_MESSAGE = "the game has a cycle of zero-cost choices, which this engine does not solve"
-NEVER_ENDS_MESSAGE = ("from some reachable state the game can never end; this engine needs every "
-                      "state to be able to finish")
+NEVER_ENDS_MESSAGE = (
+    "from some reachable state the game can never end; this engine needs every "
+    "state to be able to finish"
+)
 
 
 def components(row_ptr: np.ndarray, col: np.ndarray) -> np.ndarray:
@@ -40,8 +42,9 @@ def check_no_free_cycles(g: Graph, pairs: Pairs | None = None) -> None:
     if pairs is None:
         rows, cols, self_loop = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
     else:
-        rows, cols, self_loop = free_edges(np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr,
-                                           pairs.target, pairs.cost)
+        rows, cols, self_loop = free_edges(
+            np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr, pairs.target, pairs.cost
+        )
     if not len(cols):
         return
     if self_loop or np.bincount(components(rows, cols)).max() > 1:
@@ -63,8 +66,9 @@ def solve_order(g: Graph, pairs: Pairs, by_codes: bool = False) -> np.ndarray:
         raise PerfectplayError(NEVER_ENDS_MESSAGE)
     if by_codes:
         return np.argsort(g.codes, kind="stable")[::-1].copy()
-    labels, n_labels, ok = strong_components(np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr,
-                                             pairs.target)
+    labels, n_labels, ok = strong_components(
+        np.arange(g.n_states + 1, dtype=np.int64), pairs.ptr, pairs.target
+    )
     if not ok:
         raise RuntimeError("strong components are not in reverse topological order")
     return order_by(labels, n_labels, dist, int(dist.max()) + 1)

@@ -77,8 +77,11 @@ def tarjan(out_ptr, choice_ptr, target, room, max_block, order, starts, low):
                     depth += 1
                 elif on_stack[w] and index[w] < low[v]:
                     low[v] = index[w]
-                    if (counter - index[w] > max_block and top > max_block  # (no read first)
-                            and index[w] <= index[stack[top - max_block - 1]]):
+                    if (
+                        counter - index[w] > max_block
+                        and top > max_block  # (no read first)
+                        and index[w] <= index[stack[top - max_block - 1]]
+                    ):
                         return LARGE, count
                 continue
             depth -= 1

@@ -1,10 +1,10 @@
 """A Markov game given as an explicit table: the quickest way to define a small game.
 
-    >>> from perfectplay.markov.table import TableGame
-    >>> coin = TableGame({0: [(1, [(1, 1)]), (1, [(0, 1)])]}, terminal={1})
-    >>> from perfectplay import solve
-    >>> solve(coin).value   # flip a fair coin until heads: 2 flips on average
-    Fraction(2, 1)
+>>> from perfectplay.markov.table import TableGame
+>>> coin = TableGame({0: [(1, [(1, 1)]), (1, [(0, 1)])]}, terminal={1})
+>>> from perfectplay import solve
+>>> solve(coin).value   # flip a fair coin until heads: 2 flips on average
+Fraction(2, 1)
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ class TableGame(MarkovGame):
 
     def _require(self, state: int, what: str) -> None:
         if state not in self.table and state not in self.terminal:
-            raise IncompleteRules(f"{self.name}: {what}, which has no row in the table and "
-                                  "is not terminal")
+            raise IncompleteRules(
+                f"{self.name}: {what}, which has no row in the table and is not terminal"
+            )
 
     def __str__(self) -> str:
         if type(self).name != TableGame.name:

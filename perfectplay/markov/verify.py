@@ -39,8 +39,8 @@ class PolicyCheck:
 
     states: int
     value: Fraction | float
-    exact: bool               # values and optimality checked in exact arithmetic
-    optimal: bool | None      # None: not checked (a choice's target is not listed)
+    exact: bool  # values and optimality checked in exact arithmetic
+    optimal: bool | None  # None: not checked (a choice's target is not listed)
     max_error: float
 
 
@@ -82,8 +82,10 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
         if recorded_exact and cols.exact is not None:
             start = parse_value(cols.exact[0])
             if abs(float(start) - values[0]) > TOLERANCE * max(1.0, abs(values[0])):
-                raise BadPolicy(f"the start's recorded exact value {exact_text(start)} is not "
-                                f"the policy's {values[0]!r}")
+                raise BadPolicy(
+                    f"the start's recorded exact value {exact_text(start)} is not "
+                    f"the policy's {values[0]!r}"
+                )
         optimal = _optimal(game, cols, order, position, values)
         return PolicyCheck(n, float(values[0]), False, optimal, err)
     exact = _solve_exact(n, chosen)
@@ -96,8 +98,10 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
             except (ValueError, ZeroDivisionError):
                 raise BadPolicy(f"state {code[i]} has no readable value") from None
             if recorded != exact[i]:
-                raise BadPolicy(f"state {code[i]}: recorded exact value {exact_text(recorded)} "
-                                f"is not the policy's {exact_text(exact[i])}")
+                raise BadPolicy(
+                    f"state {code[i]}: recorded exact value {exact_text(recorded)} "
+                    f"is not the policy's {exact_text(exact[i])}"
+                )
     return PolicyCheck(n, exact[0], True, _optimal(game, cols, order, position, exact), err)
 
 
@@ -108,7 +112,7 @@ def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
     live = np.flatnonzero(cols.n_out > 0)
     ptr = cols.out_ptr
     for lo in range(0, len(live), BATCH):
-        idx = live[lo:lo + BATCH]
+        idx = live[lo : lo + BATCH]
         exp = game.expand(cols.code[idx])
         present = np.asarray(exp.weight) > 0
         b_of, k_rules = np.nonzero(present)
@@ -124,8 +128,9 @@ def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
         yield idx, exp, b_of, k, c
 
 
-def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray,
-            position: _Positions) -> _Chosen:
+def _replay(
+    game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position: _Positions
+) -> _Chosen:
     """Check every chosen choice is legal and leads to a listed state; the chosen edges."""
     parts = []
     for idx, exp, b_of, k, c in _batches(game, cols, order):
@@ -134,18 +139,26 @@ def _replay(game: MarkovGame, cols: PolicyColumns, order: np.ndarray,
         nxt = np.where(ok, nxt_all[b_of, k, np.clip(c, 0, nxt_all.shape[2] - 1)], -1)
         if (nxt < 0).any():
             i = np.flatnonzero(nxt < 0)[0]
-            raise BadPolicy(f"state {cols.code[idx[b_of[i]]]}: choice {c[i]} after outcome {k[i]} "
-                            "is not legal")
+            raise BadPolicy(
+                f"state {cols.code[idx[b_of[i]]]}: choice {c[i]} after outcome {k[i]} is not legal"
+            )
         target = position(nxt)
         if (target < 0).any():
             i = np.flatnonzero(target < 0)[0]
-            raise BadPolicy(f"state {cols.code[idx[b_of[i]]]} leads to state {nxt[i]}, "
-                            "which is not listed")
+            raise BadPolicy(
+                f"state {cols.code[idx[b_of[i]]]} leads to state {nxt[i]}, which is not listed"
+            )
         weight = np.asarray(exp.weight, dtype=np.int64)
         cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt_all.shape)
-        parts.append((idx[b_of], target, weight[b_of, k], weight.sum(axis=1)[b_of], cost[b_of, k, c]))
-    return _Chosen(*(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64)
-                     for i in range(5)))
+        parts.append(
+            (idx[b_of], target, weight[b_of, k], weight.sum(axis=1)[b_of], cost[b_of, k, c])
+        )
+    return _Chosen(
+        *(
+            np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64)
+            for i in range(5)
+        )
+    )
 
 
 class _Positions:
@@ -207,8 +220,12 @@ def _solve_exact(n: int, chosen: _Chosen) -> list[Fraction]:
     b = [fmpq(0)] * n
     for i in range(n):
         A[i, i] = 1
-    for s, t, w, d, c in zip(*(a.tolist() for a in (chosen.state, chosen.target, chosen.weight,
-                                                       chosen.denom, chosen.cost))):
+    for s, t, w, d, c in zip(
+        *(
+            a.tolist()
+            for a in (chosen.state, chosen.target, chosen.weight, chosen.denom, chosen.cost)
+        )
+    ):
         A[s, t] -= fmpq(w, d)
         b[s] += fmpq(w * c, d)
     try:
@@ -218,8 +235,9 @@ def _solve_exact(n: int, chosen: _Chosen) -> list[Fraction]:
     return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
 
 
-def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position: _Positions,
-             values) -> bool | None:
+def _optimal(
+    game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position: _Positions, values
+) -> bool | None:
     """Is no legal choice better than the chosen one after any outcome? Exact when
     `values` are Fractions, else to TOLERANCE; None when a legal choice leads to a state
     the file does not list (its value is unknown)."""
@@ -227,7 +245,9 @@ def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position:
     vf = np.array([float(v) for v in values]) if exact else values
     for _, exp, b_of, k, c in _batches(game, cols, order):
         nxt = np.asarray(exp.next)[b_of, k]
-        cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[b_of, k]
+        cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[
+            b_of, k
+        ]
         legal = nxt >= 0
         target = np.where(legal, position(nxt), 0)
         if (legal & (target < 0)).any():
@@ -240,6 +260,9 @@ def _optimal(game: MarkovGame, cols: PolicyColumns, order: np.ndarray, position:
                 return False
             continue
         for r, d in zip(*np.nonzero(close)):
-            if d != c[r] and cost[r, d] + values[target[r, d]] < cost[r, c[r]] + values[target[r, c[r]]]:
+            if (
+                d != c[r]
+                and cost[r, d] + values[target[r, d]] < cost[r, c[r]] + values[target[r, c[r]]]
+            ):
                 return False
     return True

@@ -60,8 +60,13 @@ def _opening(game: DeductionGame) -> Opening | None:
     proof_file = source.with_name(source.name.removesuffix(".json") + ".proof.json")
     proof = json.loads(proof_file.read_text(encoding="utf-8")) if proof_file.is_file() else None
     word = game.format_code(game.guesses()[guess])
-    if (proof is not None and proof.get("complete") and proof.get("params") == game.params
-            and proof.get("best") == total and word in proof.get("optimal", ())):
+    if (
+        proof is not None
+        and proof.get("complete")
+        and proof.get("params") == game.params
+        and proof.get("best") == total
+        and word in proof.get("optimal", ())
+    ):
         label = f"proven optimal over all {proof['openings']:,} openings"
     elif str(document.get("method", "")).startswith("top "):
         label = f"best found by --{document['method']}: an upper bound"

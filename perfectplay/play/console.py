@@ -20,15 +20,24 @@ class Console:
     """Ask questions and print answers; ``ask`` returns a stripped line, raising Quit
     on ``quit`` or end of input. ``undo`` and ``help`` are returned for the caller."""
 
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 interactive: bool | None = None):
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        interactive: bool | None = None,
+    ):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.interactive = self.stdin.isatty() if interactive is None else interactive
         self._session = None
         from rich.console import Console as RichConsole
-        self._rich = RichConsole(file=self.stdout, highlight=False,
-                                 force_terminal=self.interactive, no_color=not self.interactive)
+
+        self._rich = RichConsole(
+            file=self.stdout,
+            highlight=False,
+            force_terminal=self.interactive,
+            no_color=not self.interactive,
+        )
 
     def say(self, text: str = "") -> None:
         """Print a line (rich markup allowed), wrapped between words at the console's width
@@ -43,6 +52,7 @@ class Console:
         if self.interactive:
             if self._session is None:
                 from prompt_toolkit import PromptSession
+
                 self._session = PromptSession()
             try:
                 line = self._session.prompt(prompt + " ")

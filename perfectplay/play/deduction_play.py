@@ -74,8 +74,9 @@ def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: 
     from ..deduction.solve import suggest_guess
 
     t = left if lookahead is None else min(left, lookahead)
-    guess = suggest_guess(game, turn.consistent, turn.history, objective="probability",
-                          max_guesses=max(t, 1))
+    guess = suggest_guess(
+        game, turn.consistent, turn.history, objective="probability", max_guesses=max(t, 1)
+    )
     if guess is None:  # nothing can be won any more: still make the most informative guess
         guess = suggest_guess(game, turn.consistent, turn.history, strategy="most-parts")
     return guess
@@ -153,8 +154,9 @@ def _load_search(game: DeductionGame, objective: str) -> None:
     search_for(game, objective, SpeedUps()).load_kernels()
 
 
-def suggest(game: DeductionGame, turn: Turn, budget: float, heuristic: str,
-            turns_left: int | None) -> tuple[int, str]:
+def suggest(
+    game: DeductionGame, turn: Turn, budget: float, heuristic: str, turns_left: int | None
+) -> tuple[int, str]:
     """The suggested guess and where it comes from ("optimal" or the heuristic's name).
 
     The optimal search runs in a separate process so that it can be stopped when the
@@ -183,10 +185,14 @@ def _advisors(game: DeductionGame, turn: Turn, turns_left: int | None, heuristic
     *arguments)): the heuristic (for the probability objective, the best two-guess
     lookahead) and the optimal search."""
     if turns_left is not None:
-        return (("best two-guess lookahead", (_suggest_probability, game, turn, turns_left, 2)),
-                ("optimal", (_suggest_probability, game, turn, turns_left, None)))
-    return ((heuristic, (_suggest_expected, game, turn, heuristic)),
-            ("optimal", (_suggest_expected, game, turn, None)))
+        return (
+            ("best two-guess lookahead", (_suggest_probability, game, turn, turns_left, 2)),
+            ("optimal", (_suggest_probability, game, turn, turns_left, None)),
+        )
+    return (
+        (heuristic, (_suggest_expected, game, turn, heuristic)),
+        ("optimal", (_suggest_expected, game, turn, None)),
+    )
 
 
 def _from_book(game: DeductionGame, turn: Turn, turns_left: int | None) -> Suggestion | None:
@@ -207,8 +213,13 @@ def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
     return left
 
 
-def advice_at(game: DeductionGame, history: History, turns_left: int | None,
-              heuristic: str = "most-parts", book: bool = True) -> Iterator[Suggestion]:
+def advice_at(
+    game: DeductionGame,
+    history: History,
+    turns_left: int | None,
+    heuristic: str = "most-parts",
+    book: bool = True,
+) -> Iterator[Suggestion]:
     """The suggestions at the position `history`: the opening book's alone where it has
     one (``_from_book``; unless `book` is False), else the heuristic's first (quick), then
     the optimal search's (which may take long: a caller with a time budget ends it),
@@ -226,37 +237,61 @@ def advice_at(game: DeductionGame, history: History, turns_left: int | None,
 _WARM: set[DeductionGame] = set()
 
 
-def play_deduction(game: DeductionGame, console: Console, *, secret: str | None = None,
-                   seed: int | None = None, budget: float = 2.0, heuristic: str = "most-parts") -> int:
+def play_deduction(
+    game: DeductionGame,
+    console: Console,
+    *,
+    secret: str | None = None,
+    seed: int | None = None,
+    budget: float = 2.0,
+    heuristic: str = "most-parts",
+) -> int:
     """Run one advised game; returns the number of guesses played (0 if lost)."""
     guesses, secrets = game.guesses(), game.secrets()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
     horizon = game.default_horizon() if game.default_objective == "probability" else None
-    goal = (f"the best chance to win within {horizon} guesses" if horizon
-            else "the fewest guesses on average")
-    console.say(f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
-                + ("I hold the secret. " if hidden is not None
-                   else f"Feedback like {game.format_feedback(0)!r}. ")
-                + COMMANDS_HELP)
+    goal = (
+        f"the best chance to win within {horizon} guesses"
+        if horizon
+        else "the fewest guesses on average"
+    )
+    console.say(
+        f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
+        + (
+            "I hold the secret. "
+            if hidden is not None
+            else f"Feedback like {game.format_feedback(0)!r}. "
+        )
+        + COMMANDS_HELP
+    )
     turns = [Turn(np.arange(len(secrets)))]
     terminal = console.interactive and console.stdout.isatty()
     solved = game.solved_feedback()
     while True:
         turn = turns[-1]
         if horizon is not None and len(turn.played) >= horizon:
-            console.say("[bold]no guesses left[/bold]: " + (
-                f"the secret was {game.format_code(secrets[hidden])}" if hidden is not None
-                else f"the secret was one of the {len(turn.consistent):,} still possible"))
+            console.say(
+                "[bold]no guesses left[/bold]: "
+                + (
+                    f"the secret was {game.format_code(secrets[hidden])}"
+                    if hidden is not None
+                    else f"the secret was one of the {len(turn.consistent):,} still possible"
+                )
+            )
             return 0
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
             left = None if horizon is None else horizon - len(turn.played)
             turn.suggestion = suggest(game, turn, budget, heuristic, left)
         guess, source = turn.suggestion
-        console.say(f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})")
+        console.say(
+            f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})"
+        )
         if turn.prices is None and source == "optimal":
-            turn.prices = _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
+            turn.prices = (
+                _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
+            )
         if turn.prices:
             _show_prices(game, turn.prices, console)
         try:
@@ -286,10 +321,14 @@ def play_deduction(game: DeductionGame, console: Console, *, secret: str | None 
 def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
     """The best few guesses with their exact values, and how many are optimal."""
     codes = game.guesses()
-    best = ", ".join(f"{game.format_code(codes[p.guess])} {float(p.value):.4f} ({p.value})"
-                     for p in ranking.guesses[:TOP_PRICED])
-    console.say(f"  best guesses here: {best}; {len(ranking.optimal())} optimal "
-                f"({ranking.optimal_classes} up to symmetry)")
+    best = ", ".join(
+        f"{game.format_code(codes[p.guess])} {float(p.value):.4f} ({p.value})"
+        for p in ranking.guesses[:TOP_PRICED]
+    )
+    console.say(
+        f"  best guesses here: {best}; {len(ranking.optimal())} optimal "
+        f"({ranking.optimal_classes} up to symmetry)"
+    )
 
 
 def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> str:
@@ -304,34 +343,44 @@ def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> 
     if gap == 0:
         return f"  {name} is optimal here too"
     if horizon is not None:
-        return (f"  {name} wins with probability {float(-gap):.6f} ({-gap}) less than {best} "
-                "here")
+        return f"  {name} wins with probability {float(-gap):.6f} ({-gap}) less than {best} here"
     return f"  {name} costs {float(gap):.4f} ({gap}) guesses more than {best} here, on average"
 
 
-def _consistent_feedback(game: DeductionGame, console: Console, guesses: np.ndarray,
-                         secrets: np.ndarray, turn: Turn, played: int,
-                         hidden: int | None) -> tuple[int, np.ndarray]:
+def _consistent_feedback(
+    game: DeductionGame,
+    console: Console,
+    guesses: np.ndarray,
+    secrets: np.ndarray,
+    turn: Turn,
+    played: int,
+    hidden: int | None,
+) -> tuple[int, np.ndarray]:
     """The feedback to the guess `played` (the rules' own when the tool holds the secret)
     and the secrets it leaves. Feedback that no secret still possible fits is refused and
     asked for again: the guess stands (``undo`` takes it back)."""
     row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
     if hidden is not None:
         fb = int(game.feedback(guesses[played], secrets[hidden]))
-        console.say(f"feedback: {game.display_feedback(fb, console.interactive and console.stdout.isatty())}")
+        console.say(
+            f"feedback: {game.display_feedback(fb, console.interactive and console.stdout.isatty())}"
+        )
         return fb, turn.consistent[row == fb]
     while True:
         fb = _ask_feedback(game, console)
         rest = turn.consistent[row == fb]
         if len(rest):
             return fb, rest
-        console.say(f"[red]no secret is consistent with {game.format_code(guesses[played])} -> "
-                    f"{game.format_feedback(fb)}[/red]; nothing changed. Type the feedback "
-                    "again, or undo to take back the guess")
+        console.say(
+            f"[red]no secret is consistent with {game.format_code(guesses[played])} -> "
+            f"{game.format_feedback(fb)}[/red]; nothing changed. Type the feedback "
+            "again, or undo to take back the guess"
+        )
 
 
-def _pick_secret(game: DeductionGame, secrets: np.ndarray, secret: str | None,
-                 seed: int | None) -> int | None:
+def _pick_secret(
+    game: DeductionGame, secrets: np.ndarray, secret: str | None, seed: int | None
+) -> int | None:
     if secret is None:
         return None
     if secret == "random":
@@ -345,7 +394,9 @@ def _pick_secret(game: DeductionGame, secrets: np.ndarray, secret: str | None,
 
 def _show_possible(game: DeductionGame, secrets: np.ndarray, turn: Turn, console: Console) -> None:
     n = len(turn.consistent)
-    console.say(f"\nturn {len(turn.played) + 1}: {n:,} secret{'s' if n != 1 else ''} still possible")
+    console.say(
+        f"\nturn {len(turn.played) + 1}: {n:,} secret{'s' if n != 1 else ''} still possible"
+    )
     if n <= LIST_LIMIT:
         console.say("  " + " ".join(game.format_code(secrets[s]) for s in turn.consistent))
 
@@ -361,8 +412,14 @@ def _command(line: str, console: Console, text: str) -> bool:
     return False
 
 
-def _ask_guess(game: DeductionGame, guesses: np.ndarray, index: dict, turn: Turn,
-               console: Console, suggestion: int) -> int:
+def _ask_guess(
+    game: DeductionGame,
+    guesses: np.ndarray,
+    index: dict,
+    turn: Turn,
+    console: Console,
+    suggestion: int,
+) -> int:
     allowed = game.restrict_guesses(turn.history, guesses)
     shown = game.format_code(guesses[suggestion])
     hint = f"type the guess you played, like {shown}, or Enter for the suggestion; {COMMANDS_HELP}"
@@ -381,8 +438,9 @@ def _ask_guess(game: DeductionGame, guesses: np.ndarray, index: dict, turn: Turn
             console.say(f"{line} is not one of the guesses of {game}")
             continue
         if allowed is not None and not allowed[index[code]]:
-            console.say(f"{line} is not allowed here: "
-                        f"{game.refusal(turn.history, guesses[index[code]])}")
+            console.say(
+                f"{line} is not allowed here: {game.refusal(turn.history, guesses[index[code]])}"
+            )
             continue
         return index[code]
 

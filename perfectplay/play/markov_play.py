@@ -17,8 +17,10 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
     Strategy interface); chance is drawn from `seed`. Returns the cost the person paid."""
     rng = random.Random(seed)
     unit = game.cost_unit
-    console.say(f"[bold]{game}[/bold]: optimal play needs {strategy.value(game.initial_state()):.6f} "
-                f"{unit} on average. {COMMANDS_HELP}")
+    console.say(
+        f"[bold]{game}[/bold]: optimal play needs {strategy.value(game.initial_state()):.6f} "
+        f"{unit} on average. {COMMANDS_HELP}"
+    )
     state, paid = int(game.initial_state()), 0
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
@@ -58,12 +60,16 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
         history.append((state, k, paid))
         c = choices[choice - 1]
         if c != best:
-            console.say(f"[yellow]that costs {left[c] - left[best]:.4f} "
-                        f"{unit} more than optimal on average[/yellow]")
+            console.say(
+                f"[yellow]that costs {left[c] - left[best]:.4f} "
+                f"{unit} more than optimal on average[/yellow]"
+            )
         paid += int(cost[c])
         state = int(target[c])
-    console.say(f"\n[bold]finished in {amount(paid, unit)}[/bold] "
-                f"(optimal play averages {strategy.value(game.initial_state()):.4f})")
+    console.say(
+        f"\n[bold]finished in {amount(paid, unit)}[/bold] "
+        f"(optimal play averages {strategy.value(game.initial_state()):.4f})"
+    )
     return paid
 
 

@@ -29,8 +29,11 @@ class _Limits:
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             length = dict(scope.get("headers") or []).get(b"content-length", b"0")
-            if (not length.isdigit() or int(length) > MAX_BODY
-                    or len(scope.get("query_string", b"")) > 4096):
+            if (
+                not length.isdigit()
+                or int(length) > MAX_BODY
+                or len(scope.get("query_string", b"")) > 4096
+            ):
                 await PlainTextResponse("request too large", status_code=413)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -38,8 +41,9 @@ class _Limits:
 
 def error_page(request: Request, message: str, status: int) -> HTMLResponse:
     """A page with one line saying what is wrong."""
-    return templates.TemplateResponse(request, "error.html", {"message": message},
-                                      status_code=status)
+    return templates.TemplateResponse(
+        request, "error.html", {"message": message}, status_code=status
+    )
 
 
 async def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
@@ -51,7 +55,9 @@ async def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
 
 
 async def _server_error(request: Request, exc: Exception) -> HTMLResponse:
-    return error_page(request, f"internal error ({exc.__class__.__name__}); nothing was changed", 500)
+    return error_page(
+        request, f"internal error ({exc.__class__.__name__}); nothing was changed", 500
+    )
 
 
 def create_app(jobs=None) -> Starlette:
@@ -81,9 +87,12 @@ def create_app(jobs=None) -> Starlette:
         Route("/play/{game}", play.page),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_Limits)], lifespan=lifespan,
-                    exception_handlers={PerfectplayError: _perfectplay_error,
-                                        Exception: _server_error})
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(_Limits)],
+        lifespan=lifespan,
+        exception_handlers={PerfectplayError: _perfectplay_error, Exception: _server_error},
+    )
     app.state.jobs = jobs
     return app
 
@@ -101,11 +110,15 @@ def serve(host: str = "127.0.0.1", port: int = 8765, say=print) -> None:
 
     jobs = Jobs()
     try:
-        say("perfectplay: warming up the workers (compiled kernels, the default games' "
-            "tables)...")
+        say("perfectplay: warming up the workers (compiled kernels, the default games' tables)...")
         say(f"perfectplay: warmed up in {jobs.warm_up():.1f} s")
         say(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
-        uvicorn.run(create_app(jobs), host=host, port=port, log_level="warning",
-                    timeout_graceful_shutdown=STOP_WAIT)
+        uvicorn.run(
+            create_app(jobs),
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=STOP_WAIT,
+        )
     finally:
         jobs.close()

@@ -17,9 +17,17 @@ from ..markov.model import MarkovGame
 #: Pip centres on a die face of 100 x 100: the 3 x 3 grid's cells (0 top left .. 8).
 _GRID = tuple((25 + 25 * (i % 3), 25 + 25 * (i // 3)) for i in range(9))
 #: The cells holding pips for each value (1 to 9), as on ordinary dice.
-_PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8),
-         6: (0, 2, 3, 5, 6, 8), 7: (0, 2, 3, 4, 5, 6, 8), 8: (0, 1, 2, 3, 5, 6, 7, 8),
-         9: tuple(range(9))}
+_PIPS = {
+    1: (4,),
+    2: (0, 8),
+    3: (0, 4, 8),
+    4: (0, 2, 6, 8),
+    5: (0, 2, 4, 6, 8),
+    6: (0, 2, 3, 5, 6, 8),
+    7: (0, 2, 3, 4, 5, 6, 8),
+    8: (0, 1, 2, 3, 5, 6, 7, 8),
+    9: tuple(range(9)),
+}
 
 
 @dataclass(frozen=True)
@@ -78,8 +86,10 @@ def _dice_cards(game, state: int, outcome: int | None) -> Board:
         x, y = (int(v) for v in game._rolls[0][outcome])
         dice = (Die(x), Die(y))
         turnable = {x, y, x + y}
-    cards = tuple(Card(str(i), face_up=not state >> (i - 1) & 1, known=True, hint=i in turnable)
-                  for i in range(1, 2 * game.n + 1))
+    cards = tuple(
+        Card(str(i), face_up=not state >> (i - 1) & 1, known=True, hint=i in turnable)
+        for i in range(1, 2 * game.n + 1)
+    )
     up = sum(c.face_up for c in cards)
     return Board(dice, (Group(cards),), f"{up} of {len(cards)} cards face up")
 
@@ -98,17 +108,20 @@ def _tricky_trios(game, state: int, outcome: int | None) -> Board:
     up = _FACE_UP_CARDS.get(int(phase), 0)
     if up:
         name = next(letters)
-        groups.append(Group(tuple(
-            Card(name, face_up=i < up, known=i < int(f)) for i in range(3))))
+        groups.append(Group(tuple(Card(name, face_up=i < up, known=i < int(f)) for i in range(3))))
     for known in (3, 2, 1, 0):
         for _ in range(int(counts[known])):
             name = next(letters) if known else "?"
-            groups.append(Group(tuple(Card(name, face_up=False, known=i < known)
-                                      for i in range(3))))
+            groups.append(
+                Group(tuple(Card(name, face_up=False, known=i < known) for i in range(3)))
+            )
     removed = game.n - len(groups)
     groups += [Group((), removed=True)] * removed
-    return Board((), tuple(groups), f"{removed} of {game.n} trios removed; "
-                                    f"{up} card{'s' if up != 1 else ''} face up")
+    return Board(
+        (),
+        tuple(groups),
+        f"{removed} of {game.n} trios removed; {up} card{'s' if up != 1 else ''} face up",
+    )
 
 
 #: The games drawn, by catalogue name.

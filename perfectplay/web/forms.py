@@ -16,8 +16,11 @@ from ..objectives import Objective, require_supported
 #: on the New York Times lists of 2023 47 million).
 MAX_SIZE = 47_000_000
 #: Parameters capped below their command-line range on the web ("game": {"param": max}).
-WEB_LIMITS: dict[str, dict[str, int]] = {"dice-cards": {"n": 8}, "tricky-trios": {"n": 9},
-                                         "item-matching": {"slots": 5, "items": 8}}
+WEB_LIMITS: dict[str, dict[str, int]] = {
+    "dice-cards": {"n": 8},
+    "tricky-trios": {"n": 9},
+    "item-matching": {"slots": 5, "items": 8},
+}
 #: The web page's defaults where the command line's are more than it solves ("game":
 #: {"param": value}): item matching's 7 items over 5 slots are 282 million pairs.
 WEB_DEFAULTS: dict[str, dict[str, int]] = {"item-matching": {"items": 4}}
@@ -52,12 +55,16 @@ def read_game(name: str, fields: Mapping[str, Any]) -> Game:
     game = load_game(name, words)
     for param, high in WEB_LIMITS.get(name, {}).items():
         if game.params[param] > high:
-            raise TooLarge(f"{param}={game.params[param]} is more than the web page solves "
-                           f"(at most {high}; the command line goes further)")
+            raise TooLarge(
+                f"{param}={game.params[param]} is more than the web page solves "
+                f"(at most {high}; the command line goes further)"
+            )
     size = game.engine.size(game)
     if size is not None and size.count > MAX_SIZE:
-        raise TooLarge(f"{game} has {size.count:,} {size.unit}, more than the web page "
-                       f"solves (at most {MAX_SIZE:,}; the command line goes further)")
+        raise TooLarge(
+            f"{game} has {size.count:,} {size.unit}, more than the web page "
+            f"solves (at most {MAX_SIZE:,}; the command line goes further)"
+        )
     return game
 
 
@@ -71,7 +78,9 @@ def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
         except ValueError:
             raise BadParameter(f"--horizon must be an integer, got {raw!r}") from None
         if horizon > MAX_TURNS:
-            raise TooLarge(f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})")
+            raise TooLarge(
+                f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})"
+            )
     else:
         horizon = game.default_horizon() if name == "probability" else None
     objective = Objective(name, horizon)

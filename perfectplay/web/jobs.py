@@ -81,7 +81,7 @@ class Job:
     channel: Any = None
     started: float = field(default_factory=time.monotonic)
     progress: Progress = field(default_factory=Progress)
-    state: str = "running"   # running | done | failed | cancelled
+    state: str = "running"  # running | done | failed | cancelled
     document: dict[str, Any] | None = None
     error: str = ""
     seconds: float = 0.0
@@ -184,8 +184,9 @@ class _Reporter(Silent):
             self.channel.put(("progress", (c.stage, c.done, c.total, c.unit, c.info)))
 
 
-def _solve(server: int, channel, spec: str, objective: str, horizon: int | None,
-           exact: bool) -> None:
+def _solve(
+    server: int, channel, spec: str, objective: str, horizon: int | None, exact: bool
+) -> None:
     """A solve's worker: solve and send the document (or the one-line error)."""
     from ..catalogue import load_game
     from ..engines import solve
@@ -195,8 +196,9 @@ def _solve(server: int, channel, spec: str, objective: str, horizon: int | None,
     try:
         game = load_game(spec)
         options = {} if exact else {"exact": False}  # (a Markov engine's option)
-        solution = solve(game, Objective(objective, horizon), progress=_Reporter(channel),
-                         **options)
+        solution = solve(
+            game, Objective(objective, horizon), progress=_Reporter(channel), **options
+        )
         channel.put(("done", solution.export()))
     except PerfectplayError as err:
         channel.put(("error", str(err)))
@@ -204,8 +206,9 @@ def _solve(server: int, channel, spec: str, objective: str, horizon: int | None,
         channel.put(("error", "out of memory; try smaller parameters"))
 
 
-def _advise(server: int, send, spec: str, moves: str, turns_left: int | None,
-            optimal: bool) -> None:
+def _advise(
+    server: int, send, spec: str, moves: str, turns_left: int | None, optimal: bool
+) -> None:
     """An advice worker: the heuristic's guess at once, then (if `optimal`) the optimal
     one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
@@ -270,13 +273,15 @@ class Jobs:
             job.poll()
         running = [j for j in self._jobs.values() if j.state == "running"]
         if len(running) >= SOLVES_AT_ONCE:
-            raise Busy(f"{len(running)} solve(s) already running (at most {SOLVES_AT_ONCE} "
-                       "at a time); wait for it or cancel it")
+            raise Busy(
+                f"{len(running)} solve(s) already running (at most {SOLVES_AT_ONCE} "
+                "at a time); wait for it or cancel it"
+            )
         channel = self.context.Queue()
         job = Job(str(next(self._ids)), spec, objective, horizon, exact, channel=channel)
-        job.process = self.context.Process(target=_solve,
-                                           args=(os.getpid(), channel, spec, objective, horizon,
-                                                 exact))
+        job.process = self.context.Process(
+            target=_solve, args=(os.getpid(), channel, spec, objective, horizon, exact)
+        )
         job.process.start()
         self._jobs[job.id] = job
         for old in [j for j in self._jobs.values() if j.state != "running"][:-KEEP]:
@@ -304,8 +309,9 @@ class Jobs:
             return job
 
     # --- advice ---------------------------------------------------------------------
-    def advise(self, spec: str, moves: str, turns_left: int | None,
-               budget: float) -> Suggestion | None:
+    def advise(
+        self, spec: str, moves: str, turns_left: int | None, budget: float
+    ) -> Suggestion | None:
         """The suggestion at the position `moves` of the game `spec`: the optimal guess
         if found within `budget` seconds, else the heuristic's (the heuristic's alone
         when the places for advice are taken); None when the heuristics' places are taken
@@ -348,11 +354,13 @@ class Jobs:
             done.set()
         return found
 
-    def _run_advice(self, spec: str, moves: str, turns_left: int | None, budget: float,
-                    optimal: bool) -> Suggestion | None:
+    def _run_advice(
+        self, spec: str, moves: str, turns_left: int | None, budget: float, optimal: bool
+    ) -> Suggestion | None:
         receive, send = self.context.Pipe(duplex=False)
-        worker = self.context.Process(target=_advise, args=(os.getpid(), send, spec, moves,
-                                                            turns_left, optimal))
+        worker = self.context.Process(
+            target=_advise, args=(os.getpid(), send, spec, moves, turns_left, optimal)
+        )
         worker.start()
         send.close()
         with self._lock:

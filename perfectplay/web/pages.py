@@ -46,8 +46,10 @@ async def solve(request: Request) -> Response:
 def _job(request: Request):
     job = request.app.state.jobs.get(request.path_params["job_id"])
     if job is None:
-        raise _NoJob(f"no solve {request.path_params['job_id']!r} (finished solves are "
-                     "forgotten after a while)")
+        raise _NoJob(
+            f"no solve {request.path_params['job_id']!r} (finished solves are "
+            "forgotten after a while)"
+        )
     return job
 
 
@@ -72,8 +74,13 @@ def _result(job) -> dict:
     histogram = {int(k): v for k, v in (doc.get("histogram") or {}).items()}
     lost = doc["secrets"] - doc["wins"] if "wins" in doc else 0
     bars = sorted(histogram.items()) + ([("lost", lost)] if lost else [])
-    return {"doc": doc, "bars": bars, "top": max([v for _, v in bars] or [1]),
-            "root": job.strategy.root_path, "game": job.strategy.game}
+    return {
+        "doc": doc,
+        "bars": bars,
+        "top": max([v for _, v in bars] or [1]),
+        "root": job.strategy.root_path,
+        "game": job.strategy.game,
+    }
 
 
 async def job_status(request: Request) -> Response:
@@ -83,9 +90,18 @@ async def job_status(request: Request) -> Response:
     except _NoJob as err:
         return JSONResponse({"error": str(err)}, status_code=404)
     p = job.progress
-    return JSONResponse({"state": job.state, "stage": p.stage, "done": p.done, "total": p.total,
-                         "unit": p.unit, "info": p.info, "seconds": round(job.seconds, 1),
-                         "error": job.error})
+    return JSONResponse(
+        {
+            "state": job.state,
+            "stage": p.stage,
+            "done": p.done,
+            "total": p.total,
+            "unit": p.unit,
+            "info": p.info,
+            "seconds": round(job.seconds, 1),
+            "error": job.error,
+        }
+    )
 
 
 async def cancel(request: Request) -> Response:
@@ -108,5 +124,6 @@ async def explore(request: Request) -> Response:
     result = _result(job)
     path = request.query_params.get("path", result["root"])
     view = job.strategy.explore(path)
-    return templates.TemplateResponse(request, "explore.html",
-                                      {"job": job, "view": view, "result": result})
+    return templates.TemplateResponse(
+        request, "explore.html", {"job": job, "view": view, "result": result}
+    )

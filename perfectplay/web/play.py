@@ -50,7 +50,9 @@ def _int(raw: str, what: str) -> int:
 
 
 def _url(game, base: dict, **extra) -> str:
-    return f"/play/{game.name}?" + urlencode({**base, **{k: v for k, v in extra.items() if v != ""}})
+    return f"/play/{game.name}?" + urlencode(
+        {**base, **{k: v for k, v in extra.items() if v != ""}}
+    )
 
 
 # --- deduction games ------------------------------------------------------------------
@@ -90,9 +92,14 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             if (row == f).any():
                 new = format_position(game, history + ((g, f),))
                 return RedirectResponse(_url(game, base, moves=new), status_code=303)
-            message, status = (f"no secret still possible answers {game.format_code(guesses[g])} "
-                               f"with {game.format_feedback(f)}: feedback refused, nothing "
-                               "changed"), 422
+            message, status = (
+                (
+                    f"no secret still possible answers {game.format_code(guesses[g])} "
+                    f"with {game.format_feedback(f)}: feedback refused, nothing "
+                    "changed"
+                ),
+                422,
+            )
     horizon = game.default_horizon() if game.default_objective == "probability" else None
     over = horizon is not None and len(history) >= horizon and not solved
     suggestion = None
@@ -100,20 +107,43 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         turns_left = None if horizon is None else horizon - len(history)
         advice = request.app.state.jobs.advise(str(game), moves, turns_left, BUDGET)
         if advice is not None:
-            suggestion = {"code": game.format_code(guesses[advice.guess]),
-                          "source": advice.source}
-    rows = [{"code": game.format_code(guesses[g]), "feedback": game.format_feedback(f),
-             "letters": list(game.format_code(guesses[g])), "marks": list(game.format_feedback(f))}
-            for g, f in history]
+            suggestion = {"code": game.format_code(guesses[advice.guess]), "source": advice.source}
+    rows = [
+        {
+            "code": game.format_code(guesses[g]),
+            "feedback": game.format_feedback(f),
+            "letters": list(game.format_code(guesses[g])),
+            "marks": list(game.format_feedback(f)),
+        }
+        for g, f in history
+    ]
     undo = format_position(game, history[:-1]) if history else None
-    return templates.TemplateResponse(request, "play_deduction.html", {
-        "game": game, "rows": rows, "left": len(left), "mode": mode, "seed": seed,
-        "listed": [game.format_code(secrets[s]) for s in left[:24]],
-        "suggestion": suggestion, "solved": solved, "over": over, "moves": moves,
-        "message": message, "base": base, "undo_url": None if undo is None else _url(game, base, moves=undo),
-        "new_url": _url(game, {**base, "seed": seed + 1}),
-        "secret": game.format_code(secrets[hidden]) if hidden is not None and (solved or over) else None,
-        "example": game.format_feedback(0), "turns": horizon}, status_code=status)
+    return templates.TemplateResponse(
+        request,
+        "play_deduction.html",
+        {
+            "game": game,
+            "rows": rows,
+            "left": len(left),
+            "mode": mode,
+            "seed": seed,
+            "listed": [game.format_code(secrets[s]) for s in left[:24]],
+            "suggestion": suggestion,
+            "solved": solved,
+            "over": over,
+            "moves": moves,
+            "message": message,
+            "base": base,
+            "undo_url": None if undo is None else _url(game, base, moves=undo),
+            "new_url": _url(game, {**base, "seed": seed + 1}),
+            "secret": game.format_code(secrets[hidden])
+            if hidden is not None and (solved or over)
+            else None,
+            "example": game.format_feedback(0),
+            "turns": horizon,
+        },
+        status_code=status,
+    )
 
 
 # --- Markov games ---------------------------------------------------------------------
@@ -126,15 +156,17 @@ def _solved_strategy(request: Request, game):
     try:
         job = jobs.strategy(str(game), "expected")
     except Busy as busy:
-        return None, templates.TemplateResponse(request, "play_wait.html", {
-            "game": game, "job": None, "why": str(busy)})
+        return None, templates.TemplateResponse(
+            request, "play_wait.html", {"game": game, "job": None, "why": str(busy)}
+        )
     deadline = time.monotonic() + WAIT_FOR_STRATEGY
     while job.state == "running" and time.monotonic() < deadline:
         time.sleep(0.05)
         job.poll()
     if job.state == "running":
-        return None, templates.TemplateResponse(request, "play_wait.html", {
-            "game": game, "job": job, "why": ""})
+        return None, templates.TemplateResponse(
+            request, "play_wait.html", {"game": game, "job": job, "why": ""}
+        )
     if job.state != "done":
         raise PerfectplayError(f"the strategy of {game} could not be solved: {job.error}")
     return job.strategy, None
@@ -171,8 +203,10 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
                 raise PerfectplayError(f"move {played}: choice {c} is not legal there")
         else:
             break
-        log.append(f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
-                   f"{game.describe_choice(state, k, c)}")
+        log.append(
+            f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
+            f"{game.describe_choice(state, k, c)}"
+        )
         paid += int(cost[c])
         state = int(exp.next[0, k, c])
         k = None
@@ -181,13 +215,23 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if not done:
         view = strategy.explore(str(state))
         branch = next(b for b in view.branches if b.number == k)
-    undo = ",".join(map(str, moves[:played - 1])) if played else None
-    return templates.TemplateResponse(request, "play_markov.html", {
-        "game": game, "state": game.describe_state(state), "branch": branch, "done": done,
-        "board": draw(game, state, k),
-        "paid": paid, "log": log[-12:], "value": strategy.value(game.initial_state()),
-        "unit": getattr(game, "cost_unit", "moves"), "seed": seed,
-        "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),
-        "undo_url": None if undo is None else _url(game, base, moves=undo),
-        "new_url": _url(game, {**base, "seed": seed + 1})})
-
+    undo = ",".join(map(str, moves[: played - 1])) if played else None
+    return templates.TemplateResponse(
+        request,
+        "play_markov.html",
+        {
+            "game": game,
+            "state": game.describe_state(state),
+            "branch": branch,
+            "done": done,
+            "board": draw(game, state, k),
+            "paid": paid,
+            "log": log[-12:],
+            "value": strategy.value(game.initial_state()),
+            "unit": getattr(game, "cost_unit", "moves"),
+            "seed": seed,
+            "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),
+            "undo_url": None if undo is None else _url(game, base, moves=undo),
+            "new_url": _url(game, {**base, "seed": seed + 1}),
+        },
+    )

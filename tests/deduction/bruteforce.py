@@ -47,8 +47,9 @@ class BruteForce:
             cells = self.split(g, secrets)
             if len(cells) == 1 and self.solved not in cells:
                 continue  # learns nothing
-            cost = len(secrets) + sum(self.total(frozenset(c), cap - 1)
-                                      for f, c in cells.items() if f != self.solved)
+            cost = len(secrets) + sum(
+                self.total(frozenset(c), cap - 1) for f, c in cells.items() if f != self.solved
+            )
             best = min(best, cost)
         return best
 
@@ -62,8 +63,9 @@ class BruteForce:
             cells = self.split(g, secrets)
             if len(cells) == 1 and self.solved not in cells:
                 continue
-            depth = 1 + max([self.worst(frozenset(c)) for f, c in cells.items() if f != self.solved],
-                            default=0)
+            depth = 1 + max(
+                [self.worst(frozenset(c)) for f, c in cells.items() if f != self.solved], default=0
+            )
             best = min(best, depth)
         return best
 

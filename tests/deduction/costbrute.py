@@ -21,12 +21,14 @@ class CostBrute:
         """(guess index, cost of the guess, {feedback: secrets}) for every allowed guess."""
         mask = self.game.restrict_guesses(history, self.game.guesses())
         allowed = [i for i in range(len(self.codes)) if mask is None or mask[i]]
-        forced = [len({self.codes[i][p] for i in allowed}) == 1
-                  for p in range(len(self.codes[0]))]
+        forced = [len({self.codes[i][p] for i in allowed}) == 1 for p in range(len(self.codes[0]))]
         for i in allowed:
             g = self.codes[i]
-            price = sum(self.costs[s] for p, s in enumerate(g)
-                        if not (self.game.forced_free() and forced[p]))
+            price = sum(
+                self.costs[s]
+                for p, s in enumerate(g)
+                if not (self.game.forced_free() and forced[p])
+            )
             cells = {}
             for s in consistent:
                 cells.setdefault(self.game.feedback(g, s), []).append(s)
@@ -35,6 +37,7 @@ class CostBrute:
     def lexicographic(self, horizon: int) -> tuple[int, int]:
         """(most secrets won within `horizon`, least total cost among strategies winning
         that many); a strategy may stop guessing."""
+
         def best(consistent, history, t):
             if not consistent or t == 0:
                 return (0, 0)
@@ -60,7 +63,8 @@ class CostBrute:
             top = Fraction(0)
             for i, price, cells in self.options(consistent, history):
                 value = Fraction(len(cells.pop(self.solved, [])), n) - weight * Fraction(
-                    price * len(consistent), n)
+                    price * len(consistent), n
+                )
                 value += sum(best(cell, history + ((i, f),), t - 1) for f, cell in cells.items())
                 top = max(top, value)
             return top

@@ -34,11 +34,17 @@ def test_worst_objective_value_is_the_worst_case():
 
 def test_speedups_switched_off_from_the_command_line_keep_the_value():
     base = solve_json("bulls-and-cows", "digits=3", "symbols=5")
-    off = solve_json("bulls-and-cows", "digits=3", "symbols=5", "--without", "symmetry,lookahead,table")
+    off = solve_json(
+        "bulls-and-cows", "digits=3", "symbols=5", "--without", "symmetry,lookahead,table"
+    )
     assert (off["total"], off["worst"]) == (base["total"], base["worst"]) == (196, 4)
     assert off["nodes"] > base["nodes"]
-    assert_one_line_error(run("solve", "mastermind", "--without", "speed"), "unknown speed-up 'speed'")
-    assert_one_line_error(run("solve", "dice-cards", "--without", "memo"), "unknown speed-up 'memo'")
+    assert_one_line_error(
+        run("solve", "mastermind", "--without", "speed"), "unknown speed-up 'speed'"
+    )
+    assert_one_line_error(
+        run("solve", "dice-cards", "--without", "memo"), "unknown speed-up 'memo'"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +66,9 @@ def exported(exported_once, tmp_path):
 def test_verify_replays_an_exported_tree(exported):
     doc = json.loads(exported.read_text())
     assert doc["strategy"]["kind"] == "deduction-tree"
-    assert doc["strategy"]["label"] == "proven optimal" and doc["strategy"]["root"]["guess"] == "112"
+    assert (
+        doc["strategy"]["label"] == "proven optimal" and doc["strategy"]["root"]["guess"] == "112"
+    )
     res = run("verify", str(exported))
     assert res.returncode == 0, res.stderr
     assert "total 73 over 27 secrets" in res.stdout and "worst case 4" in res.stdout
@@ -87,14 +95,17 @@ def _break(path, how):
     path.write_text(json.dumps(doc))
 
 
-@pytest.mark.parametrize("how,needle", [
-    ("swap-edges", "never solved"),
-    ("drop-branch", "never solved"),
-    ("forbidden-guess", "bad guess"),
-    ("extra-edge", "wrong feedback edge"),
-    ("not-a-tree", "not a perfectplay solution"),
-    ("wrong-total", "the file says total 72"),
-])
+@pytest.mark.parametrize(
+    "how,needle",
+    [
+        ("swap-edges", "never solved"),
+        ("drop-branch", "never solved"),
+        ("forbidden-guess", "bad guess"),
+        ("extra-edge", "wrong feedback edge"),
+        ("not-a-tree", "not a perfectplay solution"),
+        ("wrong-total", "the file says total 72"),
+    ],
+)
 def test_verify_rejects_broken_trees(exported, how, needle):
     _break(exported, how)
     res = run("verify", str(exported))
@@ -108,14 +119,20 @@ def test_verify_rejects_a_file_that_is_not_json(tmp_path):
     assert res.returncode == 2 and "not a JSON strategy file" in res.stderr
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["solve", "mastermind", "--strategy", "random"], "unknown strategy 'random'"),
-    (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "2", "--quiet"], "cannot be solved within 2"),
-    (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "0"], "at least 1"),
-    (["solve", "dice-cards", "--strategy", "minimax"], "deduction games only"),
-    (["solve", "bulls-and-cows", "digits=4", "symbols=3"], "needs at least as many symbols"),
-    (["solve", "mastermind", "--objective", "probability"], "needs a horizon"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["solve", "mastermind", "--strategy", "random"], "unknown strategy 'random'"),
+        (
+            ["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "2", "--quiet"],
+            "cannot be solved within 2",
+        ),
+        (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "0"], "at least 1"),
+        (["solve", "dice-cards", "--strategy", "minimax"], "deduction games only"),
+        (["solve", "bulls-and-cows", "digits=4", "symbols=3"], "needs at least as many symbols"),
+        (["solve", "mastermind", "--objective", "probability"], "needs a horizon"),
+    ],
+)
 def test_bad_deduction_input_is_one_line_exit_2(args, needle):
     res = run(*args)
     assert_one_line_error(res, needle)
@@ -140,7 +157,9 @@ def test_ctrl_c_stops_the_worker_processes_at_once(tmp_path):
     from ..cli_runner import in_terminal
 
     out = tmp_path / "tree.json"
-    child = in_terminal("solve", "bulls-and-cows", "--workers", "2", "--out", str(out), cwd=str(tmp_path))
+    child = in_terminal(
+        "solve", "bulls-and-cows", "--workers", "2", "--out", str(out), cwd=str(tmp_path)
+    )
     time.sleep(8)  # past the table, into the cells of the first guess
     child.kill(signal.SIGINT)
     child.expect(pexpect.EOF)
@@ -189,10 +208,22 @@ def test_a_parallel_solve_ends_at_once_on_a_signal(how):
 
     from ..cli_runner import default_signals
 
-    solve = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "bulls-and-cows",
-                              "--workers", "2", "--no-store"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=default_signals)
+    solve = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "solve",
+            "bulls-and-cows",
+            "--workers",
+            "2",
+            "--no-store",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_signals,
+    )
     try:
         deadline = time.time() + 240  # (the first run after installing compiles first)
         while time.time() < deadline and _threads(solve.pid) < 3:  # main and two lanes
@@ -225,8 +256,9 @@ def permutation_trees(tmp_path_factory):
     trees = {}
     for strategy in ("optimal", "minimax"):
         target = where / f"{strategy}.json"
-        res = run("solve", "permutation", "n=4", "--strategy", strategy, "--out", str(target),
-                  "--quiet")
+        res = run(
+            "solve", "permutation", "n=4", "--strategy", strategy, "--out", str(target), "--quiet"
+        )
         assert res.returncode == 0, res.stderr
         trees[strategy] = json.loads(target.read_text())
     return trees
@@ -255,21 +287,28 @@ def test_verify_refuses_a_heuristic_tree_relabelled_optimal(permutation_trees, t
     doc["status"] = doc["strategy"]["label"] = "proven optimal"
     doc["proven"] = True
     res = run("verify", _write(tmp_path, doc))
-    assert_one_line_error(res, "the file claims proven optimal, but solving again gives 43/12 "
-                               "where its strategy gives 31/8")
+    assert_one_line_error(
+        res,
+        "the file claims proven optimal, but solving again gives 43/12 "
+        "where its strategy gives 31/8",
+    )
 
 
-@pytest.mark.parametrize("field,value,needle", [
-    ("value", "1/1", "the file says value '1/1' but the replay gives '43/12'"),
-    ("value_float", 1.0, "the file says value_float 1.0"),
-    ("total", 80, "the file says total 80 but the replay gives 86"),
-    ("worst", 4, "the file says worst 4"),
-    ("secrets", 25, "the file says secrets 25"),
-    ("histogram", {"1": 24}, "the file says histogram"),
-    ("objective", "probability", "objective 'probability'"),
-])
-def test_verify_and_show_check_every_number_the_file_states(permutation_trees, tmp_path,
-                                                             field, value, needle):
+@pytest.mark.parametrize(
+    "field,value,needle",
+    [
+        ("value", "1/1", "the file says value '1/1' but the replay gives '43/12'"),
+        ("value_float", 1.0, "the file says value_float 1.0"),
+        ("total", 80, "the file says total 80 but the replay gives 86"),
+        ("worst", 4, "the file says worst 4"),
+        ("secrets", 25, "the file says secrets 25"),
+        ("histogram", {"1": 24}, "the file says histogram"),
+        ("objective", "probability", "objective 'probability'"),
+    ],
+)
+def test_verify_and_show_check_every_number_the_file_states(
+    permutation_trees, tmp_path, field, value, needle
+):
     doc = dict(permutation_trees["optimal"], **{field: value})
     path = _write(tmp_path, doc)
     assert_one_line_error(run("verify", path, "--no-solve"), needle)

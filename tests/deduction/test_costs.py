@@ -15,12 +15,14 @@ from perfectplay.speedups import switch_names
 
 from .costbrute import CostBrute
 
-SMALL = ["item-matching(slots=2,items=3,turns=2)",
-         "item-matching(slots=2,items=3,turns=2,costs=1,2,4)",
-         "item-matching(slots=2,items=3,turns=2,costs=1,2,4,locked=empty)",
-         "item-matching(slots=2,items=4,turns=3,costs=3,1,2,5,locked=empty)",
-         "item-matching(slots=3,items=2,turns=2,costs=1,3,restrict=none)",
-         "item-matching(slots=3,items=2,turns=3,costs=2,1,locked=empty,restrict=slots)"]
+SMALL = [
+    "item-matching(slots=2,items=3,turns=2)",
+    "item-matching(slots=2,items=3,turns=2,costs=1,2,4)",
+    "item-matching(slots=2,items=3,turns=2,costs=1,2,4,locked=empty)",
+    "item-matching(slots=2,items=4,turns=3,costs=3,1,2,5,locked=empty)",
+    "item-matching(slots=3,items=2,turns=2,costs=1,3,restrict=none)",
+    "item-matching(slots=3,items=2,turns=3,costs=2,1,locked=empty,restrict=slots)",
+]
 
 
 @pytest.mark.parametrize("spec", SMALL)
@@ -69,20 +71,51 @@ def test_costs_parameter_and_cli(tmp_path):
     with pytest.raises(Exception, match="must list 3 whole numbers"):
         load_game("item-matching", ["items=3", "costs=1,2"])
     runner = CliRunner()
-    res = runner.invoke(cli, ["solve", "item-matching", "slots=2", "items=3", "turns=2",
-                              "costs=1,2,4", "--objective", "probability-then-cost", "--json",
-                              "--quiet", "--out", str(tmp_path / "s.json")])
+    res = runner.invoke(
+        cli,
+        [
+            "solve",
+            "item-matching",
+            "slots=2",
+            "items=3",
+            "turns=2",
+            "costs=1,2,4",
+            "--objective",
+            "probability-then-cost",
+            "--json",
+            "--quiet",
+            "--out",
+            str(tmp_path / "s.json"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["value"] == "7/9" and data["expected_cost"] == "61/9"
     res = runner.invoke(cli, ["verify", str(tmp_path / "s.json")])
     assert res.exit_code == 0, res.output
-    res = runner.invoke(cli, ["solve", "item-matching", "slots=2", "items=3", "turns=2",
-                              "costs=1,2,4", "--frontier", "--cost-weight", "1/20", "--json"])
+    res = runner.invoke(
+        cli,
+        [
+            "solve",
+            "item-matching",
+            "slots=2",
+            "items=3",
+            "turns=2",
+            "costs=1,2,4",
+            "--frontier",
+            "--cost-weight",
+            "1/20",
+            "--json",
+        ],
+    )
     data = json.loads(res.output)
     assert data["value"] == "79/180" and len(data["frontier"]) == 8
     res = runner.invoke(cli, ["solve", "item-matching", "--cost-weight", "x", "--frontier"])
-    assert res.exit_code != 0 and "frontier is for at most" in res.output or "cost-weight" in res.output
+    assert (
+        res.exit_code != 0
+        and "frontier is for at most" in res.output
+        or "cost-weight" in res.output
+    )
 
 
 def test_first_guess_path_with_costs():

@@ -11,8 +11,14 @@ from perfectplay.deduction.model import check_game
 from perfectplay.errors import PerfectplayError
 
 DEDUCTION = [name for name in game_names() if game_class(name).kind == "deduction"]
-SMALL = ["mastermind(pegs=2,colors=3)", "mastermind(pegs=3,colors=4)", "permutation(n=3)",
-         "permutation(n=5)", "bulls-and-cows(digits=2,symbols=5)", "bulls-and-cows(digits=3,symbols=6)"]
+SMALL = [
+    "mastermind(pegs=2,colors=3)",
+    "mastermind(pegs=3,colors=4)",
+    "permutation(n=3)",
+    "permutation(n=5)",
+    "bulls-and-cows(digits=2,symbols=5)",
+    "bulls-and-cows(digits=3,symbols=6)",
+]
 
 
 def test_the_catalogue_has_the_three_deduction_games():
@@ -69,8 +75,15 @@ def test_feedback_display():
     assert pm.format_feedback(pm.feedback(pm.parse_code("1234"), pm.parse_code("1243"))) == "2"
 
 
-@pytest.mark.parametrize("spec,text", [("mastermind", "1127"), ("mastermind", "11"),
-                                       ("permutation(n=3)", "112"), ("bulls-and-cows", "0012")])
+@pytest.mark.parametrize(
+    "spec,text",
+    [
+        ("mastermind", "1127"),
+        ("mastermind", "11"),
+        ("permutation(n=3)", "112"),
+        ("bulls-and-cows", "0012"),
+    ],
+)
 def test_bad_codes_are_rejected(spec, text):
     with pytest.raises(PerfectplayError):
         load_game(spec).parse_code(text)

@@ -14,8 +14,9 @@ def test_knuth_minimax_4x6():
     assert sol.strategy.to_json()["root"]["guess"] == "1122"
 
 
-@pytest.mark.parametrize("method,total", [("expected-size", 5696), ("entropy", 5722),
-                                          ("most-parts", 5668)])
+@pytest.mark.parametrize(
+    "method,total", [("expected-size", 5696), ("entropy", 5722), ("most-parts", 5668)]
+)
 def test_other_heuristics_4x6(method, total):
     # Irving (1978) 4.395, Neuwirth (1982) 4.415, Kooi (2005) 4.373 guesses on average.
     assert solve(load_game("mastermind"), strategy=method).extra["total"] == total

@@ -29,8 +29,9 @@ def test_one_item_can_be_correct_and_incorrect():
 
 
 @pytest.mark.parametrize("restrict", ["both", "items", "slots", "none"])
-@pytest.mark.parametrize("spec", ["item-matching", "item-matching(slots=3,items=4)",
-                                  "item-matching(slots=2,items=10)"])
+@pytest.mark.parametrize(
+    "spec", ["item-matching", "item-matching(slots=3,items=4)", "item-matching(slots=2,items=10)"]
+)
 def test_check_game(spec, restrict):
     check_game(load_game(spec, [f"restrict={restrict}"]), samples=150)
 
@@ -63,7 +64,9 @@ def test_a_locked_item_is_barred_from_the_other_slots():
     allowed = {g.format_code(c) for c in codes[g.restrict_guesses(history, codes)]}
     assert allowed == {"12", "13"}
     only_items = load_game("item-matching", ["slots=2", "items=3", "restrict=items"])
-    allowed = {only_items.format_code(c) for c in codes[only_items.restrict_guesses(history, codes)]}
+    allowed = {
+        only_items.format_code(c) for c in codes[only_items.restrict_guesses(history, codes)]
+    }
     assert allowed == {"22", "23", "32", "33"}
     assert not only_items.consistent_secrets_allowed()
 
@@ -93,7 +96,12 @@ def instance(draw):
     slots = draw(st.integers(1, 5))
     items = draw(st.integers(1, 9))
     code = st.lists(st.integers(0, items - 1), min_size=slots, max_size=slots)
-    return load_game("item-matching", [f"slots={slots}", f"items={items}"]), draw(code), draw(code), draw(st.randoms())
+    return (
+        load_game("item-matching", [f"slots={slots}", f"items={items}"]),
+        draw(code),
+        draw(code),
+        draw(st.randoms()),
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -106,7 +114,9 @@ def test_feedback_properties(case):
     # I exactly where the item occurs in the secret only at Correct slots (or not at all)
     for p, ch in enumerate(f):
         if ch != "C":
-            elsewhere = any(secret[k] == guess[p] and guess[k] != secret[k] for k in range(len(secret)))
+            elsewhere = any(
+                secret[k] == guess[p] and guess[k] != secret[k] for k in range(len(secret))
+            )
             assert (ch == "W") == elsewhere
     # relabelling items leaves the feedback; permuting slots permutes it
     tau = list(range(game.items))
@@ -115,7 +125,9 @@ def test_feedback_properties(case):
     rnd.shuffle(pi)
     g2 = [tau[guess[pi[p]]] for p in range(game.slots)]
     s2 = [tau[secret[pi[p]]] for p in range(game.slots)]
-    assert game.format_feedback(game.feedback(g2, s2)) == "".join(f[pi[p]] for p in range(game.slots))
+    assert game.format_feedback(game.feedback(g2, s2)) == "".join(
+        f[pi[p]] for p in range(game.slots)
+    )
     # the compiled kernel agrees
     out = np.empty((1, 1), dtype=np.uint8)
     game.feedback_kernel()(np.array([guess], dtype=np.int8), np.array([secret], dtype=np.int8), out)
@@ -123,8 +135,13 @@ def test_feedback_properties(case):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(2, 6), st.integers(2, 12), st.integers(1, 5), st.integers(1, 40),
-       st.integers(0, 2 ** 32 - 1))
+@given(
+    st.integers(2, 6),
+    st.integers(2, 12),
+    st.integers(1, 5),
+    st.integers(1, 40),
+    st.integers(0, 2**32 - 1),
+)
 def test_block_kernel_equals_the_plain_rule(slots, items, m, n, seed):
     """The compiled kernel on blocks of every shape (secrets padded to the vector width
     inside it: counts on either side of a multiple of 16) equals ``feedback``."""

@@ -15,10 +15,12 @@ from perfectplay.deduction.partition import cells
 from perfectplay.deduction.root import search_for
 from perfectplay.deduction.search import SpeedUps
 
-GAMES = ["item-matching(slots=2,items=4,turns=4,costs=5,1,1,2)",
-         "item-matching(slots=3,items=3,turns=4,costs=1,1,7)",
-         "item-matching(slots=2,items=3,turns=3,restrict=none,costs=3,1,2)",
-         "mastermind(pegs=2,colors=3)"]
+GAMES = [
+    "item-matching(slots=2,items=4,turns=4,costs=5,1,1,2)",
+    "item-matching(slots=3,items=3,turns=4,costs=1,1,7)",
+    "item-matching(slots=2,items=3,turns=3,restrict=none,costs=3,1,2)",
+    "mastermind(pegs=2,colors=3)",
+]
 
 
 def _objectives(game, n: int):
@@ -39,8 +41,11 @@ def test_a_set_never_costs_more_with_more_guesses(spec):
     for objective in _objectives(game, table.n_secrets):
         search = search_for(game, objective, SpeedUps())
         positions = [((), everything)]
-        positions += [(((g, f),), part) for g in (0, len(table.guesses) // 2)
-                      for f, part in cells(table, g, everything)]
+        positions += [
+            (((g, f),), part)
+            for g in (0, len(table.guesses) // 2)
+            for f, part in cells(table, g, everything)
+        ]
         for history, subset in positions:
             # (at or above INF a set cannot be done within the cap: how far above means nothing)
             values = [min(search.best(subset, history, cap).value, INF) for cap in caps]

@@ -16,8 +16,13 @@ from perfectplay.speedups import switch_names
 from .bruteforce import BruteForce
 from .winbrute import brute_wins
 
-SMALL = ["mastermind(pegs=2,colors=3)", "mastermind(pegs=2,colors=4)", "mastermind(pegs=3,colors=2)",
-         "permutation(n=3)", "permutation(n=4)"]
+SMALL = [
+    "mastermind(pegs=2,colors=3)",
+    "mastermind(pegs=2,colors=4)",
+    "mastermind(pegs=3,colors=2)",
+    "permutation(n=3)",
+    "permutation(n=4)",
+]
 
 
 @pytest.mark.parametrize("spec", SMALL)
@@ -44,10 +49,15 @@ def test_determine_differs_from_reveal():
     assert (reveal.extra["total"], determine.extra["total"]) == (86, 75)
 
 
-@pytest.mark.parametrize("spec,horizon", [("mastermind(pegs=2,colors=4)", 2),
-                                          ("mastermind(pegs=2,colors=4)", 3),
-                                          ("permutation(n=4)", 3),
-                                          ("item-matching(slots=2,items=3,turns=2)", 2)])
+@pytest.mark.parametrize(
+    "spec,horizon",
+    [
+        ("mastermind(pegs=2,colors=4)", 2),
+        ("mastermind(pegs=2,colors=4)", 3),
+        ("permutation(n=4)", 3),
+        ("item-matching(slots=2,items=3,turns=2)", 2),
+    ],
+)
 def test_within_horizon_determine(spec, horizon):
     game = load_game(spec)
     for determine in (False, True):
@@ -76,8 +86,21 @@ def test_possible_only_is_a_parameter_of_every_deduction_game():
 def test_cli_determine_export_verify_show(tmp_path):
     out = tmp_path / "d.json"
     runner = CliRunner()
-    res = runner.invoke(cli, ["solve", "mastermind", "pegs=2", "colors=4", "--determine",
-                              "--possible-only", "--quiet", "--json", "--out", str(out)])
+    res = runner.invoke(
+        cli,
+        [
+            "solve",
+            "mastermind",
+            "pegs=2",
+            "colors=4",
+            "--determine",
+            "--possible-only",
+            "--quiet",
+            "--json",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     game = load_game("mastermind(pegs=2,colors=4,possible_only=1)")
@@ -105,8 +128,11 @@ def test_rank_prices_every_guess_like_the_brute_force():
         brute = BruteForce(game, determine=determine)
         for after in ("", "12:0B1W"):
             history = parse_position(game, after)
-            secrets = frozenset(s for s in brute.secrets
-                                if all(brute.fb[brute.guesses[g], s] == f for g, f in history))
+            secrets = frozenset(
+                s
+                for s in brute.secrets
+                if all(brute.fb[brute.guesses[g], s] == f for g, f in history)
+            )
             n, played = len(secrets), len(history)
             ranking = rank_guesses(game, Objective("expected", determine=determine), history)
             expected = {}
@@ -114,8 +140,9 @@ def test_rank_prices_every_guess_like_the_brute_force():
                 cells = brute.split(g, secrets)
                 if len(cells) == 1 and brute.solved not in cells:
                     continue
-                total = n + sum(brute.total(frozenset(c), n) for f, c in cells.items()
-                                if f != brute.solved)
+                total = n + sum(
+                    brute.total(frozenset(c), n) for f, c in cells.items() if f != brute.solved
+                )
                 expected[i] = Fraction(played * n + total, n)
             assert {p.guess: p.value for p in ranking.guesses} == expected
             best = min(expected.values())
@@ -124,8 +151,9 @@ def test_rank_prices_every_guess_like_the_brute_force():
 
 
 def test_rank_cli():
-    res = CliRunner().invoke(cli, ["rank", "mastermind", "pegs=3", "colors=3", "--json",
-                                   "--quiet", "--top", "2"])
+    res = CliRunner().invoke(
+        cli, ["rank", "mastermind", "pegs=3", "colors=3", "--json", "--quiet", "--top", "2"]
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["top"][0]["guess"] == "112" and len(data["top"]) == 2

@@ -13,8 +13,10 @@ from ..cli_runner import assert_one_line_error, perfectplay
 from .bruteforce import BruteForce
 
 
-@pytest.mark.parametrize("spec", ["mastermind(pegs=2,colors=3)", "permutation(n=4)",
-                                  "bulls-and-cows(digits=2,symbols=4)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mastermind(pegs=2,colors=3)", "permutation(n=4)", "bulls-and-cows(digits=2,symbols=4)"],
+)
 def test_first_guess_values_equal_the_brute_force(spec):
     game = load_game(spec)
     brute = BruteForce(game)
@@ -22,22 +24,30 @@ def test_first_guess_values_equal_the_brute_force(spec):
     n = len(everyone)
     for g, code in enumerate(brute.guesses):
         cells = brute.split(code, everyone)
-        expected = n + sum(brute.total(frozenset(c), n) for f, c in cells.items() if f != brute.solved)
+        expected = n + sum(
+            brute.total(frozenset(c), n) for f, c in cells.items() if f != brute.solved
+        )
         sol = solve(game, "expected", first=g)
         assert sol.extra["total"] == expected, game.format_code(code)
         assert sol.strategy.root.guess == g and sol.status == "proven optimal given its first guess"
 
 
-@pytest.mark.parametrize("spec,after", [("mastermind(pegs=3,colors=3)", "112:1B1W"),
-                                        ("mastermind(pegs=3,colors=4)", "112:0B1W,334:1B0W"),
-                                        ("permutation(n=4)", "1234:0")])
+@pytest.mark.parametrize(
+    "spec,after",
+    [
+        ("mastermind(pegs=3,colors=3)", "112:1B1W"),
+        ("mastermind(pegs=3,colors=4)", "112:0B1W,334:1B0W"),
+        ("permutation(n=4)", "1234:0"),
+    ],
+)
 def test_a_position_is_solved_from_there(spec, after):
     game = load_game(spec)
     brute = BruteForce(game)
     history = parse_position(game, after)
     assert format_position(game, history) == after
-    left = frozenset(s for s in brute.secrets
-                     if all(brute.fb[brute.guesses[g], s] == f for g, f in history))
+    left = frozenset(
+        s for s in brute.secrets if all(brute.fb[brute.guesses[g], s] == f for g, f in history)
+    )
     sol = solve(game, "expected", position=history)
     played = len(history)
     assert sol.extra["total"] == brute.total(left, len(left)) + played * len(left)
@@ -59,12 +69,16 @@ def test_probability_from_a_position_and_its_tree_verifies():
 
 
 def test_position_errors_are_one_line(tmp_path):
-    assert_one_line_error(perfectplay("solve", "mastermind", "--after", "1122:5B0W"),
-                          "cannot read feedback")
-    assert_one_line_error(perfectplay("solve", "mastermind", "--after", "1122:4B0W,1122:0B0W"),
-                          "no secret answers")
+    assert_one_line_error(
+        perfectplay("solve", "mastermind", "--after", "1122:5B0W"), "cannot read feedback"
+    )
+    assert_one_line_error(
+        perfectplay("solve", "mastermind", "--after", "1122:4B0W,1122:0B0W"), "no secret answers"
+    )
     assert_one_line_error(perfectplay("solve", "mastermind", "--after", "1122"), "GUESS:FEEDBACK")
     assert_one_line_error(perfectplay("solve", "mastermind", "--first", "1127"), "1127")
-    assert_one_line_error(perfectplay("solve", "item-matching", "slots=3", "items=4",
-                                      "--after", "112:CWI,122:CCC"), "not allowed")
+    assert_one_line_error(
+        perfectplay("solve", "item-matching", "slots=3", "items=4", "--after", "112:CWI,122:CCC"),
+        "not allowed",
+    )
     assert_one_line_error(perfectplay("solve", "dice-cards", "--first", "x"), "--first")

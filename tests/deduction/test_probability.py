@@ -19,14 +19,20 @@ from perfectplay.speedups import switch_names
 from .winbrute import brute_wins
 
 TINY = [
-    ("item-matching(slots=2,items=3)", 2), ("item-matching(slots=2,items=3)", 3),
-    ("item-matching(slots=2,items=4)", 3), ("item-matching(slots=3,items=3)", 2),
-    ("item-matching(slots=3,items=3)", 3), ("item-matching(slots=2,items=3,restrict=items)", 3),
+    ("item-matching(slots=2,items=3)", 2),
+    ("item-matching(slots=2,items=3)", 3),
+    ("item-matching(slots=2,items=4)", 3),
+    ("item-matching(slots=3,items=3)", 2),
+    ("item-matching(slots=3,items=3)", 3),
+    ("item-matching(slots=2,items=3,restrict=items)", 3),
     ("item-matching(slots=2,items=4,restrict=slots)", 3),
     ("item-matching(slots=2,items=4,restrict=none)", 3),
     ("item-matching(slots=3,items=3,restrict=items)", 3),
-    ("mastermind(pegs=2,colors=3)", 2), ("mastermind(pegs=2,colors=4)", 3),
-    ("mastermind(pegs=3,colors=2)", 3), ("permutation(n=3)", 2), ("bulls-and-cows(digits=2,symbols=4)", 3),
+    ("mastermind(pegs=2,colors=3)", 2),
+    ("mastermind(pegs=2,colors=4)", 3),
+    ("mastermind(pegs=3,colors=2)", 3),
+    ("permutation(n=3)", 2),
+    ("bulls-and-cows(digits=2,symbols=4)", 3),
 ]
 
 
@@ -43,25 +49,42 @@ def test_engine_equals_brute_force(spec, horizon):
 NAMES = switch_names(SpeedUps)
 
 
-@pytest.mark.parametrize("speedups", [SpeedUps(**{name: False}) for name in NAMES],
-                         ids=[f"no-{name}" for name in NAMES])
-@pytest.mark.parametrize("spec,horizon", [("item-matching(slots=3,items=4)", 3),
-                                          ("item-matching(slots=3,items=4,restrict=items)", 3),
-                                          ("mastermind(pegs=3,colors=3)", 3)])
+@pytest.mark.parametrize(
+    "speedups", [SpeedUps(**{name: False}) for name in NAMES], ids=[f"no-{name}" for name in NAMES]
+)
+@pytest.mark.parametrize(
+    "spec,horizon",
+    [
+        ("item-matching(slots=3,items=4)", 3),
+        ("item-matching(slots=3,items=4,restrict=items)", 3),
+        ("mastermind(pegs=3,colors=3)", 3),
+    ],
+)
 def test_speedups_change_only_the_speed(spec, horizon, speedups):
     assert wins(spec, horizon, speedups) == wins(spec, horizon)
 
 
-@pytest.mark.parametrize("spec,horizon", [("item-matching(slots=3,items=3)", 3),
-                                          ("item-matching(slots=2,items=4,restrict=items)", 3),
-                                          ("mastermind(pegs=2,colors=4)", 3)])
+@pytest.mark.parametrize(
+    "spec,horizon",
+    [
+        ("item-matching(slots=3,items=3)", 3),
+        ("item-matching(slots=2,items=4,restrict=items)", 3),
+        ("mastermind(pegs=2,colors=4)", 3),
+    ],
+)
 def test_all_speedups_off_change_nothing(spec, horizon):
     assert wins(spec, horizon, SpeedUps(*[False] * len(NAMES))) == wins(spec, horizon)
 
 
 # Seed 000, Section 0 (S = 5, T = 4); the seed prints 59045 for I = 9, but 9^5 = 59049.
-SEED_TABLE = {5: (3119, 3125), 6: (7735, 7776), 7: (16621, 16807), 8: (31322, 32768),
-              9: (49728, 59049), 10: (68327, 100000)}
+SEED_TABLE = {
+    5: (3119, 3125),
+    6: (7735, 7776),
+    7: (16621, 16807),
+    8: (31322, 32768),
+    9: (49728, 59049),
+    10: (68327, 100000),
+}
 
 
 @pytest.mark.slow
@@ -89,8 +112,11 @@ def test_a_tampered_tree_is_rejected():
     doc = json.loads(json.dumps(solve(game, Objective("probability", 3)).export()))
     root = doc["strategy"]["root"]
     label, child = next(iter(root["next"].items()))
-    barred = [game.format_code([x] * 3) for x in range(4)
-              if x in [int(ch) - 1 for ch, f in zip(root["guess"], label) if f == "I"]]
+    barred = [
+        game.format_code([x] * 3)
+        for x in range(4)
+        if x in [int(ch) - 1 for ch, f in zip(root["guess"], label) if f == "I"]
+    ]
     if barred:
         child["guess"] = barred[0]
         with pytest.raises(BadStrategy, match="not allowed"):
@@ -124,10 +150,15 @@ def test_remark_1_four_correct():
         assert len(cell) - lost == 3  # 1/2 of six
 
 
-@pytest.mark.parametrize("spec", ["item-matching(slots=3,items=3,turns=3)",
-                                  "item-matching(slots=4,items=3,turns=4)",
-                                  "item-matching(slots=3,items=4,turns=4,restrict=items)",
-                                  "item-matching(slots=5,items=4,turns=4)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "item-matching(slots=3,items=3,turns=3)",
+        "item-matching(slots=4,items=3,turns=4)",
+        "item-matching(slots=3,items=4,turns=4,restrict=items)",
+        "item-matching(slots=5,items=4,turns=4)",
+    ],
+)
 def test_enough_turns_always_win(spec):
     """Under restriction 1, T >= I guesses always win (guess 11..1, 22..2, ...)."""
     game = load_game(spec)
@@ -150,7 +181,9 @@ def test_two_lanes_give_the_same_value(monkeypatch):
     one = solve_deduction(game, Objective("probability", 3))
     two = solve_deduction(game, Objective("probability", 3), workers=2)
     assert two.extra["wins"] == one.extra["wins"]
-    assert verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]
+    assert (
+        verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]
+    )
 
 
 def test_feedbacks_beyond_one_byte():
@@ -160,5 +193,6 @@ def test_feedbacks_beyond_one_byte():
     game = load_game("item-matching(slots=6,items=2,turns=3)")
     assert build_table(game).fb.dtype == np.uint16
     assert wins("item-matching(slots=6,items=2,turns=3)", 3) == brute_wins(game, 3)
-    assert wins("item-matching(slots=6,items=2,turns=2)", 2,
-                SpeedUps(table=False)) == brute_wins(load_game("item-matching(slots=6,items=2,turns=2)"), 2)
+    assert wins("item-matching(slots=6,items=2,turns=2)", 2, SpeedUps(table=False)) == brute_wins(
+        load_game("item-matching(slots=6,items=2,turns=2)"), 2
+    )

@@ -39,13 +39,13 @@ def test_rows_reach_the_other_lanes_once(monkeypatch):
         assert done.wait(10)
 
     try:
-        run(a, expected)   # finds rows 1
-        run(b, expected)   # gets 1, finds 2
-        run(a, expected)   # gets 2 (not its own 1), finds 3
-        run(b, expected)   # gets 3 (1 again: no), finds 4
-        run(b, worst)      # another objective: nothing yet, finds 5
-        run(a, worst)      # gets 5 (not the expected searches' rows)
-        run(a, expected)   # gets 4 (and not 2 again)
+        run(a, expected)  # finds rows 1
+        run(b, expected)  # gets 1, finds 2
+        run(a, expected)  # gets 2 (not its own 1), finds 3
+        run(b, expected)  # gets 3 (1 again: no), finds 4
+        run(b, worst)  # another objective: nothing yet, finds 5
+        run(a, worst)  # gets 5 (not the expected searches' rows)
+        run(a, expected)  # gets 4 (and not 2 again)
         # of the 7 sets of rows found, 1, 2 and 3 were handed to both lanes: let go
         assert relay.held == 4
     finally:

@@ -56,7 +56,7 @@ def test_hard_mode_matches_brute_force_and_verifies():
     assert heuristic.extra["total"] >= sol.extra["total"]
 
 
-@given(st.lists(st.tuples(st.integers(0, 4 ** 3 - 1), st.integers(0, 3 ** 3 - 1)), max_size=3))
+@given(st.lists(st.tuples(st.integers(0, 4**3 - 1), st.integers(0, 3**3 - 1)), max_size=3))
 @settings(max_examples=60, deadline=None)
 def test_allowed_guesses_enumerated_as_a_product_equal_the_scan(moves):
     # item matching's guesses are every code in order: the core enumerates the allowed

@@ -17,9 +17,15 @@ from perfectplay.speedups import switch_names
 
 from .bruteforce import BruteForce
 
-TINY = ["mastermind(pegs=2,colors=2)", "mastermind(pegs=2,colors=3)", "mastermind(pegs=3,colors=2)",
-        "mastermind(pegs=2,colors=4)", "permutation(n=3)", "permutation(n=4)",
-        "bulls-and-cows(digits=2,symbols=4)"]
+TINY = [
+    "mastermind(pegs=2,colors=2)",
+    "mastermind(pegs=2,colors=3)",
+    "mastermind(pegs=3,colors=2)",
+    "mastermind(pegs=2,colors=4)",
+    "permutation(n=3)",
+    "permutation(n=4)",
+    "bulls-and-cows(digits=2,symbols=4)",
+]
 
 
 def replayed(solution):
@@ -48,22 +54,29 @@ def test_brute_force_agrees(spec):
 SWITCHES = switch_names(SpeedUps)
 
 
-@pytest.mark.parametrize("spec", ["mastermind(pegs=3,colors=3)", "permutation(n=4)",
-                                  "bulls-and-cows(digits=2,symbols=5)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mastermind(pegs=3,colors=3)", "permutation(n=4)", "bulls-and-cows(digits=2,symbols=5)"],
+)
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_each_speedup_changes_speed_not_value(spec, objective):
     game = load_game(spec)
     base = solve(game, objective)
     for name in SWITCHES:
         off = solve(game, objective, speedups=SpeedUps(**{name: False}))
-        assert (off.value, off.extra["total"], off.extra["worst"]) == \
-               (base.value, base.extra["total"], base.extra["worst"]), name
+        assert (off.value, off.extra["total"], off.extra["worst"]) == (
+            base.value,
+            base.extra["total"],
+            base.extra["worst"],
+        ), name
         if name in ("symmetry", "bounds", "memo", "lookahead"):
             assert off.stats["nodes"] >= base.stats["nodes"], name
 
 
-@pytest.mark.parametrize("spec", ["mastermind(pegs=3,colors=4)", "permutation(n=5)",
-                                  "bulls-and-cows(digits=3,symbols=5)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mastermind(pegs=3,colors=4)", "permutation(n=5)", "bulls-and-cows(digits=3,symbols=5)"],
+)
 @pytest.mark.parametrize("objective", ["expected", "worst", "probability"])
 @pytest.mark.parametrize("switch", ["table", "columns"])
 def test_how_feedbacks_are_read_is_only_a_speedup(spec, objective, switch):
@@ -74,8 +87,9 @@ def test_how_feedbacks_are_read_is_only_a_speedup(spec, objective, switch):
         objective = Objective("probability", horizon=3)
     fast = solve(game, objective)
     slow = solve(game, objective, speedups=SpeedUps(**{switch: False}))
-    assert fast.stats.get("nodes", fast.stats.get("states")) == \
-        slow.stats.get("nodes", slow.stats.get("states"))
+    assert fast.stats.get("nodes", fast.stats.get("states")) == slow.stats.get(
+        "nodes", slow.stats.get("states")
+    )
     assert fast.strategy.to_json() == slow.strategy.to_json()
 
 
@@ -112,8 +126,11 @@ def test_suggest_guess_on_a_set_the_history_does_not_explain():
     subset = [0, 2, 5, 8, 11, 12, 15]  # 11 13 22 31 34 41 44: symmetry would cost 2 guesses
     secrets = frozenset(brute.secrets[i] for i in subset)
     g = brute.guesses[suggest_guess(game, subset)]
-    after = len(secrets) + sum(brute.total(frozenset(c), 9) for f, c in brute.split(g, secrets).items()
-                               if f != brute.solved)
+    after = len(secrets) + sum(
+        brute.total(frozenset(c), 9)
+        for f, c in brute.split(g, secrets).items()
+        if f != brute.solved
+    )
     assert after == brute.total(secrets, 10)
 
 
@@ -134,23 +151,38 @@ def test_bulls_and_cows():
     assert replayed(sol).total == 26274
 
 
-GAMES = ["mastermind(pegs=1,colors=3)", "mastermind(pegs=2,colors=3)", "mastermind(pegs=3,colors=2)",
-         "permutation(n=2)", "permutation(n=3)", "bulls-and-cows(digits=2,symbols=3)",
-         "bulls-and-cows(digits=1,symbols=5)"]
+GAMES = [
+    "mastermind(pegs=1,colors=3)",
+    "mastermind(pegs=2,colors=3)",
+    "mastermind(pegs=3,colors=2)",
+    "permutation(n=2)",
+    "permutation(n=3)",
+    "bulls-and-cows(digits=2,symbols=3)",
+    "bulls-and-cows(digits=1,symbols=5)",
+]
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(GAMES), st.sampled_from(["expected", "worst"]),
-       st.fixed_dictionaries({name: st.booleans() for name in SWITCHES}))
+@given(
+    st.sampled_from(GAMES),
+    st.sampled_from(["expected", "worst"]),
+    st.fixed_dictionaries({name: st.booleans() for name in SWITCHES}),
+)
 def test_any_mix_of_speedups_gives_the_same_replayed_value(spec, objective, switches):
     game = load_game(spec)
     base = solve(game, objective)
     sol = solve(game, objective, speedups=SpeedUps(**switches))
-    assert (sol.value, sol.extra["total"], sol.extra["worst"]) == \
-           (base.value, base.extra["total"], base.extra["worst"])
+    assert (sol.value, sol.extra["total"], sol.extra["worst"]) == (
+        base.value,
+        base.extra["total"],
+        base.extra["worst"],
+    )
     st_ = replayed(sol)
-    assert (st_.total, st_.worst, st_.histogram) == \
-           (sol.extra["total"], sol.extra["worst"], {int(k): v for k, v in sol.extra["histogram"].items()})
+    assert (st_.total, st_.worst, st_.histogram) == (
+        sol.extra["total"],
+        sol.extra["worst"],
+        {int(k): v for k, v in sol.extra["histogram"].items()},
+    )
 
 
 # The permutation game (seed 002): no published table known; computed here and
@@ -175,6 +207,9 @@ def test_two_workers_find_the_same_optimum(objective, monkeypatch):
     game = load_game("mastermind(pegs=3,colors=8)")
     one = solve(game, objective)
     two = solve(game, objective, workers=2)
-    assert (two.value, two.extra["total"], two.extra["worst"]) == \
-           (one.value, one.extra["total"], one.extra["worst"])
+    assert (two.value, two.extra["total"], two.extra["worst"]) == (
+        one.value,
+        one.extra["total"],
+        one.extra["worst"],
+    )
     assert replayed(two).total == two.extra["total"]

@@ -29,7 +29,8 @@ def brute_totals(game) -> dict[str, int]:
         if len(cells) == 1 and brute.solved not in cells:
             continue  # learns nothing
         totals[game.format_code(code)] = n + sum(
-            brute.total(frozenset(c), n - 1) for f, c in cells.items() if f != brute.solved)
+            brute.total(frozenset(c), n - 1) for f, c in cells.items() if f != brute.solved
+        )
     return totals
 
 
@@ -129,16 +130,21 @@ def test_the_command_line(tmp_path):
     assert res.returncode == 0 and res.stdout.startswith("3 openings")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for spec, out in (("0:1", a), ("1:", b)):
-        res = perfectplay("openings", "value", *args, "--openings", spec, "--bound", "206",
-                          "--out", str(out))
+        res = perfectplay(
+            "openings", "value", *args, "--openings", spec, "--bound", "206", "--out", str(out)
+        )
         assert res.returncode == 0, res.stderr
     res = perfectplay("openings", "combine", str(a), "--json")
     assert json.loads(res.stdout)["complete"] is False
     res = perfectplay("openings", "combine", str(a), str(b))
     assert res.returncode == 0 and "proven optimal over all 3 openings: 206/64" in res.stdout
-    assert_one_line_error(perfectplay("openings", "value", *args, "--bound", "206", "--openings",
-                                      "7:9"), "not within")
-    assert_one_line_error(perfectplay("openings", "value", "dice-cards", "n=2", "--bound", "3"),
-                          "deduction games only")
-    assert_one_line_error(perfectplay("openings", "combine", str(tmp_path / "none.json")),
-                          "none.json")
+    assert_one_line_error(
+        perfectplay("openings", "value", *args, "--bound", "206", "--openings", "7:9"), "not within"
+    )
+    assert_one_line_error(
+        perfectplay("openings", "value", "dice-cards", "n=2", "--bound", "3"),
+        "deduction games only",
+    )
+    assert_one_line_error(
+        perfectplay("openings", "combine", str(tmp_path / "none.json")), "none.json"
+    )

@@ -18,10 +18,11 @@ from perfectplay.deduction.tree import tree_stats
 from perfectplay.objectives import Objective
 
 
-
 @pytest.mark.parametrize("objective", ["expected", "worst", "probability"])
-@pytest.mark.parametrize("spec", ["mastermind(pegs=3,colors=6)", "permutation(n=5)",
-                                  "item-matching(slots=4,items=4,turns=4)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mastermind(pegs=3,colors=6)", "permutation(n=5)", "item-matching(slots=4,items=4,turns=4)"],
+)
 def test_split_sets_give_the_one_lane_values(spec, objective, monkeypatch):
     # thresholds far below the usual: the root, its large cells and theirs are split
     monkeypatch.setattr(root, "PARALLEL_MIN_SECRETS", 50)
@@ -54,7 +55,9 @@ class _Slow(ThreadLane):
 
 def test_an_idle_lane_takes_the_next_task(monkeypatch):
     calls = []
-    monkeypatch.setattr(root, "_hand", lambda lane, sub: lane.submit(lambda: calls.append((lane, sub)) or sub))
+    monkeypatch.setattr(
+        root, "_hand", lambda lane, sub: lane.submit(lambda: calls.append((lane, sub)) or sub)
+    )
     gate = threading.Event()
     slow, quick = _Slow(gate), ThreadLane()
     dispatch = _Dispatch([slow, quick])
@@ -69,7 +72,9 @@ def test_an_idle_lane_takes_the_next_task(monkeypatch):
 
 def test_a_task_cancelled_before_it_starts_never_runs(monkeypatch):
     ran = []
-    monkeypatch.setattr(root, "_hand", lambda lane, sub: lane.submit(lambda: ran.append(sub) or sub))
+    monkeypatch.setattr(
+        root, "_hand", lambda lane, sub: lane.submit(lambda: ran.append(sub) or sub)
+    )
     gate = threading.Event()
     dispatch = _Dispatch([_Slow(gate)])
     first, second = dispatch.submit(lambda: "first"), dispatch.submit(lambda: "second")
@@ -97,8 +102,9 @@ def test_a_split_set_within_a_budget_is_valued_like_the_core(spec, objective, mo
     for budget, exact in ((core.value + 1, True), (core.value, False)):
         lanes = root.thread_lanes(2)
         try:
-            split = root._Split(lanes, root.search_for(game, objective, SpeedUps(), {}), None,
-                                {}, None)
+            split = root._Split(
+                lanes, root.search_for(game, objective, SpeedUps(), {}), None, {}, None
+            )
             sub = Subproblem(game, objective, SpeedUps(), (), everyone, cap, budget)
             answer = split.start(sub).result(timeout=60)
         finally:

@@ -10,8 +10,12 @@ from perfectplay.deduction.partition import cells
 from perfectplay.deduction.search import Search
 from perfectplay.deduction.symmetry import candidates
 
-GAMES = ["mastermind(pegs=3,colors=4)", "bulls-and-cows(digits=3,symbols=5)", "permutation(n=4)",
-         "item-matching(slots=3,items=4)"]
+GAMES = [
+    "mastermind(pegs=3,colors=4)",
+    "bulls-and-cows(digits=3,symbols=5)",
+    "permutation(n=4)",
+    "item-matching(slots=3,items=4)",
+]
 
 
 def consistent(table, history):
@@ -35,8 +39,10 @@ def image(table, history, rng):
     tau = rng.permutation(game.n_symbols()) if sym.symbols else np.arange(game.n_symbols())
     act = game.feedback_action(sym.positions)
     index = {tuple(c): i for i, c in enumerate(table.guesses.tolist())}
-    mapped = [(index[tuple(tau[table.guesses[g][pi]])], f if act is None else int(act[e, f]))
-              for g, f in history]
+    mapped = [
+        (index[tuple(tau[table.guesses[g][pi]])], f if act is None else int(act[e, f]))
+        for g, f in history
+    ]
     return tuple(mapped[i] for i in rng.permutation(len(mapped)))
 
 
@@ -46,8 +52,9 @@ def history_slot(search, history):
     from perfectplay.deduction.kernels import history_key
 
     c = search.fields
-    h1, h2, e, rename = history_key(c.codes, c.hist_g, c.hist_f, search._enter(history), c.perms,
-                                    c.act, c.relabel, c.n_symbols)
+    h1, h2, e, rename = history_key(
+        c.codes, c.hist_g, c.hist_f, search._enter(history), c.perms, c.act, c.relabel, c.n_symbols
+    )
     return ((int(h1), int(h2)) if h1 != 0 or h2 != 0 else None), int(e), rename
 
 
@@ -62,7 +69,9 @@ def actual_guess(search, packed, e, rename):
     from perfectplay.deduction.kernels import from_canonical
 
     c = search.fields
-    return from_canonical(packed, c.perms[e], rename, c.n_symbols, c.codes.shape[1], c.index_of_code)
+    return from_canonical(
+        packed, c.perms[e], rename, c.n_symbols, c.codes.shape[1], c.index_of_code
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -106,7 +115,9 @@ def test_symbols_absent_from_the_consistent_set_are_interchangeable():
     g = int(np.flatnonzero((table.guesses == game.parse_code("1122")).all(axis=1))[0])
     history = ((g, game.parse_feedback("0B0W")),)
     subset = consistent(table, history)
-    with_set = {game.format_code(table.guesses[c]) for c in candidates(table, history, True, subset)}
+    with_set = {
+        game.format_code(table.guesses[c]) for c in candidates(table, history, True, subset)
+    }
     without = {game.format_code(table.guesses[c]) for c in candidates(table, history, True)}
     assert "1345" in with_set and "2345" not in with_set
     assert with_set < without

@@ -16,8 +16,12 @@ from perfectplay.solution import SEARCHED_TOP
 from ..cli_runner import assert_one_line_error, perfectplay
 from .test_search import replayed
 
-GAMES = ["mastermind(pegs=3,colors=4)", "permutation(n=5)", "bulls-and-cows(digits=2,symbols=5)",
-         "item-matching(slots=3,items=3)"]
+GAMES = [
+    "mastermind(pegs=3,colors=4)",
+    "permutation(n=5)",
+    "bulls-and-cows(digits=2,symbols=5)",
+    "item-matching(slots=3,items=3)",
+]
 
 
 @pytest.mark.parametrize("spec", GAMES)
@@ -55,8 +59,20 @@ def test_top_for_the_probability_objective():
 
 def test_top_by_the_command_line(tmp_path):
     out, store = tmp_path / "tree.json", tmp_path / "store.sqlite"
-    res = perfectplay("solve", "mastermind", "pegs=3", "colors=4", "--top", "2", "--json",
-                      "--out", str(out), "--store", str(store), "--quiet")
+    res = perfectplay(
+        "solve",
+        "mastermind",
+        "pegs=3",
+        "colors=4",
+        "--top",
+        "2",
+        "--json",
+        "--out",
+        str(out),
+        "--store",
+        str(store),
+        "--quiet",
+    )
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert (doc["status"], doc["proven"], doc["method"]) == (SEARCHED_TOP, False, "top 2")
@@ -68,10 +84,13 @@ def test_top_by_the_command_line(tmp_path):
     assert res.returncode == 0 and "upper bound" not in res.stdout
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["mastermind", "--top", "0"], "--top"),
-    (["mastermind", "--top", "2", "--strategy", "entropy"], "--top"),
-    (["dice-cards", "n=2", "--top", "2"], "--top"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["mastermind", "--top", "0"], "--top"),
+        (["mastermind", "--top", "2", "--strategy", "entropy"], "--top"),
+        (["dice-cards", "n=2", "--top", "2"], "--top"),
+    ],
+)
 def test_bad_top_is_a_one_line_error(args, needle):
     assert_one_line_error(perfectplay("solve", *args), needle)

@@ -19,8 +19,12 @@ def reference(cand, bound, possible, n_codes):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 40), st.booleans()), min_size=1, max_size=60),
-       st.integers(0, 10 ** 6), st.booleans(), st.booleans())
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.booleans()), min_size=1, max_size=60),
+    st.integers(0, 10**6),
+    st.booleans(),
+    st.booleans(),
+)
 def test_counting_sort_is_the_stable_sort(rows, offset, shuffled, spread):
     bound = np.array([b + offset for b, _ in rows], dtype=np.int64)
     if spread:  # a range too wide to count: the stable sorts answer

@@ -46,7 +46,7 @@ def plain_hard_allows(history: list[tuple[str, str]], word: str) -> bool:
 
 
 def encode(marks: str) -> int:
-    return sum("BYG".index(m) * 3 ** p for p, m in enumerate(marks))
+    return sum("BYG".index(m) * 3**p for p, m in enumerate(marks))
 
 
 def as_codes(words: list[str]) -> np.ndarray:
@@ -60,20 +60,26 @@ def write_lists(tmp_path, answers: list[str], guesses: list[str]) -> list[str]:
 
 
 # --- the feedback rule ---------------------------------------------------------------------
-@pytest.mark.parametrize("guess, answer, marks", [
-    ("speed", "abide", "BBYBY"),  # one E in ABIDE: only the first E of SPEED is yellow
-    ("speed", "erase", "YBYYB"),  # two Es in ERASE: both yellow
-    ("lolly", "hello", "BYGGB"),  # both Ls of HELLO matched by greens: the first L is grey
-    ("geese", "those", "BBBGG"),  # the one E of THOSE is the green one
-    ("eerie", "there", "YBYBG"),  # THERE's other E makes the first E yellow, the second grey
-    ("array", "ratty", "YYBBG"),  # one R, one A to match
-    ("sassy", "asset", "YYGBB"),  # the green S takes one of ASSET's two Ss
-    ("salet", "salet", "GGGGG"),
-])
+@pytest.mark.parametrize(
+    "guess, answer, marks",
+    [
+        ("speed", "abide", "BBYBY"),  # one E in ABIDE: only the first E of SPEED is yellow
+        ("speed", "erase", "YBYYB"),  # two Es in ERASE: both yellow
+        ("lolly", "hello", "BYGGB"),  # both Ls of HELLO matched by greens: the first L is grey
+        ("geese", "those", "BBBGG"),  # the one E of THOSE is the green one
+        ("eerie", "there", "YBYBG"),  # THERE's other E makes the first E yellow, the second grey
+        ("array", "ratty", "YYBBG"),  # one R, one A to match
+        ("sassy", "asset", "YYGBB"),  # the green S takes one of ASSET's two Ss
+        ("salet", "salet", "GGGGG"),
+    ],
+)
 def test_hand_worked_examples(guess, answer, marks):
     game = load_game("wordle")
     assert plain_feedback(guess, answer) == marks
-    assert game.format_feedback(game.feedback(game.parse_code(guess), game.parse_code(answer))) == marks
+    assert (
+        game.format_feedback(game.feedback(game.parse_code(guess), game.parse_code(answer)))
+        == marks
+    )
     out = np.zeros((1, 1), dtype=np.int64)  # any integer array will do
     kernel(as_codes([guess]), as_codes([answer]), out)
     assert int(out[0, 0]) == encode(marks)
@@ -119,8 +125,16 @@ def test_feedback_notation():
     game = load_game("wordle")
     f = encode("GYBBG")
     assert game.format_feedback(f) == "GYBBG"
-    for text in ("GYBBG", "gybbg", " g y b b g ", "GY..G", "gy--g", "🟩🟨⬛⬛🟩", "🟩🟨⬜⬜🟩",
-                 "🟧🟦⬛️⬛️🟧"):
+    for text in (
+        "GYBBG",
+        "gybbg",
+        " g y b b g ",
+        "GY..G",
+        "gy--g",
+        "🟩🟨⬛⬛🟩",
+        "🟩🟨⬜⬜🟩",
+        "🟧🟦⬛️⬛️🟧",
+    ):
         assert game.parse_feedback(text) == f, text
     assert game.display_feedback(f, terminal=False) == "GYBBG"
     assert game.display_feedback(f, terminal=True) == "🟩🟨⬛⬛🟩 GYBBG"
@@ -144,14 +158,22 @@ def test_the_original_lists_ship_with_the_package():
     assert set(answers) <= known and {"salet", "crane", "aahed"} <= known
     assert answers[0] == "aback" and answers[-1] == "zonal"
     assert str(game) == "wordle(lists=original,mode=normal,turns=6)"
-    assert game.params == {"lists": "original", "answers": "", "guesses": "", "mode": "normal",
-                           "turns": 6}
+    assert game.params == {
+        "lists": "original",
+        "answers": "",
+        "guesses": "",
+        "mode": "normal",
+        "turns": 6,
+    }
 
 
-@pytest.mark.parametrize("lists, answers, first, last", [
-    ("nyt-2022", 2309, "aback", "zonal"),
-    ("nyt-2023", 3158, "aback", "zowie"),
-])
+@pytest.mark.parametrize(
+    "lists, answers, first, last",
+    [
+        ("nyt-2022", 2309, "aback", "zonal"),
+        ("nyt-2023", 3158, "aback", "zowie"),
+    ],
+)
 def test_the_new_york_times_lists_by_name(lists, answers, first, last):
     """The NYT lists ship too: 14,855 guesses with every answer among them (none added)."""
     game = load_game("wordle", [f"lists={lists}"])
@@ -167,16 +189,25 @@ def test_files_replace_the_named_lists(tmp_path):
     (tmp_path / "a.txt").write_text("salet\ntarse\n")
     game = load_game("wordle", ["lists=nyt-2022", f"answers={tmp_path / 'a.txt'}"])
     assert len(game.secrets()) == 2 and len(game.guesses()) == 14855
-    res = perfectplay("solve", "wordle", "lists=nyt-2022", f"answers={tmp_path / 'a.txt'}",
-                      "--no-store", "--json", "--quiet")
+    res = perfectplay(
+        "solve",
+        "wordle",
+        "lists=nyt-2022",
+        f"answers={tmp_path / 'a.txt'}",
+        "--no-store",
+        "--json",
+        "--quiet",
+    )
     assert res.returncode == 0, res.stderr
     params = json.loads(res.stdout)["params"]
     assert params["lists"] == "nyt-2022" and params["answers"] == str(tmp_path / "a.txt")
 
 
 def test_an_unknown_list_is_a_one_line_error_naming_the_choices():
-    assert_one_line_error(perfectplay("solve", "wordle", "lists=nyt-2024"),
-                          "choose one of original, nyt-2022, nyt-2023")
+    assert_one_line_error(
+        perfectplay("solve", "wordle", "lists=nyt-2024"),
+        "choose one of original, nyt-2022, nyt-2023",
+    )
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
@@ -195,7 +226,9 @@ def test_lists_by_parameter(tmp_path):
     check_game(game, samples=50)
     # the parameters name the files by absolute path: the game is rebuilt from them anywhere
     again = load_game("wordle", [f"{k}={v}" for k, v in game.params.items()])
-    assert again == game and str(game).startswith(f"wordle(lists=original,answers={tmp_path / 'a.txt'},")
+    assert again == game and str(game).startswith(
+        f"wordle(lists=original,answers={tmp_path / 'a.txt'},"
+    )
 
 
 def test_lists_by_relative_path(tmp_path, monkeypatch):
@@ -205,15 +238,18 @@ def test_lists_by_relative_path(tmp_path, monkeypatch):
     assert game.params["answers"] == str(tmp_path / "a.txt") and len(game.guesses()) == 2
 
 
-@pytest.mark.parametrize("answers, guesses, needle", [
-    (None, "cat\n", "cannot read answers file"),
-    ("", "cat\n", "holds no words"),
-    ("cat\n\n \n", "", "guesses file"),
-    ("cat\nc4t\n", "cat\n", "line 2: 'c4t' is not a word of letters a-z"),
-    ("cat\ncoat\n", "cat\n", "line 2: 'coat' has 4 letters, the first word 'cat' 3"),
-    ("cat\n", "coat\n", "the answers have 3 letters but the guesses 4"),
-    ("abcdefghijk\n", "abcdefghijk\n", "at most 10 letters are supported"),
-])
+@pytest.mark.parametrize(
+    "answers, guesses, needle",
+    [
+        (None, "cat\n", "cannot read answers file"),
+        ("", "cat\n", "holds no words"),
+        ("cat\n\n \n", "", "guesses file"),
+        ("cat\nc4t\n", "cat\n", "line 2: 'c4t' is not a word of letters a-z"),
+        ("cat\ncoat\n", "cat\n", "line 2: 'coat' has 4 letters, the first word 'cat' 3"),
+        ("cat\n", "coat\n", "the answers have 3 letters but the guesses 4"),
+        ("abcdefghijk\n", "abcdefghijk\n", "at most 10 letters are supported"),
+    ],
+)
 def test_bad_lists_are_one_line_errors(tmp_path, answers, guesses, needle):
     a, g = tmp_path / "a.txt", tmp_path / "g.txt"
     if answers is not None:
@@ -226,9 +262,12 @@ def test_bad_lists_are_one_line_errors(tmp_path, answers, guesses, needle):
 
 def test_a_directory_or_binary_file_is_refused(tmp_path):
     (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00abc")
-    assert_one_line_error(perfectplay("play", "wordle", f"answers={tmp_path}"), "cannot read answers")
-    assert_one_line_error(perfectplay("play", "wordle", f"guesses={tmp_path / 'bin.txt'}"),
-                          "is not UTF-8 text")
+    assert_one_line_error(
+        perfectplay("play", "wordle", f"answers={tmp_path}"), "cannot read answers"
+    )
+    assert_one_line_error(
+        perfectplay("play", "wordle", f"guesses={tmp_path / 'bin.txt'}"), "is not UTF-8 text"
+    )
 
 
 def test_the_parameters_are_listed():
@@ -239,7 +278,7 @@ def test_the_parameters_are_listed():
 
 # --- hard mode -----------------------------------------------------------------------------
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 3), st.booleans())
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
 @example(seed=562, turns=2, consistent=False)  # two greens in one place: nothing is allowed
 def test_hard_mode_is_the_plain_rule_on_random_histories(seed, turns, consistent):
     """On the real lists: histories played against one answer, or with arbitrary feedback
@@ -251,8 +290,9 @@ def test_hard_mode_is_the_plain_rule_on_random_histories(seed, turns, consistent
     history, plain = [], []
     for _ in range(turns):
         g = int(rng.integers(len(words)))
-        marks = (plain_feedback(words[g], answer) if consistent
-                 else "".join(rng.choice(list("BYG"), 5)))
+        marks = (
+            plain_feedback(words[g], answer) if consistent else "".join(rng.choice(list("BYG"), 5))
+        )
         history.append((g, encode(marks)))
         plain.append((words[g], marks))
     mask = game.restrict_guesses(tuple(history), guesses)
@@ -285,12 +325,29 @@ def _words(game) -> tuple[str, ...]:
 ABC = ["".join(w) for w in itertools.product("abc", repeat=3)]
 SMALL = {
     "abc": (["aab", "aba", "abc", "bba", "bcb", "cab", "cca", "ccc", "acb"], ABC),
-    "beer": (["bead", "bear", "beer", "deer", "dear", "read", "reed"],
-             ["bead", "bear", "beer", "deer", "dear", "read", "reed", "bred", "bard", "dare",
-              "drab", "abed", "babe"]),
+    "beer": (
+        ["bead", "bear", "beer", "deer", "dear", "read", "reed"],
+        [
+            "bead",
+            "bear",
+            "beer",
+            "deer",
+            "dear",
+            "read",
+            "reed",
+            "bred",
+            "bard",
+            "dare",
+            "drab",
+            "abed",
+            "babe",
+        ],
+    ),
     # found by a random search: the probe words reveal letters that hard mode then keeps
-    "at": (["cat", "hat", "mat", "pat", "rat", "sat"],
-           ["cat", "hat", "mat", "pat", "rat", "sat", "pmt", "has"]),
+    "at": (
+        ["cat", "hat", "mat", "pat", "rat", "sat"],
+        ["cat", "hat", "mat", "pat", "rat", "sat", "pmt", "has"],
+    ),
 }
 
 
@@ -311,7 +368,11 @@ class Brute:
                 cells.setdefault(plain_feedback(g, s), set()).add(s)
             if len(cells) == 1 and self.solved not in cells:
                 continue  # learns nothing
-            yield [(frozenset(c), self.after(allowed, g, m)) for m, c in cells.items() if m != self.solved]
+            yield [
+                (frozenset(c), self.after(allowed, g, m))
+                for m, c in cells.items()
+                if m != self.solved
+            ]
 
     def after(self, allowed: frozenset, guess: str, marks: str) -> frozenset:
         if not self.hard:
@@ -322,13 +383,23 @@ class Brute:
     def total(self, consistent: frozenset, allowed: frozenset, cap: int) -> float:
         if cap == 0:
             return INF
-        return min((len(consistent) + sum(self.total(c, a, cap - 1) for c, a in cells)
-                    for cells in self.moves(consistent, allowed)), default=INF)
+        return min(
+            (
+                len(consistent) + sum(self.total(c, a, cap - 1) for c, a in cells)
+                for cells in self.moves(consistent, allowed)
+            ),
+            default=INF,
+        )
 
     @lru_cache(maxsize=None)
     def worst(self, consistent: frozenset, allowed: frozenset) -> float:
-        return min((1 + max((self.worst(c, a) for c, a in cells), default=0)
-                    for cells in self.moves(consistent, allowed)), default=INF)
+        return min(
+            (
+                1 + max((self.worst(c, a) for c, a in cells), default=0)
+                for cells in self.moves(consistent, allowed)
+            ),
+            default=INF,
+        )
 
     def start(self) -> tuple[frozenset, frozenset]:
         return self.answers, frozenset(self.guesses)
@@ -338,8 +409,10 @@ def hard_legal(root: dict, history: list[tuple[str, str]]) -> bool:
     """Every guess of a tree allowed by the plain hard-mode rule after its own history."""
     if not plain_hard_allows(history, root["guess"]):
         return False
-    return all(hard_legal(child, history + [(root["guess"], marks)])
-               for marks, child in (root.get("next") or {}).items())
+    return all(
+        hard_legal(child, history + [(root["guess"], marks)])
+        for marks, child in (root.get("next") or {}).items()
+    )
 
 
 @pytest.mark.parametrize("lists", sorted(SMALL))
@@ -408,11 +481,14 @@ def test_salet_hard_mode_on_the_2022_lists():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lists, mode, first, total, secrets", [
-    ("nyt-2022", "normal", "salet", 7894, 2309),
-    ("nyt-2022", "normal", "tarse", 7883, 2309),
-    ("nyt-2023", "hard", "tarse", 11627, 3158),
-])
+@pytest.mark.parametrize(
+    "lists, mode, first, total, secrets",
+    [
+        ("nyt-2022", "normal", "salet", 7894, 2309),
+        ("nyt-2022", "normal", "tarse", 7883, 2309),
+        ("nyt-2023", "hard", "tarse", 11627, 3158),
+    ],
+)
 def test_published_values_on_the_new_york_times_lists(lists, mode, first, total, secrets):
     """Selby's published per-opening values (results_{easy,hard}_nyt20220830 and
     _nyt20230701)."""

@@ -44,16 +44,48 @@ def _reach(params, start, bound, K, C):
 
 
 @njit(cache=True, nogil=True)
-def _fill(params, bits, start, K, C, codes, terminal, denom, out_ptr, weight, outcome_k,
-          choice_ptr, target, cost, choice_c):
-    return fill(_rules, params, bits, start, K, C, codes, terminal, denom, out_ptr, weight,
-                outcome_k, choice_ptr, target, cost, choice_c)
+def _fill(
+    params,
+    bits,
+    start,
+    K,
+    C,
+    codes,
+    terminal,
+    denom,
+    out_ptr,
+    weight,
+    outcome_k,
+    choice_ptr,
+    target,
+    cost,
+    choice_c,
+):
+    return fill(
+        _rules,
+        params,
+        bits,
+        start,
+        K,
+        C,
+        codes,
+        terminal,
+        denom,
+        out_ptr,
+        weight,
+        outcome_k,
+        choice_ptr,
+        target,
+        cost,
+        choice_c,
+    )
 
 
 @njit(cache=True, nogil=True)
 def _solve_blocks(params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank):
-    return solve_blocks(_rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen,
-                        rank)
+    return solve_blocks(
+        _rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,5 +123,6 @@ class CompiledTable(MarkovGame):
                 for c, (t, cst) in enumerate(choices):
                     nxt[s, k, c], cost[s, k, c] = t, cst
         params = np.concatenate(([self.n, K, C], flags, weight.ravel(), nxt.ravel(), cost.ravel()))
-        return CompiledRules(params.astype(np.int64), K, C, _expand_batch, _reach, _fill,
-                             _solve_blocks)
+        return CompiledRules(
+            params.astype(np.int64), K, C, _expand_batch, _reach, _fill, _solve_blocks
+        )

@@ -39,8 +39,14 @@ def block_graphs(draw):
                 choice_ptr.append(len(target))
         denom.append(max(total, 1))
         out_ptr.append(len(weight))
-    arrays = (np.array(out_ptr, np.int64), np.array(weight, np.int32), np.array(denom, np.int32),
-              np.array(choice_ptr, np.int32), np.array(target, np.int32), np.array(cost, np.int8))
+    arrays = (
+        np.array(out_ptr, np.int64),
+        np.array(weight, np.int32),
+        np.array(denom, np.int32),
+        np.array(choice_ptr, np.int32),
+        np.array(target, np.int32),
+        np.array(cost, np.int8),
+    )
     return span, arrays
 
 
@@ -50,10 +56,20 @@ def by_components(arrays, span):
     n = len(arrays[0]) - 1
     room = ROOM if span else n
     V, flags = np.empty(n), np.zeros(n, np.uint8)
-    status, *_ = solve_by_components(*arrays, 1e-12, ROOM, 1 << 22, 100_000, V,
-                                     np.empty(room, np.int32), np.empty(room + 1, np.int32),
-                                     np.empty(room, np.int32), flags, np.arange(n, dtype=np.int64),
-                                     span)
+    status, *_ = solve_by_components(
+        *arrays,
+        1e-12,
+        ROOM,
+        1 << 22,
+        100_000,
+        V,
+        np.empty(room, np.int32),
+        np.empty(room + 1, np.int32),
+        np.empty(room, np.int32),
+        flags,
+        np.arange(n, dtype=np.int64),
+        span,
+    )
     return status, V
 
 
@@ -70,9 +86,14 @@ def test_blocks_and_strong_components_agree(case):
 
 def test_a_choice_to_a_later_block_is_found():
     # state 1 (block 0 of span 2) chooses state 2 (block 1)
-    arrays = (np.array([0, 0, 1, 1], np.int64), np.array([1], np.int32),
-              np.array([1, 1, 1], np.int32), np.array([0, 1], np.int32),
-              np.array([2], np.int32), np.array([1], np.int8))
+    arrays = (
+        np.array([0, 0, 1, 1], np.int64),
+        np.array([1], np.int32),
+        np.array([1, 1, 1], np.int32),
+        np.array([0, 1], np.int32),
+        np.array([2], np.int32),
+        np.array([1], np.int8),
+    )
     assert by_components(arrays, 2)[0] == FORWARD
     assert by_components(arrays, 0)[0] == OK
 

@@ -14,8 +14,14 @@ def dice_cards_by_direct_iteration(n: int, sweeps: int = 20000) -> float:
     t = [0.0] * (goal + 1)
     rolls = [(x, y) for x in range(1, n + 1) for y in range(1, n + 1)]
     for _ in range(sweeps):
-        new = [1 + sum(min(t[s ^ 1 << x - 1], t[s ^ 1 << y - 1], t[s ^ 1 << x + y - 1])
-                       for x, y in rolls) / len(rolls) for s in range(goal)] + [0.0]
+        new = [
+            1
+            + sum(
+                min(t[s ^ 1 << x - 1], t[s ^ 1 << y - 1], t[s ^ 1 << x + y - 1]) for x, y in rolls
+            )
+            / len(rolls)
+            for s in range(goal)
+        ] + [0.0]
         if max(abs(a - b) for a, b in zip(new, t)) < 1e-14:
             break
         t = new
@@ -24,8 +30,13 @@ def dice_cards_by_direct_iteration(n: int, sweeps: int = 20000) -> float:
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_dice_cards_matches_direct_iteration(n):
-    assert abs(solve(load_game("dice-cards", [f"n={n}"])).value_float
-               - dice_cards_by_direct_iteration(n)) < 1e-9
+    assert (
+        abs(
+            solve(load_game("dice-cards", [f"n={n}"])).value_float
+            - dice_cards_by_direct_iteration(n)
+        )
+        < 1e-9
+    )
 
 
 def tricky_trios_by_enumeration(n: int) -> Fraction:
@@ -35,7 +46,7 @@ def tricky_trios_by_enumeration(n: int) -> Fraction:
     orders = set(itertools.permutations(deck))
     total = 0
     for order in orders:
-        known = [0] * n      # known, not removed, cards per trio
+        known = [0] * n  # known, not removed, cards per trio
         removed = [False] * n
         draw = iter(order)
         rounds = 0
@@ -47,7 +58,7 @@ def tricky_trios_by_enumeration(n: int) -> Fraction:
                 continue
             a = next(draw)
             known[a] += 1
-            if known[a] >= 2:      # its partner is known: flip it; the third decides
+            if known[a] >= 2:  # its partner is known: flip it; the third decides
                 if known[a] == 3:
                     removed[a] = True
                     continue
@@ -60,7 +71,7 @@ def tricky_trios_by_enumeration(n: int) -> Fraction:
             known[b] += 1
             if b != a:
                 continue
-            c = next(draw)         # a fresh pair: the third is still unknown
+            c = next(draw)  # a fresh pair: the third is still unknown
             known[c] += 1
             if c == a:
                 removed[a] = True

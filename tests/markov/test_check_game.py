@@ -31,6 +31,9 @@ def test_tricky_trios_estimates_its_memory_up_front():
     from perfectplay.errors import Unsupported
     from perfectplay.markov.compile import compile_game
 
-    with pytest.raises(Unsupported, match=r"110,355,024 states at 50 bytes each \(measured\) "
-                                          r"need ~5 GiB, more than the 4 GiB allowed"):
+    with pytest.raises(
+        Unsupported,
+        match=r"110,355,024 states at 50 bytes each \(measured\) "
+        r"need ~5 GiB, more than the 4 GiB allowed",
+    ):
         compile_game(load_game("tricky-trios", ["n=100"]), memory_bytes=4 * 2**30)

@@ -7,8 +7,18 @@ import pytest
 from perfectplay import load_game, solve
 from perfectplay.markov.compile import Graph, compile_game
 
-FIELDS = ("codes", "terminal", "denom", "out_ptr", "weight", "outcome_k", "choice_ptr", "target",
-          "cost", "choice_c")
+FIELDS = (
+    "codes",
+    "terminal",
+    "denom",
+    "out_ptr",
+    "weight",
+    "outcome_k",
+    "choice_ptr",
+    "target",
+    "cost",
+    "choice_c",
+)
 CASES = [("dice-cards", n) for n in (1, 2, 3, 4)] + [("tricky-trios", n) for n in (1, 2, 3, 6, 9)]
 
 

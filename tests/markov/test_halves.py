@@ -12,8 +12,9 @@ from ..golden import DICE_CARDS
 
 
 def _solve(n: int, **speedups):
-    return markov_solve.solve_markov(load_game("dice-cards", [f"n={n}"]), exact=False,
-                                     speedups=SpeedUps(**speedups))
+    return markov_solve.solve_markov(
+        load_game("dice-cards", [f"n={n}"]), exact=False, speedups=SpeedUps(**speedups)
+    )
 
 
 def test_one_core_and_two_give_the_same_bits(monkeypatch):
@@ -37,7 +38,11 @@ def test_halves_against_one_sweep(n, monkeypatch):
     monkeypatch.setattr(markov_solve, "RENUMBER_STATES", 0)
     split, whole = _solve(n), _solve(n, halves=False)
     assert "sweeps" in split.stats and split.stats["policy_rounds"] >= 1
-    assert round(split.value_float, 6) == round(whole.value_float, 6) == DICE_CARDS.get(n, round(whole.value_float, 6))
+    assert (
+        round(split.value_float, 6)
+        == round(whole.value_float, 6)
+        == DICE_CARDS.get(n, round(whole.value_float, 6))
+    )
     assert abs(np.asarray(split.strategy.values) - np.asarray(whole.strategy.values)).max() < 1e-9
 
 

@@ -13,7 +13,9 @@ from ..cli_runner import perfectplay as cli
 def test_a_known_card_that_completes_no_trio_is_never_strictly_better(n):
     """The seed's analysis: flip known cards only to complete a trio (ties exist)."""
     game = load_game("tricky-trios", [f"n={n}"])
-    counts, decisions, exact = summarise_by_kind(game, decode_policy(solve(game).strategy.to_json()))
+    counts, decisions, exact = summarise_by_kind(
+        game, decode_policy(solve(game).strategy.to_json())
+    )
     unknown, completes, other = counts
     assert exact and decisions > 0
     assert other.available > 0 and other.strictly_best == 0 and other.tied_best > 0

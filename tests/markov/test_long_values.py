@@ -48,7 +48,9 @@ def test_a_solution_with_a_huge_fraction_exports_and_reads_back():
 def test_dice_cards_7_in_every_output(tmp_path):
     """The README's plotting example: summary, --json, --out, verify, show and plot."""
     out, png = tmp_path / "d7.json", tmp_path / "d7.png"
-    res = cli("solve", "dice-cards", "n=7", "--json", "--out", str(out), "--plot", str(png), "--quiet")
+    res = cli(
+        "solve", "dice-cards", "n=7", "--json", "--out", str(out), "--plot", str(png), "--quiet"
+    )
     assert res.returncode == 0, res.stderr
     value = parse_value(json.loads(res.stdout)["value"])
     assert len(format_value(value.numerator)) > 4300 and png.stat().st_size > 0
@@ -60,4 +62,6 @@ def test_dice_cards_7_in_every_output(tmp_path):
     assert checked.returncode == 0, checked.stderr
     assert abs(json.loads(checked.stdout)["value_float"] - float(value)) < 1e-9
     summary = cli("solve", "dice-cards", "n=7", "--quiet")
-    assert summary.returncode == 0 and "digits" in summary.stdout and "Traceback" not in summary.stderr
+    assert (
+        summary.returncode == 0 and "digits" in summary.stdout and "Traceback" not in summary.stderr
+    )

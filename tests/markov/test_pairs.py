@@ -66,8 +66,9 @@ def test_a_state_with_more_pairs_than_a_byte_keeps_its_choices():
     check_layout(g, pairs)
 
 
-@pytest.mark.parametrize("game", [load_game("dice-cards", ["n=5"]), many_targets(LOCAL_MAX + 45),
-                                  many_targets(40)])
+@pytest.mark.parametrize(
+    "game", [load_game("dice-cards", ["n=5"]), many_targets(LOCAL_MAX + 45), many_targets(40)]
+)
 def test_packed_sweeps_change_no_value(game, monkeypatch):
     monkeypatch.setattr(markov_solve, "LOCAL_BLOCK", 1)  # the global sweeps
     packed = solve(game, exact=False)

@@ -46,4 +46,3 @@ def test_page_in_on_a_fresh_array_keeps_what_is_written():
     a[::4096] = 5
     prefault._page_in([a], madvise, 4096)
     assert (a[::4096] == 5).all()
-

@@ -16,8 +16,11 @@ def games(draw):
     for s in range(n - 1):
         outcomes = []
         for _ in range(draw(st.integers(1, 3))):
-            choices = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 3)),
-                                    min_size=1, max_size=3))
+            choices = draw(
+                st.lists(
+                    st.tuples(st.integers(0, n - 1), st.integers(1, 3)), min_size=1, max_size=3
+                )
+            )
             outcomes.append((draw(st.integers(1, 4)), choices))
         # a way forward, so the goal is reachable from everywhere
         outcomes[0][1].append((s + 1, draw(st.integers(1, 3))))
@@ -39,8 +42,11 @@ def naive_horizon(game: TableGame, H: int) -> Fraction:
         if s in game.terminal:
             return Fraction(1)
         tot = sum(w for w, _ in game.table[s])
-        return sum(Fraction(w, tot) * max((P(t, h - c) for t, c in ch if c <= h), default=0)
-                   for w, ch in game.table[s])
+        return sum(
+            Fraction(w, tot) * max((P(t, h - c) for t, c in ch if c <= h), default=0)
+            for w, ch in game.table[s]
+        )
+
     return P(0, H)
 
 
@@ -75,7 +81,9 @@ def test_exact_value_is_the_policy_value(game):
         total = 0
         for o in range(g.out_ptr[s], g.out_ptr[s + 1]):
             e = pol.chosen[o]
-            total += Fraction(int(g.weight[o]), int(g.denom[s])) * (int(g.cost[e]) + Fraction(str(V[g.target[e]])))
+            total += Fraction(int(g.weight[o]), int(g.denom[s])) * (
+                int(g.cost[e]) + Fraction(str(V[g.target[e]]))
+            )
         assert total == Fraction(str(V[s]))
 
 
@@ -92,8 +100,11 @@ def test_components_and_global_sweeps_agree(game):
     local = solve(game, exact=False)
     with mock.patch.object(markov_solve, "LOCAL_BLOCK", 1):
         swept = solve(game, exact=False)
-    assert local.stats["policy_rounds"] == 0 and swept.stats["policy_rounds"] >= 1 or \
-        local.stats["components"] == local.stats["states"]  # no cycle: both paths local
+    assert (
+        local.stats["policy_rounds"] == 0
+        and swept.stats["policy_rounds"] >= 1
+        or local.stats["components"] == local.stats["states"]
+    )  # no cycle: both paths local
     naive = naive_expected(game)
     for code in naive:
         assert abs(local.strategy.value_of(code) - swept.strategy.value_of(code)) < 1e-9

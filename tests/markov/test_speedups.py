@@ -25,7 +25,9 @@ def values_by_code(sol) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("game,n,golden", [("dice-cards", 5, DICE_CARDS), ("tricky-trios", 5, TRICKY_TRIOS)])
+@pytest.mark.parametrize(
+    "game,n,golden", [("dice-cards", 5, DICE_CARDS), ("tricky-trios", 5, TRICKY_TRIOS)]
+)
 def test_each_speedup_off_changes_no_value(name, game, n, golden, monkeypatch):
     monkeypatch.setattr(markov_solve, "RENUMBER_STATES", 0)  # so that `renumber` has work
     monkeypatch.setattr(markov_solve, "EXACT_STATES", 0)  # and `streamed`
@@ -47,10 +49,16 @@ def test_without_from_the_command_line():
     res = cli("solve", "tricky-trios", "n=4", "--json", "--quiet", "--without", "components,packed")
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
-    assert doc["value"] == json.loads(cli("solve", "tricky-trios", "n=4", "--json", "--quiet").stdout)["value"]
+    assert (
+        doc["value"]
+        == json.loads(cli("solve", "tricky-trios", "n=4", "--json", "--quiet").stdout)["value"]
+    )
     bad = cli("solve", "tricky-trios", "n=4", "--without", "symmetry")
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
-    assert "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves, blocks, streamed)" in bad.stderr
+    assert (
+        "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves, blocks, streamed)"
+        in bad.stderr
+    )
 
 
 def test_the_help_names_every_switch_of_both_engines():

@@ -75,10 +75,19 @@ def block_games(draw):
         if s in terminal:
             continue
         top = min(n, (s // span + 1) * span)
-        table[s] = [(draw(st.integers(1, 4)),
-                     draw(st.lists(st.tuples(st.integers(0, top - 1), st.integers(0, 2)),
-                                   min_size=1, max_size=3)))
-                    for _ in range(draw(st.integers(1, 3)))]
+        table[s] = [
+            (
+                draw(st.integers(1, 4)),
+                draw(
+                    st.lists(
+                        st.tuples(st.integers(0, top - 1), st.integers(0, 2)),
+                        min_size=1,
+                        max_size=3,
+                    )
+                ),
+            )
+            for _ in range(draw(st.integers(1, 3)))
+        ]
     start = draw(st.integers(0, n - 1))
     return CompiledTable(table=table, terminal=terminal, n=n, start=start, cycle_span=span)
 
@@ -95,8 +104,9 @@ def faults(game) -> set:
     """The errors `game` deserves, by plain search over its table: PerfectplayError for a
     cycle of zero-cost choices among the reachable states, Unsupported for a reachable
     state that can never finish (a game may have both)."""
-    edges = {s: [(t, c) for _, choices in rows for t, c in choices]
-             for s, rows in game.table.items()}
+    edges = {
+        s: [(t, c) for _, choices in rows for t, c in choices] for s, rows in game.table.items()
+    }
     reachable, todo = {game.start}, [game.start]
     while todo:
         for t, _ in edges.get(todo.pop(), []):
@@ -145,9 +155,13 @@ def test_streamed_agrees_with_the_python_path(game):
 
 def test_a_game_with_two_faults_is_refused_for_one_of_them(streams):
     # state 1 has a zero-cost choice back to itself (and a way out); state 2 only that
-    game = CompiledTable(table={1: [(1, [(0, 0), (1, 0)])], 2: [(1, [(2, 0)])],
-                                4: [(1, [(2, 0), (1, 0)])]},
-                         terminal=frozenset({0, 3}), n=5, start=4, cycle_span=1)
+    game = CompiledTable(
+        table={1: [(1, [(0, 0), (1, 0)])], 2: [(1, [(2, 0)])], 4: [(1, [(2, 0), (1, 0)])]},
+        terminal=frozenset({0, 3}),
+        n=5,
+        start=4,
+        cycle_span=1,
+    )
     assert faults(game) == {PerfectplayError, Unsupported}
     assert outcome(game)[1] in faults(game)
     assert outcome(game.as_table_game())[1] in faults(game)

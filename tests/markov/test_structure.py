@@ -12,8 +12,14 @@ from perfectplay.markov.table import TableGame
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 30).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4 * n))))
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4 * n),
+        )
+    )
+)
 def test_components_match_scipy(graph):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components
@@ -32,10 +38,13 @@ def test_components_match_scipy(graph):
     assert len(pairs) == len(set(labels.tolist())) == len(set(ref.tolist()))
 
 
-@pytest.mark.parametrize("table,terminal", [
-    ({0: [(1, [(1, 0)])], 1: [(1, [(0, 0), (2, 1)])]}, {2}),  # a zero-cost cycle
-    ({0: [(1, [(0, 0), (1, 1)])]}, {1}),                      # a zero-cost self-loop
-])
+@pytest.mark.parametrize(
+    "table,terminal",
+    [
+        ({0: [(1, [(1, 0)])], 1: [(1, [(0, 0), (2, 1)])]}, {2}),  # a zero-cost cycle
+        ({0: [(1, [(0, 0), (1, 1)])]}, {1}),  # a zero-cost self-loop
+    ],
+)
 def test_zero_cost_cycles_are_refused(table, terminal):
     with pytest.raises(PerfectplayError, match="zero-cost"):
         solve(TableGame(table, terminal=frozenset(terminal)))

@@ -59,17 +59,20 @@ def _broken(exported, how):
     return doc
 
 
-@pytest.mark.parametrize("how,needle", [
-    ("illegal choice", "is not legal"),
-    ("wrong value", "recorded values differ"),
-    ("missing state", "not listed"),
-    ("wrong exact value", "is not the policy's"),
-    ("unreadable value", "no readable value"),
-    ("huge code", "no valid integer code"),
-    ("not a markov game", "not a Markov game"),
-    ("garbled columns", "cannot be read"),
-    ("old format", "unknown encoding"),
-])
+@pytest.mark.parametrize(
+    "how,needle",
+    [
+        ("illegal choice", "is not legal"),
+        ("wrong value", "recorded values differ"),
+        ("missing state", "not listed"),
+        ("wrong exact value", "is not the policy's"),
+        ("unreadable value", "no readable value"),
+        ("huge code", "no valid integer code"),
+        ("not a markov game", "not a Markov game"),
+        ("garbled columns", "cannot be read"),
+        ("old format", "unknown encoding"),
+    ],
+)
 def test_verify_rejects_a_broken_policy(exported, tmp_path, how, needle):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_broken(exported, how)))
@@ -81,9 +84,15 @@ def _columns(codes, values, outcomes, choose):
     from perfectplay.markov.policy_file import PolicyColumns
 
     n_out = np.array([len(o) for o in outcomes])
-    return PolicyColumns(np.array(codes), n_out, np.array(sum(outcomes, []), dtype=np.int64),
-                         np.array([sum(choose, [])], dtype=np.int64),
-                         np.array([float(v) for v in values]), [str(v) for v in values], False)
+    return PolicyColumns(
+        np.array(codes),
+        n_out,
+        np.array(sum(outcomes, []), dtype=np.int64),
+        np.array([sum(choose, [])], dtype=np.int64),
+        np.array([float(v) for v in values]),
+        [str(v) for v in values],
+        False,
+    )
 
 
 def test_verify_finds_a_legal_but_suboptimal_policy():
@@ -114,11 +123,14 @@ def test_float_verification_of_a_large_policy_finds_a_suboptimal_choice(monkeypa
         verify.verify_policy(game, cols, recorded_exact=True)
 
 
-@pytest.mark.parametrize("field,value,needle", [
-    ("value", "1/1", "the file says value '1/1'"),
-    ("value_float", 2.0, "the file says value_float 2.0"),
-    ("states", 3, "the file says states 3"),
-])
+@pytest.mark.parametrize(
+    "field,value,needle",
+    [
+        ("value", "1/1", "the file says value '1/1'"),
+        ("value_float", 2.0, "the file says value_float 2.0"),
+        ("states", 3, "the file says states 3"),
+    ],
+)
 def test_verify_and_show_check_the_top_level_numbers(exported, tmp_path, field, value, needle):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(dict(exported, **{field: value})))

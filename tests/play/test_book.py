@@ -25,11 +25,14 @@ def test_the_books_shipped_are_named_for_a_list_and_mode():
     names = {p.name for p in SHIPPED}
     named = {f"wordle-{lists}-{mode}.json" for lists in LISTS for mode in ("normal", "hard")}
     assert names <= named
-    assert {f"wordle-{lists}-normal.json" for lists in LISTS} | {"wordle-original-hard.json"} <= names
+    assert {f"wordle-{lists}-normal.json" for lists in LISTS} | {
+        "wordle-original-hard.json"
+    } <= names
 
 
-@pytest.mark.parametrize("path", [p for p in SHIPPED if not p.name.endswith(".proof.json")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in SHIPPED if not p.name.endswith(".proof.json")], ids=lambda p: p.name
+)
 def test_each_shipped_book_replays_by_the_rules(path):
     """Every total the document states is replayed over every answer, and it is the book
     of the game its name says (its claim of optimality after its first guess is solved
@@ -43,8 +46,9 @@ def test_each_shipped_book_replays_by_the_rules(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in SHIPPED if not p.name.endswith(".proof.json")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in SHIPPED if not p.name.endswith(".proof.json")], ids=lambda p: p.name
+)
 def test_each_shipped_books_claim_is_solved_again(path):
     res = perfectplay("verify", str(path), "--json")
     assert res.returncode == 0, res.stderr
@@ -69,8 +73,9 @@ def test_no_book_for_other_lists_or_games(tmp_path):
 
 def test_without_a_book_the_heuristic_answers_the_first_turn_and_says_so(tmp_path):
     (tmp_path / "a.txt").write_text("salet\ntarse\ncrane\nslate\n")
-    res = perfectplay("play", "wordle", f"answers={tmp_path / 'a.txt'}", "--budget", "0",
-                      input="quit\n")
+    res = perfectplay(
+        "play", "wordle", f"answers={tmp_path / 'a.txt'}", "--budget", "0", input="quit\n"
+    )
     assert res.returncode == 0, res.stderr
     assert "(most-parts)" in res.stdout and "guesses in total" not in res.stdout
 
@@ -112,13 +117,24 @@ def test_the_label_says_what_backs_the_book(tmp_path, monkeypatch):
     assert "openings" not in found.label  # proven given the position, not over every opening
 
     shard = tmp_path / "shard.json"
-    res = perfectplay("openings", "value", "wordle", *args, "--bound", str(optimum), "--no-store",
-                      "--quiet", "--out", str(shard))
+    res = perfectplay(
+        "openings",
+        "value",
+        "wordle",
+        *args,
+        "--bound",
+        str(optimum),
+        "--no-store",
+        "--quiet",
+        "--out",
+        str(shard),
+    )
     assert res.returncode == 0, res.stderr
     res = perfectplay("openings", "combine", str(shard), "--json")
     proof = json.loads(res.stdout)
     (tmp_path / "book.proof.json").write_text(json.dumps(proof))
-    assert opening().label == (f"proven optimal over all {proof['openings']:,} openings, "
-                               f"{optimum:,} guesses in total")
+    assert opening().label == (
+        f"proven optimal over all {proof['openings']:,} openings, {optimum:,} guesses in total"
+    )
     (tmp_path / "book.proof.json").write_text(json.dumps({**proof, "best": optimum - 1}))
     assert "openings" not in opening().label

@@ -36,8 +36,12 @@ def test_tool_holding_the_secret_solves_with_suggestions():
 
 
 def test_random_secret_is_reproducible():
-    a = advise("mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20)
-    b = advise("mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20)
+    a = advise(
+        "mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20
+    )
+    b = advise(
+        "mastermind", "pegs=3", "colors=3", "--secret", "random", "--seed", "5", script="\n" * 20
+    )
     assert a.returncode == 0 and a.stdout == b.stdout and "solved in" in a.stdout
 
 
@@ -88,7 +92,9 @@ def test_undo_at_the_feedback_prompt_takes_back_only_the_guess():
 
 
 def test_item_matching_advice_aims_at_winning_within_the_turns():
-    res = advise("item-matching", "slots=3", "items=4", "turns=3", "--secret", "123", script="\n" * 10)
+    res = advise(
+        "item-matching", "slots=3", "items=4", "turns=3", "--secret", "123", script="\n" * 10
+    )
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "best chance to win within 3 guesses" in out and "(optimal)" in out
@@ -97,8 +103,15 @@ def test_item_matching_advice_aims_at_winning_within_the_turns():
 
 def test_item_matching_refuses_a_guess_the_restrictions_forbid():
     # 111 against secret 234 answers III: item 1 is barred, so 122 is refused
-    res = advise("item-matching", "slots=3", "items=4", "turns=3", "--secret", "234",
-                 script="111\n122\nquit\n")
+    res = advise(
+        "item-matching",
+        "slots=3",
+        "items=4",
+        "turns=3",
+        "--secret",
+        "234",
+        script="111\n122\nquit\n",
+    )
     assert "feedback: III" in res.stdout
     assert "122 is not allowed here: item 1 was answered Incorrect" in res.stdout
 
@@ -117,9 +130,26 @@ def test_optimal_suggestion_at_turn_2_with_every_threading_layer(layer):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
     if layer:
         env["NUMBA_THREADING_LAYER"] = layer
-    res = subprocess.run([sys.executable, "-m", "perfectplay", "play", "mastermind",
-                          "--secret", "random", "--seed", "3", "--budget", "120"],
-                         input="\n\nquit\n", capture_output=True, text=True, timeout=600, env=env)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "play",
+            "mastermind",
+            "--secret",
+            "random",
+            "--seed",
+            "3",
+            "--budget",
+            "120",
+        ],
+        input="\n\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert res.returncode == 0, res.stderr
     turn2 = res.stdout.split("turn 2:")[1]
     assert "222 secrets still possible" in turn2
@@ -147,16 +177,34 @@ def test_messages_say_each_thing_once_and_in_good_grammar():
 
 
 def test_a_lost_game_shows_the_secret():
-    res = advise("item-matching", "slots=3", "items=4", "turns=1", "--secret", "random",
-                 "--seed", "2", script="\n" * 3)
+    res = advise(
+        "item-matching",
+        "slots=3",
+        "items=4",
+        "turns=1",
+        "--secret",
+        "random",
+        "--seed",
+        "2",
+        script="\n" * 3,
+    )
     assert "no guesses left: the secret was " in res.stdout
     shown = res.stdout.split("the secret was ")[1].split()[0]
     assert len(shown) == 3 and set(shown) <= set("1234")
 
 
 def test_output_fits_80_columns_without_breaking_words():
-    res = perfectplay("play", "item-matching", "--secret", "random", "--seed", "1", "--budget",
-                      "0", input="\n" * 5)
+    res = perfectplay(
+        "play",
+        "item-matching",
+        "--secret",
+        "random",
+        "--seed",
+        "1",
+        "--budget",
+        "0",
+        input="\n" * 5,
+    )
     lines = res.stdout.splitlines()
     assert lines and all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(res.stdout.split())

@@ -23,6 +23,7 @@ def test_pipe_session_help_undo_bad_input_and_quit():
 def test_same_seed_same_game():
     def run():
         return perfectplay("play", "dice-cards", "n=2", "--seed", "7", input="\n" * 200).stdout
+
     assert run() == run()
 
 

@@ -31,18 +31,29 @@ def server():
 @pytest.fixture(scope="session")
 def browser():
     """A headless Chromium (Selenium with Debian's chromedriver)."""
-    webdriver = pytest.importorskip("selenium.webdriver",
-                                    reason="selenium is not installed (pip install '.[test]')")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install '.[test]')"
+    )
     if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
-        pytest.skip(f"no browser: {CHROMIUM} or {CHROMEDRIVER} is missing "
-                    "(apt-get install chromium chromium-driver; .ci/run does)")
+        pytest.skip(
+            f"no browser: {CHROMIUM} or {CHROMEDRIVER} is missing "
+            "(apt-get install chromium chromium-driver; .ci/run does)"
+        )
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-dev-shm-usage", "--window-size=1100,900"):
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--window-size=1100,900",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(0)

@@ -22,9 +22,13 @@ def serve_process():
     said it warmed up and serves and it listens: yields the process and its base
     address; killed after the test if still running."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            preexec_fn=default_signals)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=default_signals,
+    )
     said = []
     for line in proc.stdout:
         said.append(line)

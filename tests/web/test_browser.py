@@ -22,14 +22,16 @@ def _text(browser) -> str:
 
 def _wait(browser, css: str, seconds: float = 120):
     return WebDriverWait(browser, seconds).until(
-        ready.presence_of_element_located((By.CSS_SELECTOR, css)))
+        ready.presence_of_element_located((By.CSS_SELECTOR, css))
+    )
 
 
 def _click(browser, element_id: str, seconds: float = 120) -> None:
     """Click the element, found afresh: a page that re-renders between the find and the
     click leaves a stale reference, and the click is tried again."""
     WebDriverWait(browser, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda b: b.find_element(By.ID, element_id).click() or True)
+        lambda b: b.find_element(By.ID, element_id).click() or True
+    )
 
 
 def _rows(browser) -> int:
@@ -65,8 +67,15 @@ def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
             break
         links = node.find_elements(By.CSS_SELECTOR, "table.branches a")
         # the branch with the most secrets, so that the third level has branches too
-        links.sort(key=lambda a: -int(a.find_element(By.XPATH, "../../..").find_element(
-            By.CSS_SELECTOR, "td.detail").text.split()[0]))
+        links.sort(
+            key=lambda a: (
+                -int(
+                    a.find_element(By.XPATH, "../../..")
+                    .find_element(By.CSS_SELECTOR, "td.detail")
+                    .text.split()[0]
+                )
+            )
+        )
         links[0].click()
     assert len(set(titles)) == 3 and all(t.startswith("guess ") for t in titles)
     _click(browser, "up")
@@ -143,8 +152,10 @@ def test_dice_cards_board_draws_the_dice_and_the_cards(server, browser):
     _wait(browser, "#undo")
     down = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-down")
     assert len(down) == 1 and down[0].get_attribute("aria-label").startswith("card ")
-    assert f"face down: {down[0].get_attribute('aria-label').split()[1]}" in \
-        browser.find_element(By.ID, "state").text
+    assert (
+        f"face down: {down[0].get_attribute('aria-label').split()[1]}"
+        in browser.find_element(By.ID, "state").text
+    )
     IMAGES.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(IMAGES / "dice-cards-board.png"))
 
@@ -155,15 +166,19 @@ def test_tricky_trios_board_draws_the_cards_face_down_then_one_face_up(server, b
     browser.get(server + "/play/tricky-trios?n=2&seed=1")
     _wait(browser, "#drawn", 300)
     assert browser.find_element(By.ID, "state").text.startswith(
-        "trios with 0/1/2/3 cards known: 0/2/0/0; start of a round")
+        "trios with 0/1/2/3 cards known: 0/2/0/0; start of a round"
+    )
     groups = browser.find_elements(By.CSS_SELECTOR, "#drawn .group")
     assert len(groups) == 2
     for group in groups:
         assert len(group.find_elements(By.CSS_SELECTOR, "svg.card.face-down")) == 3
         assert len(group.find_elements(By.CSS_SELECTOR, "svg.card.known")) == 1
     assert not browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")
-    flip = [a for a in browser.find_elements(By.CSS_SELECTOR, "#choices a")
-            if a.text == "flip a known card of a trio with 1 known"]
+    flip = [
+        a
+        for a in browser.find_elements(By.CSS_SELECTOR, "#choices a")
+        if a.text == "flip a known card of a trio with 1 known"
+    ]
     flip[0].click()
     _wait(browser, "#undo")
     up = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")

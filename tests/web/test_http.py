@@ -28,16 +28,30 @@ def _line(response) -> str:
     return html.unescape(re.search(r'id="error">([^<]*)<', response.text).group(1))
 
 
-@pytest.mark.parametrize("form, status, message", [
-    ({"game": "mastermind", "pegs": "30"}, 400, "pegs=30 is out of range for mastermind (allowed 1..6)"),
-    ({"game": "mastermind", "pegs": "x"}, 400, "pegs must be an integer, got 'x'"),
-    ({"game": "chess"}, 400, "unknown game 'chess'"),
-    ({"game": "mastermind", "objective": "probability"}, 400,
-     "objective 'probability' needs a horizon (--horizon H)"),
-    ({"game": "wordle", "answers": "/etc/passwd"}, 400, "answers names a file"),
-    ({"game": "mastermind", "pegs": "6", "colors": "9"}, 413, "guess-secret pairs, more than the web page solves"),
-    ({"game": "dice-cards", "n": "12"}, 413, "n=12 is more than the web page solves"),
-])
+@pytest.mark.parametrize(
+    "form, status, message",
+    [
+        (
+            {"game": "mastermind", "pegs": "30"},
+            400,
+            "pegs=30 is out of range for mastermind (allowed 1..6)",
+        ),
+        ({"game": "mastermind", "pegs": "x"}, 400, "pegs must be an integer, got 'x'"),
+        ({"game": "chess"}, 400, "unknown game 'chess'"),
+        (
+            {"game": "mastermind", "objective": "probability"},
+            400,
+            "objective 'probability' needs a horizon (--horizon H)",
+        ),
+        ({"game": "wordle", "answers": "/etc/passwd"}, 400, "answers names a file"),
+        (
+            {"game": "mastermind", "pegs": "6", "colors": "9"},
+            413,
+            "guess-secret pairs, more than the web page solves",
+        ),
+        ({"game": "dice-cards", "n": "12"}, 413, "n=12 is more than the web page solves"),
+    ],
+)
 def test_bad_requests_answer_one_clear_line_and_a_4xx_status(client, form, status, message):
     response = client.post("/solve", data=form, follow_redirects=False)
     assert response.status_code == status
@@ -48,13 +62,20 @@ def test_unknown_pages_and_paths_are_4xx(client):
     assert client.get("/jobs/999").status_code == 404
     assert client.get("/api/jobs/999").status_code == 404
     assert client.get("/play/mastermind?pegs=3&colors=3&moves=999:0B0W").status_code == 400
-    assert client.post("/solve", content=b"x" * 100_000,
-                       headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+    assert (
+        client.post(
+            "/solve",
+            content=b"x" * 100_000,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        ).status_code
+        == 413
+    )
 
 
 def test_a_solve_can_be_cancelled(client):
-    response = client.post("/solve", data={"game": "mastermind", "pegs": "4", "colors": "7"},
-                           follow_redirects=False)
+    response = client.post(
+        "/solve", data={"game": "mastermind", "pegs": "4", "colors": "7"}, follow_redirects=False
+    )
     job = response.headers["location"]
     assert client.post("/solve", data={"game": "dice-cards"}).status_code == 429  # one at a time
     time.sleep(0.5)

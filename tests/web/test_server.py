@@ -18,10 +18,17 @@ from .served import HUNG, serve_process
 psutil = pytest.importorskip("psutil", reason="the test extras are not installed")
 
 #: Every game's board, at the web page's defaults (item matching's items=4).
-BOARDS = ["/play/wordle", "/play/wordle?mode=hard", "/play/wordle?lists=nyt-2023&mode=hard",
-          "/play/mastermind", "/play/permutation",
-          "/play/bulls-and-cows", "/play/item-matching", "/play/dice-cards",
-          "/play/tricky-trios"]
+BOARDS = [
+    "/play/wordle",
+    "/play/wordle?mode=hard",
+    "/play/wordle?lists=nyt-2023&mode=hard",
+    "/play/mastermind",
+    "/play/permutation",
+    "/play/bulls-and-cows",
+    "/play/item-matching",
+    "/play/dice-cards",
+    "/play/tricky-trios",
+]
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +82,12 @@ def _suggested(url: str, tries: int = 5) -> str:
 def _busy_workers(server: psutil.Process) -> list[psutil.Process]:
     """The server's descendants that do work: those below the fork server (the fork
     server and the resource tracker wait for work, using no CPU)."""
-    return [p for child in server.children()
-            if "forkserver" in " ".join(child.cmdline())
-            for p in child.children(recursive=True)]
+    return [
+        p
+        for child in server.children()
+        if "forkserver" in " ".join(child.cmdline())
+        for p in child.children(recursive=True)
+    ]
 
 
 def _settled(server: psutil.Process, seconds: float = 10) -> list[psutil.Process]:
@@ -94,8 +104,10 @@ def test_every_board_answers_and_leaves_no_work_running(served):
     for path in BOARDS:
         status, page = _get(base + path)
         assert status == 200, (path, page[-500:])
-        assert ('id="advice"' in page or "optimal play needs" in page
-                or 'id="waiting"' in page), (path, page[-500:])
+        assert 'id="advice"' in page or "optimal play needs" in page or 'id="waiting"' in page, (
+            path,
+            page[-500:],
+        )
     # the start: the opening book's first guess, with what backs it
     assert "optimal after this first guess" in _suggested(base + "/play/wordle")
     assert "after this first guess" in _suggested(base + "/play/wordle?lists=nyt-2023")
@@ -109,9 +121,13 @@ def test_five_boards_at_once_all_answer(served):
     proc, base = served
     # Markov games of sizes whose kernels the install compiled (another size's first solve
     # compiles its own, a minute on a loaded machine, its board showing the progress)
-    paths = ["/play/wordle?moves=salet:bbbyg", "/play/wordle?mode=hard&moves=crane:bbbbb",
-             "/play/bulls-and-cows?moves=0123:0B1C", "/play/dice-cards?n=2",
-             "/play/tricky-trios?n=2"]
+    paths = [
+        "/play/wordle?moves=salet:bbbyg",
+        "/play/wordle?mode=hard&moves=crane:bbbbb",
+        "/play/bulls-and-cows?moves=0123:0B1C",
+        "/play/dice-cards?n=2",
+        "/play/tricky-trios?n=2",
+    ]
     answers: dict[str, int] = {}
 
     def fetch(path: str) -> None:
@@ -146,8 +162,10 @@ def _in_flight(base: str) -> list[threading.Thread]:
         except OSError:
             pass
 
-    threads = [threading.Thread(target=ask, args=(base + p,), daemon=True)
-               for p in ("/play/wordle?moves=raise:bbbbb", "/play/bulls-and-cows?moves=0123:1B0C")]
+    threads = [
+        threading.Thread(target=ask, args=(base + p,), daemon=True)
+        for p in ("/play/wordle?moves=raise:bbbbb", "/play/bulls-and-cows?moves=0123:1B0C")
+    ]
     for t in threads:
         t.start()
     time.sleep(0.3)

@@ -18,7 +18,7 @@ Steps, in order, each printed as it ends:
    (``benchmarks/markov.py --case seed-dice-5``, which imports nothing of perfectplay);
 4. what ``pip uninstall`` leaves in site-packages;
 5. with ``--suite``: a fresh clone, the README's test command (``pip install '.[test]' &&
-   ruff check && pytest``) in another new venv.
+   ruff check && ruff format --check && pytest``) in another new venv.
 
 The machine's load average is printed before and after.
 """
@@ -36,16 +36,19 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST = [["solve", "dice-cards", "n=5"],
-         ["solve", "mastermind", "--no-store"],
-         ["solve", "wordle", "--first", "salet", "--no-store"]]
+FIRST = [
+    ["solve", "dice-cards", "n=5"],
+    ["solve", "mastermind", "--no-store"],
+    ["solve", "wordle", "--first", "salet", "--no-store"],
+]
 
 
 def timed(command: list[str], env: dict | None = None, cwd: Path | None = None) -> float:
     """Seconds `command` takes as a whole process; SystemExit if it fails."""
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
@@ -65,8 +68,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--vs", metavar="MMSTRAT", help="fancidev's mmstrat binary")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--suite", action="store_true",
-                        help="also time the README's test command from a fresh clone")
+    parser.add_argument(
+        "--suite",
+        action="store_true",
+        help="also time the README's test command from a fresh clone",
+    )
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pp-startup-"))
@@ -78,23 +84,36 @@ def main() -> None:
     print(f"pip install .                                   {seconds:7.1f} s", flush=True)
 
     caches = work / "caches"
-    env = dict(os.environ, XDG_CACHE_HOME=str(caches / "xdg"),
-               NUMBA_CACHE_DIR=str(caches / "numba"),
-               PERFECTPLAY_STORE=str(caches / "store.sqlite"))
+    env = dict(
+        os.environ,
+        XDG_CACHE_HOME=str(caches / "xdg"),
+        NUMBA_CACHE_DIR=str(caches / "numba"),
+        PERFECTPLAY_STORE=str(caches / "store.sqlite"),
+    )
     env.pop("PYTHONPATH", None)
     env["PATH"] = f"{bin_}{os.pathsep}{env['PATH']}"
     script = str(bin_ / "perfectplay")
     for command in FIRST:
         first = timed([script, *command], env, cwd=work)
         warm = timed([script, *command], env, cwd=work)
-        print(f"{'perfectplay ' + ' '.join(command):48s}first {first:6.2f} s   warm {warm:6.2f} s"
-              f"   first - warm {first - warm:+.2f} s", flush=True)
+        print(
+            f"{'perfectplay ' + ' '.join(command):48s}first {first:6.2f} s   warm {warm:6.2f} s"
+            f"   first - warm {first - warm:+.2f} s",
+            flush=True,
+        )
 
-    pairs = [(["solve", "mastermind", "--no-store", "--quiet", "--json"],
-              [args.vs, "-s", "optimal", "-S"] if args.vs else None, "mmstrat -s optimal -S"),
-             (["solve", "dice-cards", "n=5", "--quiet", "--json"],
-              [str(bin_ / "python"), str(ROOT / "benchmarks" / "markov.py"), "--case",
-               "seed-dice-5"], "the seed's value iteration")]
+    pairs = [
+        (
+            ["solve", "mastermind", "--no-store", "--quiet", "--json"],
+            [args.vs, "-s", "optimal", "-S"] if args.vs else None,
+            "mmstrat -s optimal -S",
+        ),
+        (
+            ["solve", "dice-cards", "n=5", "--quiet", "--json"],
+            [str(bin_ / "python"), str(ROOT / "benchmarks" / "markov.py"), "--case", "seed-dice-5"],
+            "the seed's value iteration",
+        ),
+    ]
     for ours, theirs, name in pairs:
         mine, yard = [], []
         for _ in range(args.repeat):
@@ -107,25 +126,44 @@ def main() -> None:
             line += f"   {name}: {statistics.median(yard):6.3f} s   ratio {ratio:.2f}"
         print(line, flush=True)
 
-    site = subprocess.run([str(bin_ / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(bin_ / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     subprocess.run([str(bin_ / "pip"), "uninstall", "-q", "-y", "perfectplay"], check=True)
     left = [p for p in Path(site).glob("perfectplay*")]
-    print(f"after pip uninstall, left in site-packages: {[p.name for p in left] or 'nothing'}",
-          flush=True)
+    print(
+        f"after pip uninstall, left in site-packages: {[p.name for p in left] or 'nothing'}",
+        flush=True,
+    )
 
     if args.suite:
         clone = work / "clone"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         suite_bin = venv(work / "suite-venv")
-        suite_env = dict(os.environ, PATH=f"{suite_bin}{os.pathsep}{os.environ['PATH']}",
-                         XDG_CACHE_HOME=str(caches / "suite-xdg"),
-                         NUMBA_CACHE_DIR=str(caches / "suite-numba"))
+        suite_env = dict(
+            os.environ,
+            PATH=f"{suite_bin}{os.pathsep}{os.environ['PATH']}",
+            XDG_CACHE_HOME=str(caches / "suite-xdg"),
+            NUMBA_CACHE_DIR=str(caches / "suite-numba"),
+        )
         suite_env.pop("PYTHONPATH", None)
-        seconds = timed(["bash", "-c", "pip install -q '.[test]' && ruff check && pytest -q "
-                         "-p no:cacheprovider"], suite_env, cwd=clone)
-        print(f"fresh clone: pip install '.[test]' && ruff check && pytest   {seconds:7.1f} s",
-              flush=True)
+        seconds = timed(
+            [
+                "bash",
+                "-c",
+                "pip install -q '.[test]' && ruff check && ruff format --check && "
+                "pytest -q -p no:cacheprovider",
+            ],
+            suite_env,
+            cwd=clone,
+        )
+        print(
+            f"fresh clone: pip install '.[test]' && ruff check && ruff format --check && pytest   {seconds:7.1f} s",
+            flush=True,
+        )
     print(f"# {load()}", flush=True)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)

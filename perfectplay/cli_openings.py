@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
@@ -138,7 +137,7 @@ def value(
             bound,
             position=position,
             max_guesses=max_guesses,
-            workers=workers or os.cpu_count() or 1,
+            workers=workers,
             cluster=cluster,
             store=store,
             out=out,

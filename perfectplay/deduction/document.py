@@ -8,7 +8,6 @@ the root, joined by ``/``.
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from typing import Any
 
@@ -75,7 +74,7 @@ class TreeStrategy(Strategy):
         return verify_tree(self, resolve)
 
     def solve_options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {"workers": os.cpu_count() or 1, "position": self.start}
+        options: dict[str, Any] = {"workers": None, "position": self.start}
         if self.document.get("max_guesses") is not None:
             options["max_guesses"] = self.document["max_guesses"]
         if PROVEN_GIVEN_FIRST in (self.document.get("status"), self.tree.get("label")):

@@ -21,6 +21,7 @@ so that an interrupted solve resumes with at most the cells in flight to redo.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections import deque
@@ -261,10 +262,16 @@ def relay_for(lanes: list[Executor], speedups: SpeedUps) -> Relay | None:
     return Relay(lanes) if len(lanes) > 1 and speedups.relay else None
 
 
-def open_lanes(workers: int, cluster: str | None, secrets: int) -> list[Executor]:
+def open_lanes(
+    workers: int | None, cluster: str | None, secrets: int, objective_lanes: int | None = None
+) -> list[Executor]:
     """The lanes for a position of `secrets` secrets: one below ``PARALLEL_MIN_SECRETS``
     or with one worker; else the Dask `cluster`'s workers ("local:N" or a scheduler's
-    address), or `workers` threads of this process."""
+    address), or `workers` threads of this process. The one place that chooses the
+    default: `workers` None takes the objective's own number (`objective_lanes`: one for
+    the probability objectives), else every core."""
+    if workers is None:
+        workers = objective_lanes or os.cpu_count() or 1
     if (workers <= 1 and cluster is None) or secrets < PARALLEL_MIN_SECRETS:
         return [ThreadLane()]
     if cluster is not None:

@@ -170,14 +170,15 @@ def value_openings(
     *,
     position: History = (),
     max_guesses: int | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     cluster: str | None = None,
     store: Store | None = None,
     out: str | os.PathLike | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Shard:
     """Value the openings numbered `chosen` against `bound` (see the module's docstring),
-    resuming from `out` when it holds a shard of the same job, rewriting it after each."""
+    resuming from `out` when it holds a shard of the same job, rewriting it after each;
+    on `workers` lanes (None: every core, ``root.open_lanes``)."""
     if bound < 0:
         raise Unsupported(f"--bound must be a total of guesses (at least 0), got {bound}")
     if cluster is not None:  # reached (or refused) before any work, whatever the size

@@ -8,7 +8,6 @@ tie-breaks), hands positions to ``root.solve_position`` and turns the trees into
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from fractions import Fraction
@@ -321,10 +320,7 @@ def solve_deduction(
             within = probability_then_cost(
                 len(subset), objective.horizon - played, costliest, objective.determine
             )
-    if workers is None:
-        default = within.lanes if within is not None else None
-        workers = default or os.cpu_count() or 1
-    lanes = open_lanes(workers, cluster, len(subset))
+    lanes = open_lanes(workers, cluster, len(subset), within.lanes if within is not None else None)
     if cluster is not None:
         stats["cluster"] = cluster_use(cluster, len(subset))
     try:

@@ -15,8 +15,8 @@ from .threading_layer import choose_fork_safe_layer
 choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
 kernel_cache.install()  # before any kernel is defined: where their compiled code is kept
 
-from .catalogue import game_names, load_game, register  # noqa: E402 (after the set-up)
-from .engines import solve  # noqa: E402
+from .catalogue import game_names, load_game, load_strategy, register  # noqa: E402 (after the set-up)
+from .engine import solve  # noqa: E402
 from .errors import PerfectplayError  # noqa: E402
 from .objectives import Objective  # noqa: E402
 from .solution import Solution  # noqa: E402
@@ -27,6 +27,7 @@ __all__ = [
     "Solution",
     "game_names",
     "load_game",
+    "load_strategy",
     "register",
     "solve",
 ]

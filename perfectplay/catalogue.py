@@ -1,4 +1,5 @@
-"""The catalogue: game names mapped to their rule classes, loaded by name and parameters.
+"""The catalogue: game names mapped to their rule classes, loaded by name and parameters,
+and solution documents read back into their game and strategy (`load_strategy`).
 
 Three sources, later ones winning on a name clash: the games shipped here; games of
 installed packages, declared as entry points in the group ``perfectplay.games``
@@ -13,11 +14,14 @@ import importlib
 import re
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
-from .engines import Engine
-from .errors import PerfectplayError, UnknownGame
+from . import engines as _installs_the_engines  # noqa: F401 (engine_of finds them)
+from .engine import engine_of, installed
+from .errors import BadFile, PerfectplayError, Unsupported, UnknownGame
 from .game import Game
 from .params import parse_assignments
+from .strategy import Strategy
 
 #: Entry-point group of game plug-ins.
 PLUGIN_GROUP = "perfectplay.games"
@@ -69,16 +73,15 @@ def _check_class(cls: object, name: str | None) -> None:
             f"game {name!r}: {cls!r} is not a perfectplay Game class "
             "(subclass MarkovGame or DeductionGame)"
         )
-    missing = [a for a in ("name", "engine", "summary", "objectives") if not hasattr(cls, a)]
+    missing = [a for a in ("name", "kind", "summary", "objectives") if not hasattr(cls, a)]
     if missing:
         raise BadGame(f"game class {cls.__name__} does not set {', '.join(missing)}")
     if name is not None and cls.name != name:
         raise BadGame(f"game {name!r}: its class {cls.__name__} is named {cls.name!r}")
-    if not isinstance(cls.engine, Engine):
-        raise BadGame(
-            f"game {cls.name!r} has no engine ({cls.engine!r}; subclass MarkovGame "
-            "or DeductionGame)"
-        )
+    try:
+        engine_of(cls)
+    except Unsupported as err:
+        raise BadGame(str(err)) from None
 
 
 def game_class(name: str) -> type[Game]:
@@ -142,3 +145,25 @@ def game_of_document(doc: object) -> Game:
         raise PerfectplayError("not a perfectplay solution file")
     params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
     return load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
+
+
+def load_strategy(document: Any) -> Strategy:
+    """The strategy of a solution document (``Solution.export()``, a file's JSON), read
+    by the class of its kind; PerfectplayError (one line) if there is none.
+
+    This is the one place that looks at which engine wrote a document; the classes are
+    imported when a document is read (they bring the engines' kernels).
+    """
+    from .deduction.document import TreeStrategy
+    from .markov.document import PolicyStrategy
+
+    game = game_of_document(document)
+    raw = document.get("strategy")
+    kinds = {cls.kind: cls for cls in (TreeStrategy, PolicyStrategy)}
+    cls = kinds.get(raw.get("kind")) if isinstance(raw, dict) else None
+    if cls is None:
+        raise BadFile(f"the file holds no strategy for {game.name}")
+    if cls.game_kind != game.kind:
+        label = next(e.label for e in installed() if e.kind == cls.game_kind)
+        raise BadFile(f"{game.name} is not a {label} game")
+    return cls(game, document)

@@ -242,7 +242,7 @@ def solve(
 ) -> None:
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
-    from .engines import SolveArgs, solve as run
+    from .engine import SolveArgs, engine_of, solve as run
     from .numba_start import start_without_blas_probe
     from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
@@ -275,8 +275,9 @@ def solve(
         no_store=no_store,
         cluster=cluster,
     )
-    g.engine.check(g, args)
-    options = g.engine.solve_options(
+    engine = engine_of(g)
+    engine.check(g, args)
+    options = engine.solve_options(
         g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True)
     )
     start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out (0.15 s)
@@ -330,16 +331,17 @@ def play(game, assignments, seed, secret, budget) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
-    from .engines import PlayArgs
+    from .engine import PlayArgs, engine_of
+    from .play.advisor import play_game
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
     args = PlayArgs(secret=secret, budget=budget)
-    g.engine.check(g, args)
+    engine_of(g).check(g, args)
     console = Console()
     _say_when_compiling()
     try:
-        g.engine.play(g, console, seed, args)
+        play_game(g, console, seed, args)
     except Quit:
         console.say("bye")
     except KeyboardInterrupt:  # Ctrl-C is a way to stop playing, not an error
@@ -389,7 +391,8 @@ def rank(
     from rich.table import Table
 
     from .catalogue import load_game
-    from .objectives import Objective, require_supported
+    from .engine import engine_of, require_supported
+    from .objectives import Objective
     from .progress import Bar, Silent
     from .solution import format_value
 
@@ -401,7 +404,7 @@ def rank(
     require_supported(g, obj)
     progress = Silent() if quiet else Bar()
     try:
-        ranking = g.engine.rank(g, obj, after, progress)
+        ranking = engine_of(g).rank(g, obj, after, progress)
     finally:
         progress.close()
     shown = ranking.choices[:top]
@@ -469,6 +472,7 @@ def _trade_off(
     from rich.console import Console
     from rich.table import Table
 
+    from .engine import engine_of
     from .solution import format_value
 
     weight = None
@@ -479,7 +483,7 @@ def _trade_off(
             raise Unsupported(
                 f"--cost-weight must be a number like 1/100, got {cost_weight!r}"
             ) from None
-    trade = g.engine.trade_off(g, obj, after)
+    trade = engine_of(g).trade_off(g, obj, after)
     front = trade.front
     rows = [
         {
@@ -664,7 +668,7 @@ def show(file, depth) -> None:
 
     from .show import strategy_tree
     from .solution import read_document
-    from .strategy import load_strategy
+    from .catalogue import load_strategy
 
     strategy = load_strategy(read_document(file))
     Console().print(strategy_tree(strategy, depth, strategy.verify(resolve=False)))

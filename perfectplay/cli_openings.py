@@ -17,9 +17,10 @@ def openings() -> None:
 
 def _game(name: str, assignments: tuple[str, ...], after: str):
     from .catalogue import load_game
+    from .engine import engine_of
 
     game = load_game(name, list(assignments))
-    return game, game.engine.position(game, after, "openings to value")
+    return game, engine_of(game).position(game, after, "openings to value")
 
 
 _AFTER = click.option(

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from .params import check_params, param_specs, ParamSpec
-
-if TYPE_CHECKING:
-    from .engines import Engine
 
 
 class Game:
     """Base of every game: a frozen dataclass whose fields are its parameters.
 
     Subclasses set ``name`` (the catalogue name), ``summary`` (one line) and
-    ``objectives`` (the objective names it supports); ``engine`` (what solves, plays and
-    advises it, ``engines.Engine``) and ``kind`` (its name, written in documents) come
-    with `MarkovGame` or `DeductionGame`.
+    ``objectives`` (the objective names it supports); ``kind`` (the kind of game,
+    written in documents) comes with `MarkovGame` or `DeductionGame`, and the engine
+    that solves games of that kind is ``engine.engine_of(game)``.
     """
 
     name: ClassVar[str]
     kind: ClassVar[str]
-    engine: ClassVar[Engine]
     summary: ClassVar[str]
     objectives: ClassVar[tuple[str, ...]]
     #: The objective solved when none is named (the command line's --objective default).

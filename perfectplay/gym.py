@@ -42,10 +42,11 @@ except ImportError:  # pragma: no cover - the message is the point
         "perfectplay.gym needs gymnasium: pip install 'perfectplay[gym]'"
     ) from None
 
-from .catalogue import game_class, game_names, load_game
+from .catalogue import game_class, game_names, load_game, load_strategy
+from .engine import solve
 from .game import Game
 from .objectives import Objective
-from .strategy import Decision, Strategy, load_strategy
+from .strategy import Decision, Strategy
 
 #: Deduction episodes without a horizon stop after this many guesses by default.
 MAX_GUESSES = 10
@@ -284,8 +285,6 @@ class OptimalAgent:
     (the solution exported and read back as any strategy file is)."""
 
     def __init__(self, env: gymnasium.Env):
-        from .engines import solve
-
         self.env = env.unwrapped
         self.solution = solve(self.env.game, self.env.objective)
         self.strategy: Strategy = load_strategy(self.solution.export())
@@ -298,6 +297,10 @@ class OptimalAgent:
         return action
 
 
+#: The environment class of each kind of game.
+ENVS: dict[str, type[gymnasium.Env]] = {"deduction": DeductionEnv, "markov": MarkovEnv}
+
+
 def env_id(name: str) -> str:
     """The Gymnasium id of the catalogue game `name`."""
     return f"perfectplay/{name}-v0"
@@ -308,8 +311,10 @@ def register_all() -> list[str]:
     ids = []
     for name in game_names():
         try:
-            entry = game_class(name).engine.gym_env
+            entry = ENVS.get(game_class(name).kind)
         except Exception:  # noqa: BLE001 - a plug-in that cannot load is left out
+            continue
+        if entry is None:
             continue
         gymnasium.register(
             id=env_id(name), entry_point=entry, kwargs={"game": name}, disable_env_checker=False

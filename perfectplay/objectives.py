@@ -46,16 +46,3 @@ class Objective:
     def __str__(self) -> str:
         text = f"{self.name}(horizon={self.horizon})" if self.name in WITHIN else self.name
         return f"{text}, determine" if self.determine else text
-
-
-def require_supported(game, objective: Objective) -> None:
-    """Raise Unsupported unless `game` declares support for `objective`."""
-    if objective.determine and not game.engine.determines:
-        raise Unsupported(
-            f"{game.name} has no secret to determine (--determine is for deduction games)"
-        )
-    if objective.name not in game.objectives:
-        raise Unsupported(
-            f"{game.name} does not support objective {objective.name!r} "
-            f"(supported: {', '.join(game.objectives)})"
-        )

@@ -3,8 +3,8 @@
 A deduction tree (a guess at every position of guesses and feedbacks) and a Markov
 policy (a choice after every chance outcome in every state) are read the same way by
 the command line (``verify``, ``show``), the web page, the Gymnasium agent and the
-advisor: through `Strategy`, built from a solution document by `load_strategy`, the
-one place that looks at which engine wrote the document.
+advisor: through `Strategy`, built from a solution document by
+``catalogue.load_strategy``, the one place that looks at which engine wrote the document.
 
 A strategy answers:
 
@@ -13,26 +13,19 @@ A strategy answers:
   with a choice number), or None where the strategy never goes;
 * ``to_json()``: its ``strategy`` object, as written in the document;
 * ``verify(resolve)``: the replay by the rules, every number of the document checked
-  (``verify_file.Verdict``);
+  (``verdict.Verdict``);
 * ``render(tree, depth)``: its first levels as a rich tree; ``explore(path)``: one
   node with its branches, for a person opening the strategy node by node.
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import PerfectplayError
 from .game import Game
-
-#: Strategy kinds of solution documents -> the class reading them ("module:Class").
-KINDS: dict[str, str] = {
-    "deduction-tree": "perfectplay.deduction.document:TreeStrategy",
-    "markov-policy": "perfectplay.markov.document:PolicyStrategy",
-}
 
 
 @dataclass(frozen=True)
@@ -113,7 +106,7 @@ class Strategy(ABC):
 
     @abstractmethod
     def verify(self, resolve: bool = True):
-        """The document checked by replaying the strategy (``verify_file.Verdict``)."""
+        """The document checked by replaying the strategy (``verdict.Verdict``)."""
 
     @abstractmethod
     def render(self, tree, depth: int) -> None:
@@ -130,24 +123,3 @@ class Strategy(ABC):
     def learned(self):
         """A rich Table of what the strategy learned, where the game labels it; else None."""
         return None
-
-
-def load_strategy(document: Any) -> Strategy:
-    """The strategy of a solution document (``Solution.export()``, a file's JSON),
-    read by the class of its kind; PerfectplayError (one line) if there is none."""
-    from .catalogue import game_of_document
-    from .errors import BadFile
-
-    game = game_of_document(document)
-    raw = document.get("strategy")
-    target = KINDS.get(raw.get("kind")) if isinstance(raw, dict) else None
-    if target is None:
-        raise BadFile(f"the file holds no strategy for {game.name}")
-    module, _, name = target.partition(":")
-    cls = getattr(importlib.import_module(module), name)
-    if cls.game_kind != game.engine.kind:
-        from .engines import all_engines
-
-        label = next(e.label for e in all_engines() if e.kind == cls.game_kind)
-        raise BadFile(f"{game.name} is not a {label} game")
-    return cls(game, document)

@@ -3,7 +3,8 @@
 import pytest
 
 from perfectplay import load_game, solve
-from perfectplay.strategy import Decision, load_strategy
+from perfectplay.catalogue import load_strategy
+from perfectplay.strategy import Decision
 from perfectplay.verify_file import BadFile
 
 

@@ -69,7 +69,7 @@ class TreeStrategy(Strategy):
         return self.guess_index(node["guess"])
 
     def verify(self, resolve: bool = True):
-        from ..verify_file import verify_tree
+        from .document_check import verify_tree
 
         return verify_tree(self, resolve)
 

@@ -1,21 +1,17 @@
-"""The deduction engine: what the front ends ask of deduction games (``engines.Engine``)."""
+"""The deduction engine: what the front ends ask of deduction games (``engine.Engine``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..engines import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
+from ..engine import Engine, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
 from ..objectives import Objective
 
 if TYPE_CHECKING:
-    from ..play.console import Console
     from ..progress import Silent
     from ..solution import Solution
     from .model import DeductionGame, History
-
-#: Seconds the terminal advisor's optimal search may take when --budget is not given.
-BUDGET = 2.0
 
 
 class DeductionEngine(Engine):
@@ -38,8 +34,6 @@ class DeductionEngine(Engine):
         }
     )
     play_flags = frozenset({"secret", "budget"})
-    gym_env = "perfectplay.gym:DeductionEnv"
-    web_board = "perfectplay.web.play:deduction_board"
     determines = True
 
     def solve(self, game: DeductionGame, objective: Objective, **options: Any) -> Solution:
@@ -66,17 +60,6 @@ class DeductionEngine(Engine):
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
             options["store"] = open_store(args.store, args.no_store, note)
         return options
-
-    def play(self, game: DeductionGame, console: Console, seed: int | None, args: PlayArgs) -> None:
-        from ..play.deduction_play import play_deduction
-
-        play_deduction(
-            game,
-            console,
-            secret=args.secret,
-            seed=seed,
-            budget=BUDGET if args.budget is None else args.budget,
-        )
 
     def rank(
         self, game: DeductionGame, objective: Objective, after: str, progress: Silent
@@ -139,5 +122,5 @@ def open_store(path: str | None, off: bool, note: Callable[[str], None] = print)
     return Store(path or default_path(), note=note)
 
 
-#: The one deduction engine (``DeductionGame.engine``).
+#: The one deduction engine (installed for ``DeductionGame.kind`` by ``engines.py``).
 DEDUCTION = DeductionEngine()

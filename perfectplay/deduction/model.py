@@ -26,7 +26,6 @@ import numpy as np
 
 from ..errors import PerfectplayError, missing_rule
 from ..game import Game
-from .engine import DEDUCTION, DeductionEngine
 from .restriction import Restriction
 
 #: What a deduction game must define (named in the error when one is missing).
@@ -75,7 +74,6 @@ class DeductionGame(Game):
     """
 
     kind: ClassVar[str] = "deduction"
-    engine: ClassVar[DeductionEngine] = DEDUCTION
     objectives: ClassVar[tuple[str, ...]] = (
         "expected",
         "worst",

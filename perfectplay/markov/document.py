@@ -59,7 +59,7 @@ class PolicyStrategy(Strategy):
         return None
 
     def verify(self, resolve: bool = True):
-        from ..verify_file import verify_policy_document
+        from .document_check import verify_policy_document
 
         return verify_policy_document(self, resolve)
 

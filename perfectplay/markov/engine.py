@@ -1,14 +1,13 @@
-"""The Markov engine: what the front ends ask of Markov games (``engines.Engine``)."""
+"""The Markov engine: what the front ends ask of Markov games (``engine.Engine``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engines import Engine, PlayArgs, SolveArgs
+from ..engine import Engine, SolveArgs
 from ..objectives import Objective
 
 if TYPE_CHECKING:
-    from ..play.console import Console
     from ..solution import Solution
     from .model import MarkovGame
 
@@ -19,8 +18,6 @@ class MarkovEngine(Engine):
     kind = "markov"
     label = "Markov"
     solve_flags = frozenset({"exact", "tol", "without"})
-    gym_env = "perfectplay.gym:MarkovEnv"
-    web_board = "perfectplay.web.play:markov_board"
 
     def solve(self, game: MarkovGame, objective: Objective, **options: Any) -> Solution:
         from .solve import solve_markov
@@ -38,13 +35,6 @@ class MarkovEngine(Engine):
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
 
-    def play(self, game: MarkovGame, console: Console, seed: int | None, args: PlayArgs) -> None:
-        from ..engines import solve
-        from ..play.markov_play import play_markov
-        from ..strategy import load_strategy
 
-        play_markov(game, load_strategy(solve(game, exact=False).export()), console, seed)
-
-
-#: The one Markov engine (``MarkovGame.engine``).
+#: The one Markov engine (installed for ``MarkovGame.kind`` by ``engines.py``).
 MARKOV = MarkovEngine()

@@ -18,7 +18,6 @@ import numpy as np
 
 from ..errors import missing_rule
 from ..game import Game
-from .engine import MARKOV, MarkovEngine
 
 #: What a Markov game must define (named in the error when one is missing).
 NEEDS = "a Markov game defines initial_state, and compiled_rules or is_terminal and expand"
@@ -46,7 +45,6 @@ class MarkovGame(Game):
     """Base class of Markov games (seed 001's dice and cards, seed 003's Tricky Trios)."""
 
     kind: ClassVar[str] = "markov"
-    engine: ClassVar[MarkovEngine] = MARKOV
     objectives: ClassVar[tuple[str, ...]] = ("expected", "probability")
     #: What one unit of cost is called in summaries ("moves", "rounds").
     cost_unit: ClassVar[str] = "moves"

@@ -51,7 +51,7 @@ def _opening(game: DeductionGame) -> Opening | None:
     document = json.loads(source.read_text(encoding="utf-8"))
     if document.get("game") != game.name or document.get("params") != game.params:
         return None
-    from ..strategy import load_strategy
+    from ..catalogue import load_strategy
 
     guess = load_strategy(document).action(())
     if guess is None:

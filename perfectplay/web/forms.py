@@ -9,7 +9,8 @@ from typing import Any, Mapping
 from ..catalogue import game_class, load_game
 from ..errors import BadParameter, PerfectplayError
 from ..game import Game
-from ..objectives import Objective, require_supported
+from ..engine import engine_of, require_supported
+from ..objectives import Objective
 
 #: At most this much work, in the unit the game's engine measures it (``Engine.size``:
 #: deduction games count guess-secret pairs: Wordle on its original lists is 30 million,
@@ -59,7 +60,7 @@ def read_game(name: str, fields: Mapping[str, Any]) -> Game:
                 f"{param}={game.params[param]} is more than the web page solves "
                 f"(at most {high}; the command line goes further)"
             )
-    size = game.engine.size(game)
+    size = engine_of(game).size(game)
     if size is not None and size.count > MAX_SIZE:
         raise TooLarge(
             f"{game} has {size.count:,} {size.unit}, more than the web page "

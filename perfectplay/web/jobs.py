@@ -89,9 +89,9 @@ class Job:
 
     @property
     def strategy(self):
-        """The solved strategy (``strategy.load_strategy`` of the document), read once."""
+        """The solved strategy (``catalogue.load_strategy`` of the document), read once."""
         if self._strategy is None:
-            from ..strategy import load_strategy
+            from ..catalogue import load_strategy
 
             self._strategy = load_strategy(self.document)
         return self._strategy
@@ -189,7 +189,7 @@ def _solve(
 ) -> None:
     """A solve's worker: solve and send the document (or the one-line error)."""
     from ..catalogue import load_game
-    from ..engines import solve
+    from ..engine import solve
     from ..objectives import Objective
 
     _die_with_server(server)

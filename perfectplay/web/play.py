@@ -21,7 +21,6 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..engines import load
 from ..errors import PerfectplayError
 from .app import templates
 from .boards import draw
@@ -39,7 +38,10 @@ def page(request: Request) -> Response:
     game = read_game(request.path_params["game"], q)
     seed = _int(q.get("seed") or "1", "seed")
     base = {**{k: v for k, v in game.params.items() if v != ""}, "seed": seed}
-    return load(game.engine.web_board)(request, game, seed, base)
+    board = BOARDS.get(game.kind)
+    if board is None:
+        raise PerfectplayError(f"{game.name} has no board on the web page")
+    return board(request, game, seed, base)
 
 
 def _int(raw: str, what: str) -> int:
@@ -57,7 +59,7 @@ def _url(game, base: dict, **extra) -> str:
 
 # --- deduction games ------------------------------------------------------------------
 def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
-    """A deduction game's board (``DeductionEngine.web_board``): the guesses and their
+    """A deduction game's board (``BOARDS``): the guesses and their
     feedback, the advisor's suggestion, the secrets still possible."""
     from ..deduction.feedback import compute_feedback
     from ..deduction.position import format_position, guess_index, parse_position
@@ -173,7 +175,7 @@ def _solved_strategy(request: Request, game):
 
 
 def markov_board(request: Request, game, seed: int, base: dict) -> Response:
-    """A Markov game's board (``MarkovEngine.web_board``): the state, the chance outcome
+    """A Markov game's board (``BOARDS``): the state, the chance outcome
     drawn, every choice with its expected cost."""
     q = request.query_params
     raw = [m for m in (q.get("moves") or "").split(",") if m.strip()]
@@ -235,3 +237,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "new_url": _url(game, {**base, "seed": seed + 1}),
         },
     )
+
+
+#: The board of each kind of game.
+BOARDS = {"deduction": deduction_board, "markov": markov_board}

@@ -40,7 +40,7 @@ def workers() -> None:
     """Load the kernels, build the default games' tables and find their first suggestion."""
     from ..deduction.root import search_for
     from ..deduction.search import SpeedUps
-    from ..engines import solve
+    from ..engine import solve
     from ..play.deduction_play import advice_at
 
     for game in _default_games():

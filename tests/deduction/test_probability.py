@@ -12,7 +12,7 @@ from perfectplay.deduction.root import search_for
 from perfectplay.deduction.search import SpeedUps
 from perfectplay.deduction.solve import solve_deduction
 from perfectplay.deduction.verify import BadStrategy, verify_document
-from perfectplay.engines import solve
+from perfectplay.engine import solve
 from perfectplay.objectives import Objective
 from perfectplay.speedups import switch_names
 

@@ -1,0 +1,33 @@
+"""``perfectplay play``: an advised game at the terminal, the advisor chosen by the
+game's kind (the screen holds its kind-specific views; the engines know no screen)."""
+
+from __future__ import annotations
+
+from ..catalogue import load_strategy
+from ..engine import PlayArgs, solve
+from ..errors import Unsupported
+from ..game import Game
+from .console import Console
+
+#: Seconds the deduction advisor's optimal search may take when --budget is not given.
+BUDGET = 2.0
+
+
+def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) -> None:
+    """One advised game of `game` (``perfectplay play``); `seed` draws chance or the secret."""
+    if game.kind == "deduction":
+        from .deduction_play import play_deduction
+
+        play_deduction(
+            game,
+            console,
+            secret=args.secret,
+            seed=seed,
+            budget=BUDGET if args.budget is None else args.budget,
+        )
+    elif game.kind == "markov":
+        from .markov_play import play_markov
+
+        play_markov(game, load_strategy(solve(game, exact=False).export()), console, seed)
+    else:
+        raise Unsupported(f"{game.name} cannot be played at the terminal")

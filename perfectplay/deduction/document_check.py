@@ -35,11 +35,11 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
             "histogram": histogram,
         }
         if doc.get("objective") == "probability-then-cost":
-            from .verify_win import replay_within
+            from .verify import replay
 
-            cost = replay_within(
-                game, tree["root"], int(horizon), tree.get("after"), bool(tree.get("determine"))
-            )[3]
+            cost = replay(
+                game, tree["root"], tree.get("after"), bool(tree.get("determine")), int(horizon)
+            ).cost
             facts.update(
                 {
                     "objective": "probability-then-cost",

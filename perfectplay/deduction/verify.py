@@ -2,12 +2,15 @@
 
 The replay reads only the game's scalar rules (``feedback``, ``parse_code``,
 ``restrict_guesses``): a tree is accepted when every guess is one the rules allow,
-every secret reaches a node that guesses it, and every branch is taken by some secret.
+every secret reaches a node that guesses it (within a horizon: the secrets won are
+counted instead), and every branch is taken by some secret. One replayer serves every
+objective (`replay`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -85,100 +88,127 @@ def position_path(game: DeductionGame, played: tuple) -> list[str]:
     return [f"{game.format_code(guesses[g])}={game.format_feedback(f)}" for g, f in played]
 
 
+@dataclass(frozen=True)
+class Replay:
+    """What replaying a tree over every secret found."""
+
+    won: int  # secrets solved (or determined); all of them without a horizon
+    secrets: int  # secrets at the tree's start
+    histogram: dict[int, int]  # guesses played (the position's included) -> secrets won so
+    cost: int  # each guess's ``guess_cost``, summed over the secrets that reach it
+
+    @property
+    def stats(self) -> Stats:
+        """The won secrets' Stats (total guesses, worst case, histogram)."""
+        total = sum(d * k for d, k in self.histogram.items())
+        return Stats(total, self.won, max(self.histogram, default=0), self.histogram)
+
+
 def replay(
-    game: DeductionGame, root: dict[str, Any], after: str | None = None, determine: bool = False
-) -> Stats:
-    """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``),
-    from the position `after` (``GUESS:FEEDBACK,...``; the guesses played count). With
-    `determine`, a feedback with no branch is fine when it leaves one secret alone (found
-    with the guesses played): the secrets that reach it are all the secrets it leaves."""
+    game: DeductionGame,
+    root: dict[str, Any],
+    after: str | None = None,
+    determine: bool = False,
+    horizon: int | None = None,
+) -> Replay:
+    """Replay every secret down the tree `root` (nodes ``{"guess": CODE, "next": {FB: node}}``)
+    from the position `after` (``GUESS:FEEDBACK,...``; its guesses count), by the rules.
+
+    Every guess must be one the rules allow after the history that led to it, and every
+    branch must be taken by some secret. Without a `horizon` every secret must be solved:
+    a feedback with no branch is an error, unless with `determine` it leaves one secret
+    alone (found with the guesses played). Within a `horizon`, the tree may not guess
+    beyond it, a secret whose feedback has no branch is lost, and with `determine` a
+    feedback that leaves one secret alone wins it at once.
+    """
     guesses = game.guesses()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     solved = game.solved_feedback()
-    limit = len(game.secrets()) + 1
-    depths: Counter[int] = Counter()
-    taken: set[tuple[int, str]] = set()
-    ends: dict[tuple[int, str], list] = {}  # (node, feedback) with no branch -> secrets there
-    played, secrets = start(game, after)
-    for secret in secrets:
-        node, path, history = root, position_path(game, played), played
-        while True:
-            code, g = checked_guess(game, node, _where(path), history, index)
-            f = game.feedback(code, secret)
-            if f == solved:
-                depths[len(path) + 1] += 1
-                break
-            label = game.format_feedback(f)
-            branches = node.get("next", {})
-            if determine and isinstance(branches, dict) and label not in branches:
-                ends.setdefault((id(node), label), []).append(secret)
-                if len(ends[id(node), label]) > 1:
-                    twins = " and ".join(game.format_code(s) for s in ends[id(node), label])
-                    raise BadStrategy(
-                        f"secrets {twins} are never told apart: no branch "
-                        f"{label!r} {_where(path + [node['guess']])}"
-                    )
-                depths[len(path) + 1] += 1
-                break
-            if not isinstance(branches, dict) or label not in branches:
-                raise BadStrategy(
-                    f"secret {game.format_code(secret)} is never solved: no branch "
-                    f"{label!r} {_where(path + [node['guess']])}"
-                )
-            taken.add((id(node), label))
-            path = path + [f"{node['guess']}={label}"]
-            history = history + ((g, f),)
-            node = branches[label]
-            if len(path) > limit:
-                raise BadStrategy(
-                    f"secret {game.format_code(secret)} is never solved (the tree loops)"
-                )
-    _check_every_branch_taken(root, taken)
-    total = sum(d * k for d, k in depths.items())
-    return Stats(total, sum(depths.values()), max(depths), dict(depths))
-
-
-def _check_every_branch_taken(root: dict[str, Any], taken: set[tuple[int, str]]) -> None:
-    stack = [(root, [])]
+    played, left = start(game, after)
+    secrets = [tuple(int(x) for x in s) for s in left]
+    limit = len(secrets) + len(played) + 1
+    wins: Counter[int] = Counter()
+    cost = 0
+    untaken: str | None = None  # the first branch no secret takes (reported last)
+    stack = [(root, secrets, played, position_path(game, played))]
     while stack:
-        node, path = stack.pop()
-        for label, child in (node.get("next") or {}).items():
-            if (id(node), label) not in taken:
+        node, group, history, path = stack.pop()
+        where = _where(path)
+        if horizon is not None and len(path) >= horizon and isinstance(node, dict):
+            if isinstance(node.get("guess"), str):
                 raise BadStrategy(
-                    f"wrong feedback edge: no secret answers {node['guess']} with "
-                    f"{label!r} {_where(path)}"
+                    f"the tree guesses {where}, beyond the horizon of {horizon} guesses"
                 )
-            stack.append((child, path + [f"{node['guess']}={label}"]))
+        if len(path) > limit:
+            raise BadStrategy(
+                f"secret {game.format_code(group[0])} is never solved (the tree loops)"
+            )
+        code, g = checked_guess(game, node, where, history, index)
+        cost += game.guess_cost(code, history) * len(group)
+        cells: dict[int, list] = {}
+        for secret in group:
+            cells.setdefault(game.feedback(code, secret), []).append(secret)
+        won = len(cells.pop(solved, []))
+        branches = node.get("next") or {}
+        if not isinstance(branches, dict):
+            raise BadStrategy(f"the branches {where} are not a mapping")
+        labels = {game.format_feedback(f): f for f in cells}
+        for f in list(cells):
+            label = game.format_feedback(f)
+            alone = determine and len(cells[f]) == 1
+            if alone and (horizon is not None or label not in branches):
+                won += 1
+                del cells[f]
+            elif label not in branches and horizon is None:
+                step = _where(path + [node["guess"]])
+                if determine:
+                    twins = " and ".join(game.format_code(s) for s in cells[f])
+                    raise BadStrategy(
+                        f"secrets {twins} are never told apart: no branch {label!r} {step}"
+                    )
+                raise BadStrategy(
+                    f"secret {game.format_code(cells[f][0])} is never solved: no branch "
+                    f"{label!r} {step}"
+                )
+        if won:
+            wins[len(path) + 1] += won
+        for label, child in branches.items():
+            f = labels.get(label)
+            if f is None or f not in cells:
+                untaken = untaken or (
+                    f"wrong feedback edge: no secret answers {node['guess']} with {label!r} {where}"
+                )
+                continue
+            stack.append(
+                (child, cells[f], history + ((g, f),), path + [f"{node['guess']}={label}"])
+            )
+    if untaken is not None:
+        raise BadStrategy(untaken)
+    return Replay(sum(wins.values()), len(secrets), dict(wins), cost)
 
 
 def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
     """Replay the tree of an exported solution; also reject totals that disagree with it.
 
-    A tree for the probability objective (one with a ``horizon``) is replayed by
-    ``verify_win.replay_within``; its Stats then count the won secrets only.
+    A tree for the probability objective (one with a ``horizon``) is replayed within it;
+    its Stats then count the won secrets only.
     """
     strategy = tree_document(doc)
-    if strategy.get("horizon") is not None:
-        from .verify_win import replay_within
-
-        wins, _, histogram, _ = replay_within(
-            game,
-            strategy["root"],
-            int(strategy["horizon"]),
-            strategy.get("after"),
-            bool(strategy.get("determine")),
-        )
-        if strategy.get("wins", wins) != wins:
+    horizon = strategy.get("horizon")
+    result = replay(
+        game,
+        strategy["root"],
+        strategy.get("after"),
+        bool(strategy.get("determine")),
+        None if horizon is None else int(horizon),
+    )
+    if horizon is not None:
+        if strategy.get("wins", result.won) != result.won:
             raise BadStrategy(
-                f"the file says {strategy['wins']} secrets won but the replay wins {wins}"
+                f"the file says {strategy['wins']} secrets won but the replay wins {result.won}"
             )
-        return (
-            Stats(
-                sum(d * k for d, k in histogram.items()), wins, max(histogram, default=0), histogram
-            ),
-            str(strategy.get("label", "unlabelled")),
-        )
-    stats = replay(game, strategy["root"], strategy.get("after"), bool(strategy.get("determine")))
+        return result.stats, str(strategy.get("label", "unlabelled"))
+    stats = result.stats
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):
             raise BadStrategy(

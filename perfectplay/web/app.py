@@ -10,12 +10,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 
 from ..errors import PerfectplayError
+from .render import error_page
 
 HERE = Path(__file__).parent
-templates = Jinja2Templates(directory=str(HERE / "templates"))
 #: Largest request body accepted (forms are a few hundred bytes).
 MAX_BODY = 16 * 1024
 
@@ -37,13 +36,6 @@ class _Limits:
                 await PlainTextResponse("request too large", status_code=413)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-def error_page(request: Request, message: str, status: int) -> HTMLResponse:
-    """A page with one line saying what is wrong."""
-    return templates.TemplateResponse(
-        request, "error.html", {"message": message}, status_code=status
-    )
 
 
 async def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:

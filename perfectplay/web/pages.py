@@ -7,7 +7,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
-from .app import error_page, templates
+from .render import error_page, templates
 from .forms import read_game, read_objective, web_default
 
 

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..errors import PerfectplayError
-from .app import templates
+from .render import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game
 

@@ -51,7 +51,7 @@ def test_hard_mode_matches_brute_force_and_verifies():
     sol = solve(game, "expected")
     assert sol.extra["total"] == brute_hard(game)
     assert sol.extra["total"] >= solve(Mastermind(pegs=2, colors=4)).extra["total"]
-    assert replay(game, sol.strategy.to_json()["root"]).total == sol.extra["total"]
+    assert replay(game, sol.strategy.to_json()["root"]).stats.total == sol.extra["total"]
     heuristic = solve(game, strategy="minimax")
     assert heuristic.extra["total"] >= sol.extra["total"]
 

@@ -429,7 +429,7 @@ def test_small_lists_solved_exactly(tmp_path, lists, mode):
     assert worst.extra["total"] == brute.total(*start, int(worst.value))
     for sol in (best, worst):
         root = sol.strategy.to_json()["root"]
-        stats = replay(game, root)
+        stats = replay(game, root).stats
         assert (stats.total, stats.worst) == (sol.extra["total"], sol.extra["worst"])
         if mode == "hard":
             assert hard_legal(root, [])

@@ -1,5 +1,6 @@
 """``perfectplay openings``: the proof over every opening of a deduction game, in shards
-(``deduction/shards.py``): list the openings, value a slice against a known bound, combine."""
+(``shards.py``; the deduction engine values them): list the openings, value a slice
+against a known bound, combine."""
 
 from __future__ import annotations
 
@@ -39,11 +40,11 @@ _AFTER = click.option(
 def list_openings(game, assignments, after, as_json) -> None:
     """The openings of GAME, numbered as `openings value --openings A:B` counts them:
     allowed first guesses, one per symmetry class, that learn something."""
-    from .deduction.shards import openings as numbered
+    from .engine import engine_of
 
     g, position = _game(game, assignments, after)
     guesses = g.guesses()
-    words = [g.format_code(guesses[k]) for k in numbered(g, position)]
+    words = [g.format_code(guesses[k]) for k in engine_of(g).openings(g, position)]
     if as_json:
         click.echo(json.dumps({"game": g.name, "params": g.params, "openings": words}))
         return
@@ -122,17 +123,16 @@ def value(
     quiet,
 ) -> None:
     """Value a slice of GAME's openings against --bound (the expected objective's total)."""
-    from .deduction.engine import open_store
-    from .deduction.shards import openings as numbered
-    from .deduction.shards import select, value_openings
+    from .engine import engine_of
     from .progress import Bar, Silent
 
     g, position = _game(game, assignments, after)
-    chosen = select(g, numbered(g, position), spec)
+    engine = engine_of(g)
+    chosen = engine.select_openings(g, engine.openings(g, position), spec)
     progress = Silent() if quiet else Bar()
-    store = open_store(store_path, no_store, _note)
+    store = engine.open_store(store_path, no_store, _note)
     try:
-        shard = value_openings(
+        shard = engine.value_openings(
             g,
             chosen,
             bound,
@@ -175,7 +175,7 @@ def combine_shards(files, as_json) -> None:
     once they cover them all."""
     from fractions import Fraction
 
-    from .deduction.shards import Shard, combine
+    from .shards import Shard, combine
     from .solution import format_value, read_document
 
     verdict = combine([Shard.from_json(read_document(f), f) for f in files])

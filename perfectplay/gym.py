@@ -171,12 +171,12 @@ class MarkovEnv(gymnasium.Env):
         max_steps: int = MAX_STEPS,
         render_mode: str | None = None,
     ):
-        from .markov.compile import compile_game
+        from .engine import engine_of
 
         self.game = _game(game, params)
         self.objective = _objective(self.game, objective, horizon)
         self.render_mode = render_mode
-        self.graph = g = compile_game(self.game)
+        self.graph = g = engine_of(self.game).graph(self.game)
         self._width = int(g.choice_c.max()) + 1 if g.n_edges else 1
         budget = (self.objective.horizon or 0) + 1
         self.action_space = spaces.Discrete(self._width)

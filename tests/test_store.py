@@ -16,7 +16,8 @@ import pytest
 from perfectplay import load_game
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.objective import INF
-from perfectplay.deduction.root import Answer, Subproblem
+from perfectplay.deduction.root import Subproblem
+from perfectplay.deduction.tree import Answer
 from perfectplay.deduction.search import SpeedUps
 from perfectplay.deduction.stored import AnswerStore
 from perfectplay.deduction.tree import Node

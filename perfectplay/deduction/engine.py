@@ -1,17 +1,28 @@
-"""The deduction engine: what the front ends ask of deduction games (``engine.Engine``)."""
+"""The deduction engine: what the front ends ask of deduction games (``engine.Engine``).
+
+Besides the Engine interface, this object is the deduction engine's public face for the
+screens that hold a deduction-specific view (the terminal advisor, the web board, the
+``openings`` command): positions as text, feedbacks, suggestions within a budget, the
+proof over every opening. They reach it as ``engine_of(game)`` and never import the
+engine's modules; each method imports what it needs when called.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ..engine import Engine, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
 from ..objectives import Objective
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..progress import Silent
+    from ..shards import Shard
     from ..solution import Solution
     from .model import DeductionGame, History
+    from .rank import Ranking as GuessRanking
 
 
 class DeductionEngine(Engine):
@@ -108,6 +119,86 @@ class DeductionEngine(Engine):
 
     def size(self, game: DeductionGame) -> Size:
         return Size(len(game.guesses()) * len(game.secrets()), "guess-secret pairs")
+
+    # --- positions and feedbacks, for the screens -------------------------------------
+    def parse_position(self, game: DeductionGame, text: str) -> History:
+        """The history written ``GUESS:FEEDBACK[,...]`` (empty text: none)."""
+        from .position import parse_position
+
+        return parse_position(game, text)
+
+    def format_position(self, game: DeductionGame, history: History) -> str:
+        """`history` written as `parse_position` reads it."""
+        from .position import format_position
+
+        return format_position(game, history)
+
+    def guess_index(self, game: DeductionGame, text: str) -> int:
+        """The index in ``game.guesses()`` of the code written `text`."""
+        from .position import guess_index
+
+        return guess_index(game, text)
+
+    def feedback(self, game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """The feedback of each guess (rows) against each secret (columns)."""
+        from .feedback import compute_feedback
+
+        return compute_feedback(game, guesses, secrets)
+
+    # --- advice ------------------------------------------------------------------------
+    #: The modules a worker that searches for advice should start with (a fork server
+    #: imports them once).
+    worker_modules: ClassVar[tuple[str, ...]] = (
+        "perfectplay.deduction.solve",
+        "perfectplay.deduction.probability",
+    )
+
+    def suggest(
+        self, game: DeductionGame, consistent: Any, history: History, **options: Any
+    ) -> int | None:
+        """The guess to play on the `consistent` secrets after `history`
+        (``solve.suggest_guess``: its strategy, objective and guess limit as `options`)."""
+        from .solve import suggest_guess
+
+        return suggest_guess(game, consistent, history, **options)
+
+    def ranking(self, game: DeductionGame, objective: Objective, history: History) -> GuessRanking:
+        """The exact price of every useful guess after `history` (``rank.rank_guesses``)."""
+        from .rank import rank_guesses
+
+        return rank_guesses(game, objective, history)
+
+    def load_kernels(self, game: DeductionGame, objective: str) -> None:
+        """Load the compiled search for `game` and `objective` into this process."""
+        from .root import search_for
+        from .search import SpeedUps
+
+        search_for(game, objective, SpeedUps()).load_kernels()
+
+    # --- the proof over every opening ------------------------------------------------
+    def openings(self, game: DeductionGame, position: History) -> list[int]:
+        """The openings at `position`, numbered as shards count them (``openings.py``)."""
+        from .openings import openings
+
+        return openings(game, position)
+
+    def select_openings(self, game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
+        """The opening numbers `spec` names (``A:B``, ``all``, ``@FILE`` or guesses)."""
+        from .openings import select
+
+        return select(game, numbered, spec)
+
+    def value_openings(
+        self, game: DeductionGame, chosen: list[int], bound: int, **options: Any
+    ) -> Shard:
+        """Value the `chosen` openings against `bound` (``openings.value_openings``)."""
+        from .openings import value_openings
+
+        return value_openings(game, chosen, bound, **options)
+
+    def open_store(self, path: str | None, off: bool, note: Callable[[str], None] = print):
+        """The result store a solve uses (`open_store`)."""
+        return open_store(path, off, note)
 
 
 def open_store(path: str | None, off: bool, note: Callable[[str], None] = print):

@@ -26,7 +26,7 @@ import queue
 import threading
 from collections import deque
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable
 
@@ -37,7 +37,7 @@ from .model import DeductionGame, History
 from .objective import INF, OBJECTIVES, SearchObjective
 from .search import Search, SpeedUps
 from .stored import MIN_SECRETS, AnswerStore
-from .tree import Node
+from .tree import NO_ROWS, Answer, Node
 
 #: Below this many secrets a position is searched on one lane (workers cost more to start).
 PARALLEL_MIN_SECRETS = 2000
@@ -69,23 +69,6 @@ class Subproblem:
     budget: int = INF
     first: int | None = None  # a guess imposed at this position (None: the best one)
     top: int | None = None  # search only this many best guesses by bound at each node
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A subproblem's value (with its optimal subtree) or, with no tree, a lower bound;
-    `found`: the values and bounds of large sets its search found on the way (journal
-    rows, ``Search.journal_since``), for the other lanes (``Relay``)."""
-
-    value: int
-    tree: Node | None
-    nodes: int
-    found: np.ndarray = field(default_factory=lambda: NO_ROWS, compare=False)
-
-
-#: No journal rows.
-NO_ROWS = np.empty((0, 5), dtype=np.int64)
-NO_ROWS.flags.writeable = False
 
 
 _SEARCHES: dict[tuple, Search] = {}

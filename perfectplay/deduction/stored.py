@@ -36,7 +36,7 @@ from ..store import Store, Stored
 from .feedback import Table
 from .model import DeductionGame
 from .objective import INF
-from .tree import Node
+from .tree import Answer, Node
 
 #: Cells with fewer secrets are not kept (searched again in well under a second).
 MIN_SECRETS = 64
@@ -262,8 +262,6 @@ class AnswerStore:
     def recall(self, sub) -> Recalled:
         """What is known of `sub` (a ``root.Subproblem``) at its budget: its own answer,
         or an answer with more guesses bounding it at the budget or over."""
-        from .root import Answer
-
         self._raise_failure()
         stored = self.store.get(self.key(sub))
         own = 0 if stored is None else stored.value

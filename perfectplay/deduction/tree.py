@@ -145,3 +145,20 @@ def position_json(game, position: tuple) -> dict[str, Any]:
     from .position import format_position
 
     return {"after": format_position(game, position)}
+
+
+#: No journal rows.
+NO_ROWS = np.empty((0, 5), dtype=np.int64)
+NO_ROWS.flags.writeable = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A subproblem's value (with its optimal subtree) or, with no tree, a lower bound;
+    `found`: the values and bounds of large sets its search found on the way (journal
+    rows, ``Search.journal_since``), for the other lanes (``Relay``)."""
+
+    value: int
+    tree: Node | None
+    nodes: int
+    found: np.ndarray = field(default_factory=lambda: NO_ROWS, compare=False)

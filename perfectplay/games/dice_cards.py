@@ -14,8 +14,8 @@ import numpy as np
 
 from numba import njit
 
-from ..markov.compiled import CompiledRules, expand_batch, fill, reach, rules_kernel
-from ..markov.model import MarkovGame
+from ..markov.compiled import expand_batch, fill, reach, rules_kernel
+from ..markov.model import CompiledRules, MarkovGame
 from ..params import param
 
 
@@ -115,8 +115,6 @@ class DiceCards(MarkovGame):
         return 0
 
     def compiled_rules(self) -> CompiledRules:
-        from ..markov.compiled import CompiledRules
-
         return CompiledRules(
             np.array([self.n], dtype=np.int64),
             self.n * (self.n + 1) // 2,

@@ -20,9 +20,9 @@ import numpy as np
 
 from numba import njit
 
-from ..markov.compiled import CompiledRules, expand_batch, fill, reach, rules_kernel
+from ..markov.compiled import expand_batch, fill, reach, rules_kernel
 from ..markov.streamed import solve_blocks
-from ..markov.model import Expansion, MarkovGame
+from ..markov.model import CompiledRules, Expansion, MarkovGame
 from ..params import param
 
 #: Phases: START of a round, ONE or TWO cards face up, and the pending chance event of

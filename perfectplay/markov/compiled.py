@@ -31,27 +31,10 @@ file, clear the games' numba caches (docs/architecture.md, "Developing").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 from numba import njit
-
-
-@dataclass(frozen=True)
-class CompiledRules:
-    """A game's compiled rules: its integer parameters, the padded sizes K (outcomes) and
-    C (choices), and its three cached wrappers around ``expand_batch``, ``reach`` and
-    ``fill``; a game with a ``cycle_span`` may add a fourth, around
-    ``streamed.solve_blocks`` (solved as explored, no graph kept)."""
-
-    params: np.ndarray
-    outcomes: int
-    choices: int
-    expand_batch: Callable
-    reach: Callable
-    fill: Callable
-    solve_blocks: Callable | None = None
 
 
 def rules_kernel(fn: Callable) -> Callable:

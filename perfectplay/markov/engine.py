@@ -9,6 +9,7 @@ from ..objectives import Objective
 
 if TYPE_CHECKING:
     from ..solution import Solution
+    from .compile import Graph
     from .model import MarkovGame
 
 
@@ -34,6 +35,13 @@ class MarkovEngine(Engine):
             **({"tol": args.tol} if args.tol is not None else {}),
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
+
+    def graph(self, game: MarkovGame) -> Graph:
+        """Every reachable state of `game` and its moves (``compile.compile_game``), for
+        the screens that walk the game (the Gymnasium environment)."""
+        from .compile import compile_game
+
+        return compile_game(game)
 
 
 #: The one Markov engine (installed for ``MarkovGame.kind`` by ``engines.py``).

@@ -12,7 +12,7 @@ the simulator and the advisor alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -22,8 +22,22 @@ from ..game import Game
 #: What a Markov game must define (named in the error when one is missing).
 NEEDS = "a Markov game defines initial_state, and compiled_rules or is_terminal and expand"
 
-if TYPE_CHECKING:
-    from .compiled import CompiledRules
+
+@dataclass(frozen=True)
+class CompiledRules:
+    """A game's compiled rules (``compiled_rules``, written with ``compiled.rules_kernel``):
+    its integer parameters, the padded sizes K (outcomes) and C (choices), and its three
+    cached wrappers around ``compiled.expand_batch``, ``reach`` and ``fill``; a game with a
+    ``cycle_span`` may add a fourth, around ``streamed.solve_blocks`` (solved as
+    explored, no graph kept)."""
+
+    params: np.ndarray
+    outcomes: int
+    choices: int
+    expand_batch: Callable
+    reach: Callable
+    fill: Callable
+    solve_blocks: Callable | None = None
 
 
 @dataclass

@@ -20,8 +20,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ..deduction.feedback import compute_feedback
 from ..deduction.model import BadCode, DeductionGame, History
+from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..threading_layer import fork_is_safe
 from .book import book_opening
@@ -61,34 +61,31 @@ class Undo(Exception):
 
 
 def _suggest_expected(game: DeductionGame, turn: Turn, heuristic: str | None) -> int:
-    from ..deduction.solve import suggest_guess
-
+    engine = engine_of(game)
     if heuristic is None:
-        return suggest_guess(game, turn.consistent, turn.history)
-    return suggest_guess(game, turn.consistent, turn.history, strategy=heuristic)
+        return engine.suggest(game, turn.consistent, turn.history)
+    return engine.suggest(game, turn.consistent, turn.history, strategy=heuristic)
 
 
 def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: int | None) -> int:
     """The guess maximising the secrets revealed within `left` guesses (or, as a heuristic,
     within min(left, lookahead))."""
-    from ..deduction.solve import suggest_guess
-
+    engine = engine_of(game)
     t = left if lookahead is None else min(left, lookahead)
-    guess = suggest_guess(
+    guess = engine.suggest(
         game, turn.consistent, turn.history, objective="probability", max_guesses=max(t, 1)
     )
     if guess is None:  # nothing can be won any more: still make the most informative guess
-        guess = suggest_guess(game, turn.consistent, turn.history, strategy="most-parts")
+        guess = engine.suggest(game, turn.consistent, turn.history, strategy="most-parts")
     return guess
 
 
 def _ranking(game: DeductionGame, turn: Turn, horizon: int | None):
-    """The exact price of every guess at the turn's position (``deduction.rank``)."""
-    from ..deduction.rank import rank_guesses
+    """The exact price of every guess at the turn's position (the engine's ranking)."""
     from ..objectives import Objective
 
     objective = Objective("probability", horizon) if horizon is not None else Objective()
-    return rank_guesses(game, objective, turn.history)
+    return engine_of(game).ranking(game, objective, turn.history)
 
 
 def _in_time(budget: float, fn, *args, convert=int):
@@ -129,7 +126,7 @@ def _worker_context():
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["perfectplay.deduction.solve", "perfectplay.deduction.probability"])
+    ctx.set_forkserver_preload(list(engine_of(DeductionGame).worker_modules))
     return ctx
 
 
@@ -148,10 +145,7 @@ def _answer(send, fn, args) -> None:
 
 def _load_search(game: DeductionGame, objective: str) -> None:
     """Load the compiled search core into this process (from numba's disk cache)."""
-    from ..deduction.root import search_for
-    from ..deduction.search import SpeedUps
-
-    search_for(game, objective, SpeedUps()).load_kernels()
+    engine_of(game).load_kernels(game, objective)
 
 
 def suggest(
@@ -209,7 +203,7 @@ def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
     guesses, secrets = game.guesses(), game.secrets()
     left = np.arange(len(secrets))
     for g, f in history:
-        left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
+        left = left[engine_of(game).feedback(game, guesses[[g]], secrets[left])[0] == f]
     return left
 
 
@@ -359,7 +353,7 @@ def _consistent_feedback(
     """The feedback to the guess `played` (the rules' own when the tool holds the secret)
     and the secrets it leaves. Feedback that no secret still possible fits is refused and
     asked for again: the guess stands (``undo`` takes it back)."""
-    row = compute_feedback(game, guesses[[played]], secrets[turn.consistent])[0]
+    row = engine_of(game).feedback(game, guesses[[played]], secrets[turn.consistent])[0]
     if hidden is not None:
         fb = int(game.feedback(guesses[played], secrets[hidden]))
         console.say(

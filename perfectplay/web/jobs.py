@@ -212,13 +212,14 @@ def _advise(
     """An advice worker: the heuristic's guess at once, then (if `optimal`) the optimal
     one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
-    from ..deduction.position import parse_position
+    from ..engine import engine_of
     from ..play.deduction_play import advice_at
 
     _die_with_server(server)
     try:
         game = load_game(spec)
-        for suggestion in advice_at(game, parse_position(game, moves), turns_left):
+        history = engine_of(game).parse_position(game, moves)
+        for suggestion in advice_at(game, history, turns_left):
             send.send(suggestion)
             if not optimal:
                 break

@@ -61,14 +61,14 @@ def _url(game, base: dict, **extra) -> str:
 def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     """A deduction game's board (``BOARDS``): the guesses and their
     feedback, the advisor's suggestion, the secrets still possible."""
-    from ..deduction.feedback import compute_feedback
-    from ..deduction.position import format_position, guess_index, parse_position
+    from ..engine import engine_of
     from ..play.deduction_play import consistent_secrets
 
+    engine = engine_of(game)
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
     base = {**base, "secret": mode}
-    history = parse_position(game, q.get("moves", ""))
+    history = engine.parse_position(game, q.get("moves", ""))
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
     guesses, secrets = game.guesses(), game.secrets()
@@ -76,12 +76,12 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     if not len(left):
         raise PerfectplayError("no secret fits these moves")
     hidden = random.Random(seed).randrange(len(secrets)) if mode == "page" else None
-    moves = format_position(game, history)
+    moves = engine.format_position(game, history)
     message, status = "", 200
     guess_text = (q.get("guess") or "").strip()
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     if guess_text and not solved:
-        g = guess_index(game, guess_text)
+        g = engine.guess_index(game, guess_text)
         mask = game.restrict_guesses(history, guesses[[g]])
         if mask is not None and not mask[0]:
             message, status = f"{guess_text} is not allowed here (the game's hard mode)", 422
@@ -90,9 +90,9 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
                 f = int(game.feedback(guesses[g], secrets[hidden]))
             else:
                 f = game.parse_feedback(q.get("feedback") or "")
-            row = compute_feedback(game, guesses[[g]], secrets[left])[0]
+            row = engine.feedback(game, guesses[[g]], secrets[left])[0]
             if (row == f).any():
-                new = format_position(game, history + ((g, f),))
+                new = engine.format_position(game, history + ((g, f),))
                 return RedirectResponse(_url(game, base, moves=new), status_code=303)
             message, status = (
                 (
@@ -119,7 +119,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         }
         for g, f in history
     ]
-    undo = format_position(game, history[:-1]) if history else None
+    undo = engine.format_position(game, history[:-1]) if history else None
     return templates.TemplateResponse(
         request,
         "play_deduction.html",

@@ -38,9 +38,7 @@ def _default_games() -> list[Game]:
 
 def workers() -> None:
     """Load the kernels, build the default games' tables and find their first suggestion."""
-    from ..deduction.root import search_for
-    from ..deduction.search import SpeedUps
-    from ..engine import solve
+    from ..engine import engine_of, solve
     from ..play.deduction_play import advice_at
 
     for game in _default_games():
@@ -52,19 +50,19 @@ def workers() -> None:
             solve(game, "expected", exact=False)
     probe = load_game("mastermind", ["pegs=2", "colors=3"])
     for objective in ("expected", "losses"):
-        search_for(probe, objective, SpeedUps()).load_kernels()
+        engine_of(probe).load_kernels(probe, objective)
     solve(load_game("dice-cards", ["n=2"]), "expected", exact=False)
 
 
 def pages() -> None:
     """Load the kernels the boards run in the server: a deduction game's feedbacks for one
     guess, a Markov game's moves from its first state."""
-    from ..deduction.feedback import compute_feedback
+    from ..engine import engine_of
 
     for game in _default_games():
         if isinstance(game, DeductionGame):
             codes = game.secrets()
-            compute_feedback(game, game.guesses()[:1], codes[:2])
+            engine_of(game).feedback(game, game.guesses()[:1], codes[:2])
         else:
             state = np.array([game.initial_state()], dtype=np.int64)
             game.is_terminal(state)

@@ -9,7 +9,8 @@ import pytest
 
 from perfectplay import load_game, solve
 from perfectplay.deduction import root
-from perfectplay.deduction.root import Answer, Relay, Subproblem, ThreadLane
+from perfectplay.deduction.root import Relay, Subproblem, ThreadLane
+from perfectplay.deduction.tree import Answer
 from perfectplay.deduction.search import SpeedUps
 from perfectplay.objectives import Objective
 

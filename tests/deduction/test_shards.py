@@ -8,7 +8,8 @@ import pytest
 
 from perfectplay import load_game, solve
 from perfectplay.deduction.position import guess_index
-from perfectplay.deduction.shards import Shard, combine, openings, select, value_openings
+from perfectplay.deduction.openings import openings, select, value_openings
+from perfectplay.shards import Shard, combine
 from perfectplay.errors import BadFile, PerfectplayError
 
 from ..cli_runner import assert_one_line_error, perfectplay

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from perfectplay.markov.compiled import CompiledRules, expand_batch, fill, reach, rules_kernel
-from perfectplay.markov.model import MarkovGame
+from perfectplay.markov.compiled import expand_batch, fill, reach, rules_kernel
+from perfectplay.markov.model import CompiledRules, MarkovGame
 from perfectplay.markov.streamed import solve_blocks
 from perfectplay.markov.table import TableGame
 

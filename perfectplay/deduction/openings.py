@@ -1,4 +1,5 @@
-"""The proof over every opening, in shards: slices valued against a known bound, combined.
+"""The proof over every opening, in shards: slices of the openings valued against a known
+bound (the shard records and their combination: ``perfectplay/shards.py``).
 
 Proving a game's optimum (Wordle's: which of 12,972 first guesses is best) needs every
 opening valued, far too much for one run. An opening here is a first guess at a
@@ -23,13 +24,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 
 from ..errors import BadFile, Unsupported
+from ..shards import Job, Shard, Valued, describe
 from ..solution import read_document, write_json_atomically
 from ..store import Store
 from .feedback import build_table
@@ -39,73 +40,6 @@ from .root import Subproblem, close_lanes, open_lanes, relay_for, search_for, so
 from .search import SpeedUps
 from .solve import guesses_left
 from .stored import AnswerStore
-
-#: The document kind of a shard file.
-KIND = "perfectplay-openings"
-
-
-@dataclass(frozen=True)
-class Job:
-    """What every shard of one proof shares: the game, the position, the guess limit, the
-    bound and how many openings there are."""
-
-    game: str
-    params: dict
-    after: str
-    secrets: int
-    limit: int
-    bound: int
-    openings: int
-
-
-@dataclass(frozen=True)
-class Valued:
-    """One opening's result: its exact `total`, or (not `exact`) a proof that its total
-    is at least `total`, which exceeds the job's bound; the seconds it took (to plan the
-    other shards by)."""
-
-    index: int
-    guess: str
-    total: int
-    exact: bool
-    seconds: float = 0.0
-
-
-@dataclass
-class Shard:
-    """A shard's document: the job and the openings valued so far."""
-
-    job: Job
-    results: list[Valued] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {"kind": KIND, **asdict(self.job), "results": [asdict(r) for r in self.results]}
-
-    @classmethod
-    def from_json(cls, doc: dict, source: str) -> "Shard":
-        if not isinstance(doc, dict) or doc.get("kind") != KIND:
-            raise BadFile(f"{source} is not a shard of openings (perfectplay openings value --out)")
-        try:
-            job = Job(**{k: doc[k] for k in Job.__dataclass_fields__})
-            results = [Valued(**r) for r in doc["results"]]
-        except (KeyError, TypeError) as err:
-            raise BadFile(f"{source}: unreadable shard ({err})") from None
-        return cls(job, results)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What shards of one job prove together."""
-
-    job: Job
-    valued: int  # openings with a result
-    missing: list[tuple[int, int]]  # ranges [a, b) of openings without one
-    best: int | None  # least exact total (None: no opening within the bound)
-    optimal: list[str]  # the openings reaching it
-
-    @property
-    def complete(self) -> bool:
-        return not self.missing
 
 
 def openings(game: DeductionGame, position: History = ()) -> list[int]:
@@ -204,7 +138,7 @@ def value_openings(
         shard = Shard.from_json(read_document(out), str(out))
         if shard.job != job:
             raise BadFile(
-                f"{out} holds a shard of another job ({_describe(shard.job)}); give another --out"
+                f"{out} holds a shard of another job ({describe(shard.job)}); give another --out"
             )
     elif out is not None:
         write_json_atomically(out, shard.to_json())  # the job, before any work
@@ -245,38 +179,3 @@ def value_openings(
         raise
     close_lanes(lanes)
     return shard
-
-
-def _describe(job: Job) -> str:
-    params = ",".join(f"{k}={v}" for k, v in job.params.items())
-    return (
-        f"{job.game}({params}){' after ' + job.after if job.after else ''}, "
-        f"{job.limit} guesses, bound {job.bound}"
-    )
-
-
-def combine(shards: list[Shard]) -> Verdict:
-    """What `shards` (of one job) prove together; a one-line error if their jobs differ or
-    two of them disagree on an opening."""
-    if not shards:
-        raise Unsupported("no shard to combine")
-    job = shards[0].job
-    by_index: dict[int, Valued] = {}
-    for shard in shards:
-        if shard.job != job:
-            raise BadFile(f"shards of different jobs: {_describe(job)} and {_describe(shard.job)}")
-        for r in shard.results:
-            seen = by_index.setdefault(r.index, r)
-            if (seen.total, seen.exact, seen.guess) != (r.total, r.exact, r.guess):
-                raise BadFile(f"two shards disagree on opening {r.index} ({r.guess})")
-    missing, start = [], None
-    for k in range(job.openings + 1):
-        if k < job.openings and k not in by_index:
-            start = k if start is None else start
-        elif start is not None:
-            missing.append((start, k))
-            start = None
-    exact = [r for r in by_index.values() if r.exact]
-    best = min((r.total for r in exact), default=None)
-    optimal = sorted(r.guess for r in exact if r.total == best)
-    return Verdict(job, len(by_index), missing, best, optimal)

@@ -148,10 +148,7 @@ class DeductionEngine(Engine):
     # --- advice ------------------------------------------------------------------------
     #: The modules a worker that searches for advice should start with (a fork server
     #: imports them once).
-    worker_modules: ClassVar[tuple[str, ...]] = (
-        "perfectplay.deduction.solve",
-        "perfectplay.deduction.probability",
-    )
+    worker_modules: ClassVar[tuple[str, ...]] = ("perfectplay.deduction.solve",)
 
     def suggest(
         self, game: DeductionGame, consistent: Any, history: History, **options: Any

@@ -26,7 +26,6 @@ from .model import DeductionGame, History
 from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_then_cost
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
-from .probability import WinStrategy
 from .root import (
     Subproblem,
     close_lanes,
@@ -39,7 +38,15 @@ from .root import (
 )
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
-from .tree import DeductionStrategy, Node, build_tree, prune_determined, tree_stats, wins_by_guess
+from .tree import (
+    DeductionStrategy,
+    Node,
+    Wins,
+    build_tree,
+    prune_determined,
+    tree_stats,
+    wins_by_guess,
+)
 
 #: Strategy names: the exact search, then seed 004's heuristics.
 STRATEGIES = ("optimal", *SCORES)
@@ -469,18 +476,14 @@ def _win_solution(
         exact=True,
         proven=label not in UPPER_BOUNDS,
         status=label,
-        strategy=WinStrategy(
+        strategy=DeductionStrategy(
             game,
             root,
-            objective.horizon,
-            wins,
-            n,
-            dict(by_depth),
-            position,
-            objective.determine,
-            objective.name,
+            Wins(objective.name, objective.horizon, wins, n, dict(by_depth)),
             label,
             method,
+            position,
+            objective.determine,
         ),
         stats=stats,
         method=method,

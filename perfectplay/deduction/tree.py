@@ -39,6 +39,32 @@ class Stats:
         }
 
 
+@dataclass(frozen=True)
+class Wins:
+    """How a strategy does within a horizon: the secrets it wins within `horizon` guesses.
+
+    Seed 000's main lemma turns the probability into a count: with W(S, t) the most
+    secrets of S a strategy reveals within t guesses, the best probability is W(all
+    secrets, T) divided by the number of secrets, an exact fraction. The search core
+    computes it as the fewest secrets lost (``objective.LOSSES``); the tree keeps a
+    subtree only where a secret can still be won."""
+
+    objective: str  # "probability" or "probability-then-cost"
+    horizon: int
+    wins: int
+    secrets: int
+    histogram: dict[int, int]  # number of guesses -> secrets won with that many
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "objective": self.objective,
+            "horizon": self.horizon,
+            "wins": self.wins,
+            "secrets": self.secrets,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+        }
+
+
 def build_tree(
     table: Table, subset: np.ndarray, history: History, choose: Callable[[np.ndarray, History], int]
 ) -> Node:
@@ -116,11 +142,13 @@ def tree_to_json(game, root: Node) -> dict[str, Any]:
 
 @dataclass
 class DeductionStrategy:
-    """A solved strategy: the tree, its statistics, and what it is (proven optimal or heuristic)."""
+    """A solved strategy: the tree, how it does (`Stats` over every secret, or `Wins`
+    within a horizon), and what it is (proven optimal, an upper bound, a heuristic).
+    Every deduction tree is written by its `to_json`."""
 
     game: Any
     root: Node
-    stats: Stats
+    stats: Stats | Wins
     label: str
     method: str
     position: tuple = ()  # the guesses played before the root, with their feedbacks

@@ -38,7 +38,7 @@ def row(slots: int, items: int, turns: int, restrict: str, workers: int) -> dict
     """Solve one row in this process; the figures as a dict."""
     sys.path.insert(0, str(ROOT))
     from perfectplay import load_game
-    from perfectplay.deduction.solve import solve_deduction
+    from perfectplay.deduction.solve import SolveOptions, solve_deduction
     from perfectplay.objectives import Objective
 
     # load the compiled kernels first (numba's cache; compiled once per checkout)
@@ -50,7 +50,7 @@ def row(slots: int, items: int, turns: int, restrict: str, workers: int) -> dict
         [f"slots={slots}", f"items={items}", f"turns={turns}", f"restrict={restrict}"],
     )
     t0, c0 = time.perf_counter(), time.process_time()
-    solution = solve_deduction(game, Objective("probability", turns), workers=workers)
+    solution = solve_deduction(game, Objective("probability", turns), SolveOptions(workers=workers))
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "items": items,

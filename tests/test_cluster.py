@@ -9,7 +9,7 @@ from perfectplay import load_game
 from perfectplay.deduction import root
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.tree import tree_stats
-from perfectplay.deduction.solve import solve_deduction
+from perfectplay.deduction.solve import SolveOptions, solve_deduction
 from perfectplay.errors import Unsupported
 from perfectplay.objectives import Objective
 
@@ -31,8 +31,8 @@ def test_local_dask_cluster_gives_the_thread_lanes_value(split_small_games, obje
     # must replay, by the scalar rules, to the total and worst case it states.
     pytest.importorskip("distributed")
     game = load_game("mastermind(pegs=4,colors=4)")
-    lanes = solve_deduction(game, Objective(objective), workers=2)
-    dask = solve_deduction(game, Objective(objective), cluster="local:2")
+    lanes = solve_deduction(game, Objective(objective), SolveOptions(workers=2))
+    dask = solve_deduction(game, Objective(objective), SolveOptions(cluster="local:2"))
     assert dask.value == lanes.value == {"expected": 905 / 256, "worst": 4}[objective]
     assert (dask.extra["total"], dask.extra["worst"]) == (
         lanes.extra["total"],

@@ -48,9 +48,9 @@ class DeductionEngine(Engine):
     determines = True
 
     def solve(self, game: DeductionGame, objective: Objective, **options: Any) -> Solution:
-        from .solve import solve_deduction
+        from .solve import SolveOptions, solve_deduction
 
-        return solve_deduction(game, objective, **options)
+        return solve_deduction(game, objective, SolveOptions(**options))
 
     def solve_options(self, game: DeductionGame, args: SolveArgs, note=print) -> dict[str, Any]:
         from .position import guess_index, parse_position

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
@@ -39,6 +40,7 @@ from .root import (
 from .search import SpeedUps
 from .stored import AnswerStore, keep_solution, solution_key, stored_solution
 from .tree import (
+    Answer,
     DeductionStrategy,
     Node,
     Wins,
@@ -175,26 +177,44 @@ def optimal_tree(
     return root
 
 
+@dataclass(frozen=True)
+class SolveOptions:
+    """How to solve a deduction game (`solve_deduction`): the options that travel together
+    from the command line (``DeductionEngine.solve_options``) or a caller to the search."""
+
+    strategy: str = "optimal"
+    max_guesses: int | None = None
+    speedups: SpeedUps = SpeedUps()
+    without: Sequence[str] = ()
+    workers: int | None = 1
+    position: History = ()
+    first: int | None = None
+    progress: Callable[[str], None] | None = None
+    store: Store | None = None
+    cluster: str | None = None
+    top: int | None = None
+
+
+@dataclass
+class _Solving:
+    """What a solve works on once its table is built, for the writers of its solution."""
+
+    game: DeductionGame
+    objective: Objective
+    table: Table
+    position: History
+    subset: np.ndarray
+    stats: dict
+    t0: float
+
+
 def solve_deduction(
-    game: DeductionGame,
-    objective: Objective = Objective(),
-    *,
-    strategy: str = "optimal",
-    max_guesses: int | None = None,
-    speedups: SpeedUps = SpeedUps(),
-    without: Sequence[str] = (),
-    workers: int | None = 1,
-    position: History = (),
-    first: int | None = None,
-    progress: Callable[[str], None] | None = None,
-    store: Store | None = None,
-    cluster: str | None = None,
-    top: int | None = None,
+    game: DeductionGame, objective: Objective = Objective(), options: SolveOptions = SolveOptions()
 ) -> Solution:
     """Solve `game`: the optimal strategy for `objective`, or a heuristic's strategy evaluated.
 
-    `without` names speed-ups to switch off (fields of ``SpeedUps``): the value stays,
-    only the time changes. With `workers` > 1 a position of at least
+    The `options` (`SolveOptions`): `without` names speed-ups to switch off (fields of
+    ``SpeedUps``): the value stays, only the time changes. With `workers` > 1 a position of at least
     ``root.PARALLEL_MIN_SECRETS`` secrets is split over that many lanes (threads of this
     process, ``root._Split``); None takes the core objective's ``lanes`` (one for the
     probability objectives' losses), else every core. `position` (guesses played with their feedbacks)
@@ -208,8 +228,11 @@ def solve_deduction(
     search tries them in): the value is then an upper bound, labelled so, not an optimum,
     and the store is not used.
     """
+    strategy, max_guesses, workers = options.strategy, options.max_guesses, options.workers
+    position, first, progress = options.position, options.first, options.progress
+    store, cluster, top = options.store, options.cluster, options.top
     _check(strategy, max_guesses)
-    speedups = switched_off(speedups, without)
+    speedups = switched_off(options.speedups, options.without)
     if objective.name not in ("expected", "worst", "probability", "probability-then-cost"):
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     probability = objective.name in ("probability", "probability-then-cost")
@@ -304,20 +327,8 @@ def solve_deduction(
         root = build_tree(table, subset, position, choose)
         if objective.determine:
             root = prune_determined(table, root, subset)
-        return _tree_solution(
-            game,
-            objective,
-            table,
-            root,
-            HEURISTIC,
-            strategy,
-            max_guesses,
-            stats,
-            t0,
-            position,
-            subset,
-            limit_text,
-        )
+        run = _Solving(game, objective, table, position, subset, stats, t0)
+        return _tree_solution(run, root, HEURISTIC, strategy, max_guesses, limit_text)
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
     within = None  # the core's objective of a probability solve
     if probability:
@@ -362,54 +373,28 @@ def solve_deduction(
     label = PROVEN if first is None else PROVEN_GIVEN_FIRST
     if top is not None:
         label, strategy = SEARCHED_TOP, f"top {top}"
+    run = _Solving(game, objective, table, position, subset, stats, t0)
     if within is not None:
-        solution = _win_solution(
-            game,
-            objective,
-            table,
-            result,
-            stats,
-            t0,
-            position,
-            subset,
-            within.loss_value,
-            label,
-            strategy,
-        )
+        solution = _win_solution(run, result, within.loss_value, label, strategy)
     else:
-        solution = _tree_solution(
-            game,
-            objective,
-            table,
-            root,
-            label,
-            strategy,
-            max_guesses,
-            stats,
-            t0,
-            position,
-            subset,
-            limit_text,
-        )
+        solution = _tree_solution(run, root, label, strategy, max_guesses, limit_text)
     if whole is not None:
         keep_solution(store, whole, solution, game)
     return solution
 
 
 def _tree_solution(
-    game,
-    objective,
-    table,
-    root,
-    label,
-    method,
-    max_guesses,
-    stats,
-    t0,
-    position,
-    subset,
-    limit_text: str = "",
+    run: _Solving, root: Node, label: str, method: str, max_guesses: int | None, limit_text: str
 ) -> Solution:
+    """The solution of a tree for the expected or worst objective."""
+    game, objective, table, position, stats = (
+        run.game,
+        run.objective,
+        run.table,
+        run.position,
+        run.stats,
+    )
+    subset, t0 = run.subset, run.t0
     st = tree_stats(table, root, subset, len(position), objective.determine)
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(
@@ -443,18 +428,17 @@ def _where(game: DeductionGame, position: History) -> str | None:
 
 
 def _win_solution(
-    game,
-    objective,
-    table,
-    result,
-    stats,
-    t0,
-    position,
-    subset,
-    loss_value: int = 1,
-    label: str = PROVEN,
-    method: str = "optimal",
+    run: _Solving, result: Answer, loss_value: int, label: str, method: str
 ) -> Solution:
+    """The solution of a tree for a probability objective (the search's `result`)."""
+    game, objective, table, position, stats = (
+        run.game,
+        run.objective,
+        run.table,
+        run.position,
+        run.stats,
+    )
+    subset, t0 = run.subset, run.t0
     n = len(subset)
     losses, cost = divmod(result.value, loss_value)
     wins = n - losses

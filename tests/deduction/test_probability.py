@@ -10,7 +10,7 @@ from perfectplay import load_game
 from perfectplay.deduction.feedback import compute_feedback
 from perfectplay.deduction.root import search_for
 from perfectplay.deduction.search import SpeedUps
-from perfectplay.deduction.solve import solve_deduction
+from perfectplay.deduction.solve import SolveOptions, solve_deduction
 from perfectplay.deduction.verify import BadStrategy, verify_document
 from perfectplay.engine import solve
 from perfectplay.objectives import Objective
@@ -38,7 +38,9 @@ TINY = [
 
 def wins(spec, horizon, speedups=SpeedUps()):
     game = load_game(spec)
-    return solve_deduction(game, Objective("probability", horizon), speedups=speedups).extra["wins"]
+    return solve_deduction(
+        game, Objective("probability", horizon), SolveOptions(speedups=speedups)
+    ).extra["wins"]
 
 
 @pytest.mark.parametrize("spec,horizon", TINY)
@@ -179,7 +181,7 @@ def test_two_lanes_give_the_same_value(monkeypatch):
     monkeypatch.setattr(root, "SPLIT_MIN_SECRETS", 100)
     game = load_game("item-matching", ["slots=4", "items=5", "turns=3"])
     one = solve_deduction(game, Objective("probability", 3))
-    two = solve_deduction(game, Objective("probability", 3), workers=2)
+    two = solve_deduction(game, Objective("probability", 3), SolveOptions(workers=2))
     assert two.extra["wins"] == one.extra["wins"]
     assert (
         verify_document(game, json.loads(json.dumps(two.export())))[0].secrets == one.extra["wins"]

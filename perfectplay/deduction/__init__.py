@@ -1,11 +1,12 @@
 """The deduction engine: a secret drawn uniformly from a finite set, guesses with feedback.
 
-Modules, one job each: ``model`` (the rules protocol and its conformance checker),
-``feedback`` (the feedback table of a game, built once), ``kernels`` (numba inner loops),
-``partition`` (splitting a consistent set by a guess), ``symmetry`` (canonical guesses
-under the symmetries a history leaves), ``heuristics`` (seed 004's one-step scores),
-``search`` (exact branch-and-bound), ``parallel`` (first guesses on several
-processes), ``tree`` (strategy trees, their statistics and JSON), ``verify``
-(replaying an exported tree), ``solve`` (the engine's entry points: ``solve_deduction``
-and ``suggest_guess``, the best guess for any consistent set). See docs/deduction.md.
+``engine`` is its one public face (what the screens and the registry reach); ``model``
+(with ``restriction``) is the rules protocol games write. Inside, one job a module:
+``feedback`` (the feedback table, built once), ``kernels`` and ``core`` (the compiled
+search, one evaluator for every objective), ``search`` and ``root`` (the search seen
+from Python, and a position's first guesses over lanes), ``symmetry`` and
+``heuristics`` (canonical guesses, seed 004's one-step scores), ``tree`` (strategy trees,
+their statistics and JSON), ``verify`` (the one replayer), ``solve`` (``solve_deduction``
+and ``suggest_guess``), ``openings`` (the proof over every opening, in shards). See
+docs/deduction.md.
 """

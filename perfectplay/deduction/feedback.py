@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -66,6 +67,18 @@ KEEP_ENTRIES = 1 << 23
 KEEP_ENV = "PERFECTPLAY_KEEP_TABLES"
 
 
+def source_file(definition: object) -> Path | None:
+    """The readable source file defining `definition` (a class or function), whose
+    bytes key the values its rules compute; None if there is none."""
+    import inspect
+
+    try:
+        path = Path(inspect.getsourcefile(definition))
+    except TypeError:
+        return None
+    return path if path.is_file() else None
+
+
 def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """The game's table, read from the user's cache where an earlier run kept it (large
     tables only: Wordle's 30 million entries take 0.6 s to compute on two cores, 0.02 s
@@ -77,7 +90,6 @@ def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -
     if len(guesses) * len(secrets) < KEEP_ENTRIES or os.environ.get(KEEP_ENV) == "0":
         return compute_feedback(game, guesses, secrets)
     import hashlib
-    import inspect
 
     from ..kernel_cache import cache_home
 
@@ -86,16 +98,11 @@ def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -
     for array in (guesses, secrets):
         digest.update(np.ascontiguousarray(array).tobytes())
     kernel = game.feedback_kernel()
-    for source in sorted(
-        {
-            inspect.getsourcefile(type(game)),
-            inspect.getsourcefile(getattr(kernel, "py_func", kernel)),
-        }
-    ):
-        try:
-            digest.update(open(source, "rb").read())
-        except (OSError, TypeError):  # no source to read: nothing kept
+    rules = (type(game), getattr(kernel, "py_func", kernel))
+    for source in sorted({source_file(definition) for definition in rules}, key=str):
+        if source is None:  # no source to read: nothing kept
             return compute_feedback(game, guesses, secrets)
+        digest.update(source.read_bytes())
     path = cache_home() / "tables" / f"{digest.hexdigest()[:32]}.npy"
     try:
         kept = np.load(path, allow_pickle=False)

@@ -22,7 +22,6 @@ solve, whose memos never saw the sets below them).
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import threading
 import zlib
@@ -33,7 +32,7 @@ import numpy as np
 from ..objectives import Objective
 from ..solution import Solution, format_value, parse_value
 from ..store import Store, Stored
-from .feedback import Table
+from .feedback import Table, source_file
 from .model import DeductionGame
 from .objective import INF
 from .tree import Answer, Node
@@ -50,11 +49,8 @@ def fingerprint(game: DeductionGame, table: Table | None = None) -> bytes:
     digest.update(json.dumps([game.name, game.params], sort_keys=True, default=str).encode())
     for array in (game.guesses(), game.secrets()):
         digest.update(np.ascontiguousarray(array).tobytes())
-    try:
-        with open(inspect.getsourcefile(type(game)), "rb") as source:
-            digest.update(source.read())
-    except (OSError, TypeError):  # a class without a source file: its name
-        digest.update(type(game).__qualname__.encode())
+    source = source_file(type(game))  # a class without a source file: its name
+    digest.update(source.read_bytes() if source is not None else type(game).__qualname__.encode())
     digest.update(repr(game.restriction()).encode())
     if table is not None and table.fb is not None:
         digest.update(np.ascontiguousarray(table.fb).tobytes())

@@ -28,7 +28,7 @@ Reference counting: numba increfs and decrefs each array handed to an inlined fu
 or a call, so a helper given the graph's arrays once per component costs more than the
 component's own arithmetic when most components are a lone state (Tricky Trios: three
 in five). The lone state is therefore solved written out in the loop, and the loop
-hands ``_solve_block`` only the cycles. Measured on Tricky Trios n=60 (4.2 million
+hands ``solve_block`` only the cycles. Measured on Tricky Trios n=60 (4.2 million
 components): 1.08 s with each component handed to a visitor of Tarjan's walk, reading
 its arrays from a context tuple; 0.55 s now.
 """
@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import _direct_value, no_pairs, sweeps
+from .kernels import direct_value, no_pairs, sweeps
 from .structure_kernels import DEEP, LARGE, tarjan
 
 #: Outcomes of ``solve_by_components``.
@@ -46,13 +46,13 @@ OK, BIG, FREE_CYCLE, NEVER_ENDS, NO_CONVERGENCE, FORWARD = range(6)
 #: Bits of the solve's flags: a state of the component being solved; a state whose value
 #: is final and finite.
 _INSIDE = np.uint8(1)
-_FINISHES = np.uint8(2)
+FINISHES = np.uint8(2)
 #: ... and, while a block's states are checked, one that reaches such a state.
 _REACHES = np.uint8(4)
 
 
 @njit(inline="always")
-def _solve_block(
+def solve_block(
     stack,
     k,
     top,
@@ -75,7 +75,7 @@ def _solve_block(
 ):
     """Solve the states stack[k:top] (a cycle: two states or more, or one with a choice
     back to itself; or a game's block, see ``solve_by_components``) given its exits' final
-    values (`flags`: _INSIDE clear, _FINISHES set on the states with a final finite value;
+    values (`flags`: _INSIDE clear, FINISHES set on the states with a final finite value;
     `local[s - base]`: an int per state s of the component, free to overwrite; `scratch`:
     room for two ints per state of it; `pairs`: no ``Pairs`` layout, `buf` the sweep's
     buffer). Returns (status, sweeps).
@@ -110,7 +110,7 @@ def _solve_block(
                     j = local[target[e] - base]
                     if j >= i:
                         climbed[j] = 1
-            elif f & _FINISHES:
+            elif f & FINISHES:
                 reaches = True
         if reaches:
             flags[s] |= _REACHES
@@ -133,7 +133,7 @@ def _solve_block(
             break
     for i in range(k, top):
         V[stack[i]] = 0.0 if out_ptr[stack[i]] == out_ptr[stack[i] + 1] else np.inf
-        flags[stack[i]] = _FINISHES
+        flags[stack[i]] = FINISHES
     # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
     # the game, as a rule) first, as ``tarjan`` writes them; a block in code order
     done, delta = sweeps(
@@ -200,7 +200,7 @@ def _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target):
                 continue
             for e in range(choice_ptr[out_ptr[s]], choice_ptr[out_ptr[s + 1]]):
                 f = flags[target[e]]
-                if f & _REACHES or (f & _FINISHES and not f & _INSIDE):
+                if f & _REACHES or (f & FINISHES and not f & _INSIDE):
                     flags[s] |= _REACHES
                     grew = True
                     break
@@ -291,16 +291,16 @@ def solve_by_components(
             status, done = NEVER_ENDS, 0
             if lo == hi:  # terminal
                 V[v] = 0.0
-                flags[v] |= _FINISHES
+                flags[v] |= FINISHES
                 status = OK
             for e in range(lo, hi):
-                if flags[target[e]] & _FINISHES:
-                    flags[v] |= _FINISHES
-                    V[v] = _direct_value(v, V, out_ptr, weight, denom, choice_ptr, target, cost)
+                if flags[target[e]] & FINISHES:
+                    flags[v] |= FINISHES
+                    V[v] = direct_value(v, V, out_ptr, weight, denom, choice_ptr, target, cost)
                     status, done = OK, 1
                     break
         else:
-            status, done = _solve_block(
+            status, done = solve_block(
                 order,
                 k,
                 top,

@@ -150,7 +150,7 @@ class Pairs:
     bit for bit. Row s is ptr[s]:ptr[s + 1] of `target` and `cost`; ``local[e]`` is
     choice e's position in its state's row. A state with more than ``kernels.LOCAL_MAX``
     (255) pairs keeps every choice in its row instead, its ``local`` entries 0 and
-    unused: its choices are read directly (``kernels._direct_value``, the fallback). The
+    unused: its choices are read directly (``kernels.direct_value``, the fallback). The
     rows are also the state graph without its repeated edges, which the structure passes
     walk (``structure.solve_order``).
     """

@@ -52,7 +52,8 @@ def rules_kernel(fn: Callable) -> Callable:
 
 
 @njit(inline="always")
-def _clear(weight, nxt, cost):
+def clear_expansion(weight, nxt, cost):
+    """Hand the rules cleared arrays: weights 0, no choice (-1), costs 0."""
     weight[:] = 0
     nxt[:, :] = -1
     cost[:, :] = 0
@@ -137,7 +138,7 @@ def reach(rules, params, start, bound, K, C):
         while head < stop:
             code = queue[head]
             head += 1
-            _clear(w, nx, cs)
+            clear_expansion(w, nx, cs)
             if rules(params, code, w, nx, cs):
                 continue
             total = 0
@@ -216,7 +217,7 @@ def fill(
     out_ptr[0] = 0
     choice_ptr[0] = 0
     for s in range(codes.shape[0]):
-        _clear(w, nx, cs)
+        clear_expansion(w, nx, cs)
         terminal[s] = rules(params, codes[s], w, nx, cs)
         denom[s] = 1
         if not terminal[s]:

@@ -58,7 +58,7 @@ def evaluate_exact(g: Graph, best_edge: np.ndarray, max_block: int) -> list:
                 continue
         if len(block) > max_block:
             raise TooLarge(f"a cycle of {len(block)} states exceeds the exact limit {max_block}")
-        _solve_block(block.tolist(), policy, V)
+        solve_block(block.tolist(), policy, V)
     return V
 
 
@@ -85,7 +85,7 @@ class _Policy(NamedTuple):
         return paid, to
 
 
-def _solve_block(block: list, policy: _Policy, V: list) -> None:
+def solve_block(block: list, policy: _Policy, V: list) -> None:
     """Solve den_s V_s - sum_{inside} w V_t = sum w c + sum_{outside} w V_t exactly."""
     m = len(block)
     pos = {s: i for i, s in enumerate(block)}

@@ -117,7 +117,7 @@ def _packed_value(s, V, out_ptr, weight, denom, choice_ptr, pairs, buf):
 
 
 @njit(cache=True)
-def _direct_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost):
+def direct_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost):
     """The Bellman update of state s read without the layout (the fallback, and every
     state in ``by_components``): a compiled function of its own, called, not inlined:
     inlined in the sweep beside ``_packed_value`` the packed sweep ran 1.7 times slower
@@ -208,7 +208,7 @@ def sweeps(
             if _packed(s, pairs):
                 v = _packed_value(s, V, out_ptr, weight, denom, choice_ptr, pairs, buf)
             else:
-                v = _direct_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost)
+                v = direct_value(s, V, out_ptr, weight, denom, choice_ptr, target, cost)
             if v == V[s]:
                 continue
             d = np.inf if V[s] == np.inf else abs(v - V[s]) / max(1.0, abs(v))
@@ -326,7 +326,7 @@ def _improve_packed(s, current, out_ptr, choice_ptr, local, buf):
 
 
 @njit(inline="always")
-def _improve_direct(s, V, current, out_ptr, choice_ptr, target, cost):
+def improve_direct(s, V, current, out_ptr, choice_ptr, target, cost):
     """``improve_choices`` at state s, its choices read directly. Returns changes."""
     changed = 0
     for o in range(out_ptr[s], out_ptr[s + 1]):
@@ -353,14 +353,14 @@ def improve_choices(V, current, out_ptr, choice_ptr, target, cost, pairs, first,
     buf = np.empty(LOCAL_MAX)
     if pairs[0].shape[0] == 1:  # no layout (a loop of its own: 4x faster than with the test)
         for s in range(first, last):
-            changed += _improve_direct(s, V, current, out_ptr, choice_ptr, target, cost)
+            changed += improve_direct(s, V, current, out_ptr, choice_ptr, target, cost)
         return changed
     for s in range(first, last):
         if _packed(s, pairs):
             _gather(s, V, pairs, buf)
             changed += _improve_packed(s, current, out_ptr, choice_ptr, pairs[3], buf)
         else:
-            changed += _improve_direct(s, V, current, out_ptr, choice_ptr, target, cost)
+            changed += improve_direct(s, V, current, out_ptr, choice_ptr, target, cost)
     return changed
 
 

@@ -7,8 +7,8 @@ whole graph at once: after the reach pass (``compiled.reach``: the reachable cod
 bitmap), ``solve_blocks`` walks the codes in order, expands each block's states through
 the rules into a small graph of their own (the block's states, then one slot per choice
 leaving the block, holding that exit's final value), solves it with the components'
-own ``_solve_block`` and takes each outcome's cheapest choice with the greedy pass's own
-``_improve_direct``. It keeps the values and the chosen choices, numbered as ``fill``
+own ``solve_block`` and takes each outcome's cheapest choice with the greedy pass's own
+``improve_direct``. It keeps the values and the chosen choices, numbered as ``fill``
 numbers outcomes and choices, and nothing else: Tricky Trios n=100 needs the bitmap and
 its ranks, the values and the choices (1.4 GB) instead of a graph of 3.2 GB beside them.
 The arithmetic is the same as solving the kept graph by blocks, so the values and the
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .by_components import BIG, FORWARD, OK, _FINISHES, _solve_block
+from .by_components import BIG, FORWARD, OK, FINISHES, solve_block
 from .compile import Reached
-from .compiled import _clear, count_below, pop_lowest, rank_of
-from .kernels import _improve_direct, no_pairs
+from .compiled import clear_expansion, count_below, pop_lowest, rank_of
+from .kernels import improve_direct, no_pairs
 
 
 @dataclass
@@ -132,7 +132,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
             break
         o, e, exits = 0, 0, 0
         for j in range(m):  # the block's graph, as ``fill`` would write it
-            _clear(w, nx, cs)
+            clear_expansion(w, nx, cs)
             out_ptr[j] = o
             flags[j] = 0
             if rules(params, codes[j], w, nx, cs):
@@ -155,7 +155,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
                     else:  # an exit: its value is final
                         target[e] = m + exits
                         value[m + exits] = V[ti]
-                        flags[m + exits] = _FINISHES
+                        flags[m + exits] = FINISHES
                         exits += 1
                     cost[e] = cs[k, c]
                     e += 1
@@ -164,7 +164,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
             denom[j] = total
         for j in range(m, m + exits + 1):
             out_ptr[j] = o
-        status, done = _solve_block(
+        status, done = solve_block(
             stack,
             0,
             m,
@@ -191,7 +191,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
             V[first + j] = value[j]
             for q in range(out_ptr[j], out_ptr[j + 1]):
                 current[q] = choice_ptr[q]
-            _improve_direct(j, value, current, out_ptr, choice_ptr, target, cost)
+            improve_direct(j, value, current, out_ptr, choice_ptr, target, cost)
             for q in range(out_ptr[j], out_ptr[j + 1]):
                 chosen[o_base + q] = e_base + current[q]
         first += m

@@ -6,8 +6,8 @@ keeps what is freed for the next node, as long as its thresholds are the adaptiv
 defaults. Dask's nanny starts every worker with ``MALLOC_TRIM_THRESHOLD_=65536`` (so that
 a worker hands freed memory back to the system at once), which also fixes the size above
 which glibc maps memory afresh at 128 kB: each of those arrays then becomes a new mapping
-whose pages are faulted in, zeroed, and unmapped again. On Bulls and Cows over a 2-worker
-local cluster that was eleven times the page faults and 9 s of system time in 50 s.
+whose pages are faulted in, zeroed, and unmapped again: many times the page faults,
+and system time a large share of the run (docs/measurements.md).
 
 ``keep_freed_memory`` sets both thresholds in the running process (``mallopt``), where
 the environment variable can no longer be changed, so it works however the worker was

@@ -280,7 +280,7 @@ def solve(
     options = engine.solve_options(
         g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True)
     )
-    start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out (0.15 s)
+    start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out
     if not quiet:
         _say_when_compiling()
     progress = Silent() if quiet else Bar()
@@ -775,8 +775,9 @@ def main() -> None:
 def _exit(code: int | str | None) -> None:
     """End the process with `code` (as ``sys.exit`` reads it). When nothing else runs (no
     thread, no child process, no cluster client), exit-time callbacks are run and the
-    interpreter's teardown is skipped: freeing numba's compiled code at teardown takes
-    0.15 s, a quarter of a small solve's whole process. Otherwise the usual exit."""
+    interpreter's teardown is skipped: freeing numba's compiled code at teardown is a
+    large share of a small solve's whole process (docs/measurements.md). Otherwise the
+    usual exit."""
     processes = sys.modules.get("multiprocessing")
     if (
         threading.active_count() > 1

@@ -4,8 +4,8 @@ numba loads its CPU implementations at the first call of any compiled function, 
 cache hit included (``BaseContext.refresh``). One of them, ``numba.np.arraymath``, probes
 for BLAS when it is imported, by importing ``scipy.linalg.cython_blas``: that loads all
 of ``scipy.linalg`` and, through SciPy's array-API layer, every submodule of numpy down
-to ``numpy.f2py`` (0.15 s, a fifth of the whole ``perfectplay solve dice-cards n=5``
-process). No kernel of perfectplay uses BLAS or LAPACK (``markov.dense`` solves the
+to ``numpy.f2py``, a large share of a small solve's whole process
+(docs/measurements.md). No kernel of perfectplay uses BLAS or LAPACK (``markov.dense`` solves the
 policy blocks), so the command line starts the target with that one import failing.
 
 Why this is safe (``tests/test_numba_start.py`` checks each point on the numba

@@ -95,7 +95,7 @@ MAX_PATTERN_SYMBOLS = 39
 #: Bytes of candidate lists cached by class pattern, per search.
 PATTERN_CACHE_BYTES = 64 << 20
 #: Secrets scored between two looks at a candidate's partial bound (``score_by_guess``,
-#: with the table; item matching I = 6: 2.5 s at 4, 2.6 s at 8, 2.8 s at 16).
+#: with the table; the step measured best: docs/measurements.md).
 CUTOFF_STEP = 4
 #: Largest set scored by secret (its cell counts are 16-bit).
 MAX_COUNT = 65535

@@ -81,8 +81,8 @@ def source_file(definition: object) -> Path | None:
 
 def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """The game's table, read from the user's cache where an earlier run kept it (large
-    tables only: Wordle's 30 million entries take 0.6 s to compute on two cores, 0.02 s
-    to read), else computed and kept. The file is named by a digest of all that decides
+    tables only, where reading is far quicker than computing: docs/measurements.md),
+    else computed and kept. The file is named by a digest of all that decides
     the table (the codes, the sources of the rules and of the feedback kernel, the
     type), so a changed list or rule computes afresh; it is written under another name
     and renamed, so an interrupted run leaves no half table; any file that cannot be

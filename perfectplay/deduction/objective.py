@@ -113,12 +113,10 @@ class SearchObjective:
 EXPECTED = SearchObjective("expected", node_cost=1, exhaust_inf=True, order_by_largest=False)
 WORST = SearchObjective("worst", node_cost=0, exhaust_inf=True, order_by_largest=True)
 #: The losses objective searches a guess's cells largest first: smallest first (the
-#: other objectives' order) took 2.3 times the states on item matching S=5, T=4, I=6
-#: (22,910 against 9,971) and twice the time on I=7. It takes one lane by default: the
+#: other objectives' order) searched far more states. It takes one lane by default: the
 #: split searches cells of one guess side by side, each with the budget known when it
-#: starts, and this objective's weak cell bounds make those budgets loose (item
-#: matching's table, S=5, T=4, I=5..10: 171 s on two lanes, 124 s of CPU and 57,003
-#: states at I=10, against 89 s on one with 30,654 states).
+#: starts, and this objective's weak cell bounds make those budgets loose, so two lanes
+#: searched more states and took longer than one (both measured: docs/measurements.md).
 LOSSES = SearchObjective(
     "losses", node_cost=0, exhaust_inf=False, order_by_largest=False, smallest_first=False, lanes=1
 )

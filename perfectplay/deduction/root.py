@@ -50,9 +50,7 @@ JOURNAL_EVERY = 1.0
 
 #: On several lanes, a set of at least this many secrets is split rather than handed to
 #: one lane whole (``_Split``). Splitting more finely spreads related sets over memos
-#: that do not share. First pass on two lanes, by threshold: Bulls and Cows 300: 72 s
-#: (128 s of CPU), 450: 42 s, 600: 42 s (63 s), 1,000: 43 s (63 s); Mastermind 4x8 600:
-#: 31 s (61 s), 1,000: 27 s (52 s), 2,000: 28 s (49 s).
+#: that do not share (the thresholds measured: docs/measurements.md).
 SPLIT_MIN_SECRETS = 1000
 
 

@@ -191,8 +191,8 @@ class Search:
 
     def _call(self, kernel, *args):
         """``kernel(*args)`` (a compiled function taking the core first), numba's typing of
-        the arguments done once per kernel and search: typing the core costs about 1.5 ms
-        a call, more than the small searches that growing a tree asks for at every node."""
+        the arguments done once per kernel and search: typing the core costs more a call
+        than the small searches that growing a tree asks for at every node."""
         entry = self._entries.get(kernel)
         if entry is None:
             result = kernel(*args)  # typed (and compiled or loaded) as usual, once

@@ -2,13 +2,12 @@
 
 ``kernels.evaluate_blocks`` solves each strong component of a policy of at most
 ``solve.MAX_DENSE`` states as one dense system. It used ``np.linalg.solve``, which numba
-runs through SciPy's LAPACK, importing ``scipy.linalg`` (0.15 s of the 0.7 s that the
-whole ``perfectplay solve dice-cards n=5`` process took). The systems are small
+runs through SciPy's LAPACK, importing ``scipy.linalg``, a large share of a small
+solve's whole process. The systems are small
 (hundreds of unknowns) and sparse (a policy's row has a few entries, and elimination
 fills in little), so Gaussian elimination with partial pivoting, the algorithm of
 LAPACK's ``dgesv``, written here unblocked and updating only the pivot row's nonzero
-columns, is as fast: the 6,062 dense blocks of one policy of dice-cards n=9 took 0.42 s
-here, 0.45 s through LAPACK (0.88 s with dense row updates). With no kernel needing
+columns, is as fast (docs/measurements.md). With no kernel needing
 SciPy, the command line keeps it out of the process (``numba_start``).
 """
 

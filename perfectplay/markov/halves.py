@@ -12,10 +12,10 @@ the other thread's values as they were being written would not be).
 Reading the other half one sweep late costs few sweeps when the halves are loosely
 coupled, and that decides where the sweeps are split: only in a game's own code order
 (``MarkovGame.ends_at_high_codes``). Dice-cards' halves are the states with its highest
-card face down and those with it face up, which one roll in n² turns over: n=10 takes
-the same 39 sweeps, each 0.09 s against 0.18 s on one thread, each thread reading the
-arrays of its own half front to back. Split along the solver's own order (by distance
-to the goal) the halves wait on each other: n=8 took 68 sweeps instead of 33.
+card face down and those with it face up, which one roll in n² turns over: the same
+sweeps, each thread reading the arrays of its own half front to back. Split along the
+solver's own order (by distance to the goal) the halves wait on each other and the
+sweeps double (docs/measurements.md).
 Improving the policy and taking the greedy choices read the values only and write the
 choices of each half's own outcomes, so the halves are independent there, in any order.
 

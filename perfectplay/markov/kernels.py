@@ -351,7 +351,7 @@ def improve_choices(V, current, out_ptr, choice_ptr, target, cost, pairs, first,
     buffer (the same sums). Without the GIL: two threads improve two ranges at once."""
     changed = 0
     buf = np.empty(LOCAL_MAX)
-    if pairs[0].shape[0] == 1:  # no layout (a loop of its own: 4x faster than with the test)
+    if pairs[0].shape[0] == 1:  # no layout: a loop of its own, without the per-state test
         for s in range(first, last):
             changed += improve_direct(s, V, current, out_ptr, choice_ptr, target, cost)
         return changed
@@ -523,8 +523,8 @@ def copy_rows(order, row_ptr, src, dst):
 def targets_through_pairs(order, row_ptr, target, new_name, local, pairs_ptr, pairs_target, dst):
     """``copy_rows_renamed`` of the choices' targets, a packed state's read from its row of
     ``compile.Pairs`` already renumbered (`pairs_ptr`, `pairs_target`; `local` as before
-    renumbering): a read in the cache per choice instead of a random one into `new_name`
-    (dice-cards n=10: 1.2 s)."""
+    renumbering): a read in the cache per choice instead of a random one into
+    `new_name`."""
     j = 0
     for i in range(order.shape[0]):
         s = order[i]

@@ -102,8 +102,8 @@ class MarkovGame(Game):
     #: (states nearer the end first), vouched for by the game: the solver then sweeps in
     #: that order, over the states as explored (indexed in code order), and neither
     #: computes an order of its own nor renumbers the graph into one
-    #: (``SpeedUps.code_order``; dice-cards n=10: the same sweeps and policy rounds,
-    #: 3.5 s of ordering and renumbering spared).
+    #: (``SpeedUps.code_order``: the same sweeps and policy rounds, the ordering and
+    #: renumbering spared).
     ends_at_high_codes: ClassVar[bool] = False
 
     #: Codes c sharing c // cycle_span form a block, and the game vouches that every

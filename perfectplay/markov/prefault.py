@@ -3,13 +3,12 @@
 An array from ``np.empty`` is only address space: each page is backed by the kernel the
 first time it is written, a fault that stalls the writer. The exploration's second pass
 (``compiled.fill``) writes gigabytes front to back, so most of its time can be such
-stalls: on the project's virtual machine a page first touched costs 1.2 to 2.4 s a GiB
-(the host backs it then), and Tricky Trios n=100's fill spent 7.2 of its 9.2 s in the
-kernel. A helper thread asks the kernel to back the pages ahead of the writer
+stalls, most of all on a virtual machine whose host backs a page when it is first
+touched (docs/measurements.md). A helper thread asks the kernel to back the pages ahead of the writer
 (``madvise(MADV_POPULATE_WRITE)``, Linux 5.14 and later: it faults pages in as a write
 would, without changing their contents, so it is safe beside the writer), each array
 in step with the others as the pass writes them all together; the pass (compiled
-without the GIL) meanwhile computes. Measured: Tricky Trios n=100's fill 9.2 s -> 5.0 s.
+without the GIL) meanwhile computes.
 
 Where the call is not available (another system, an older kernel) nothing is done and
 the writer faults its pages itself, as before.

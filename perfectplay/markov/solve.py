@@ -50,10 +50,8 @@ LOCAL_BLOCK = 1000
 LOCAL_STACK = 1 << 22
 #: A graph of at most this many states is swept in its visiting order as it is numbered,
 #: not renumbered into that order (``_visiting_order``): its arrays stay in the cache, so
-#: reading them in order gains nothing (dice-cards --float, kernels loaded: n=6 13 ms as
-#: numbered, 15 ms renumbered; n=7, 16,384 states, 94 ms either way), and the
-#: renumbering's seven kernels are not loaded from numba's disk cache (about 11 ms of
-#: dice-cards n=5's whole process).
+#: reading them in order gains nothing, and the renumbering's seven kernels are not
+#: loaded from numba's disk cache (docs/measurements.md).
 RENUMBER_STATES = 1 << 14
 #: Sweeps per kernel call between progress reports (and chances for Ctrl-C: a compiled
 #: call cannot be interrupted), at most about EDGES_PER_CALL edges' work per call;

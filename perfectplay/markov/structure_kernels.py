@@ -38,9 +38,8 @@ def tarjan(out_ptr, choice_ptr, target, room, max_block, order, starts, low):
 
     Why the components are written down rather than handed to a visitor as they
     complete: a visitor reading its arrays from a context tuple paid numba's reference
-    counting on every array at every call, two thirds of the time of solving Tricky
-    Trios n=60's 4.2 million components by that route (1.08 s against 0.55 s for this
-    walk and ``by_components``' plain loop over what it wrote).
+    counting on every array at every call, most of the time of solving millions of
+    components by that route (docs/measurements.md).
     """
     n = out_ptr.shape[0] - 1
     index = np.full(n, -1, dtype=np.int32)

@@ -15,8 +15,9 @@ large cells split in turn.
 
 With a result store (``stored.AnswerStore``) the position and its cells of at least
 ``MIN_SECRETS`` secrets are looked up before any work and kept as soon as they are
-answered; on one lane the position is then split into the cells of its first guesses,
-so that an interrupted solve resumes with at most the cells in flight to redo.
+answered; on one lane the position is then split into the cells of its first guesses
+(``_Split`` run on that lane, its cells whole and one after the other), so that an
+interrupted solve resumes with at most the cells in flight to redo.
 """
 
 from __future__ import annotations
@@ -422,29 +423,23 @@ def _on_lanes(
     relay: Relay | None,
 ) -> Position:
     search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
-    if len(lanes) > 1:
-        split = _Split(lanes, search, progress, {} if known is None else known, store, relay)
-        answer = _wait(split.start(sub), None, None)
-        return Position(answer.value, answer.tree, split.nodes)
-    if sub.first is not None:
-        return _try_guesses(sub, [(sub.first, 0)], lanes, search, progress, known, searches, store)
-    if store is None or len(sub.subset) < 2 * MIN_SECRETS:
-        answer = _wait(_hand(lanes[0], sub), search, progress)
+    alone = len(lanes) == 1
+    if alone and sub.first is None and (store is None or len(sub.subset) < 2 * MIN_SECRETS):
+        answer = _wait(_hand(lanes[0], sub), search, progress)  # the core, whole
         return Position(answer.value, answer.tree, answer.nodes)
-    obvious, _, cand, bound, _, _ = search.prepare(sub.subset, sub.history, sub.cap)
-    if obvious is not None:
-        answer = solve_subproblem(sub, searches)
-        return Position(answer.value, answer.tree, answer.nodes)
-    return _try_guesses(
-        sub,
-        list(zip(cand.tolist(), bound.tolist())),
+    # One root loop whatever the lanes: on one lane (a thread sharing this search) the
+    # cells run whole, one after the other, each with the budget the others leave.
+    split = _Split(
         lanes,
         search,
         progress,
-        known,
-        searches,
+        {} if known is None else known,
         store,
+        relay,
+        INF if alone else SPLIT_MIN_SECRETS,
     )
+    answer = _wait(split.start(sub), search if alone else None, progress if alone else None)
+    return Position(answer.value, answer.tree, split.nodes)
 
 
 def _answered(answer: Answer) -> Future:
@@ -507,66 +502,6 @@ def _learn(known: dict, key: bytes, cap: int, value: int) -> None:
     """Remember a cell's value or bound for the later passes (``_known_bound``)."""
     by_cap = known.setdefault(key, {})
     by_cap[cap] = max(by_cap.get(cap, 0), value)
-
-
-def _try_guesses(
-    sub: Subproblem,
-    guesses: list[tuple[int, int]],
-    lanes: list[Executor],
-    search: Search,
-    progress: Callable[[str], None] | None,
-    known: dict | None,
-    searches: dict | None,
-    store: AnswerStore | None = None,
-) -> Position:
-    """The best of `guesses` ((guess, bound) in the order to try) at `sub`'s position on
-    one lane, their cells solved one after the other in the core's order, each
-    with the budget the others leave. Cells of at least ``MIN_SECRETS`` secrets are looked
-    up in `store` first and kept there once answered."""
-    known = {} if known is None else known
-    table, objective = search.table, search.objective
-    n, cap = len(sub.subset), sub.cap
-    best, best_tree, nodes = sub.budget, None, 0
-    if not guesses:
-        return Position(max(best, objective.exhausted(n)), None, 0)
-    for g, b in guesses:
-        if b >= min(best, INF):
-            break
-        parts, keys, lower, total = _guess_cells(search, sub, g, known, store)
-        if total >= min(best, INF):
-            continue
-        node, complete = Node(g), True
-        for k, ((f, part), key) in enumerate(zip(parts, keys)):
-            cell = _cell(sub, g, f, part, best - (total - lower[k]))
-            kept = store is not None and len(part) >= MIN_SECRETS
-            recalled = store.recall(cell) if kept else None
-            if recalled is not None and recalled.answer is not None:
-                future = _answered(recalled.answer)
-            else:
-                future = _hand(lanes[0], cell)
-                if kept:
-                    store.record_when_done(cell, future)
-            answer = _wait(future, search, progress)
-            nodes += answer.nodes
-            _learn(known, key, cap - 1, answer.value)
-            total += answer.value - lower[k]
-            if progress:
-                progress(
-                    f"{table.game.format_code(table.guesses[g])} (cap {cap}): cell "
-                    f"{k + 1}/{len(parts)} of {len(part)} secrets -> "
-                    f"{answer.value if answer.tree is not None else 'over budget'}"
-                    f"{_stored_note(store)}"
-                )
-            if answer.tree is None or total >= best:
-                complete = False
-                break
-            if objective.exhaust_inf or answer.value < objective.exhausted(
-                len(part)
-            ):  # can still win
-                node.children[f] = answer.tree
-        if complete and total < best:
-            best, best_tree = total, node
-    return Position(best, best_tree, nodes)
 
 
 class _Dispatch:
@@ -699,8 +634,9 @@ class _Split:
     """A position valued on several lanes, in the core's order, with its cells side by
     side.
 
-    A set of fewer than ``SPLIT_MIN_SECRETS`` secrets is one task. A larger one is
-    split: its guesses are tried in the core's order, one after the other, each against
+    The one root loop of the search, on one lane or several. A set of fewer than
+    `split_min` secrets (``SPLIT_MIN_SECRETS`` on several lanes; on one, every set) is one
+    task. A larger one is split: its guesses are tried in the core's order, one after the other, each against
     the best value found so far (a guess whose bound reaches it is not tried). A guess's
     cells are queued in the core's order, each as a task made only when a lane is free, with
     the budget that the best value and what its sibling cells have shown by then leave it
@@ -725,9 +661,11 @@ class _Split:
         progress: Callable[[str], None] | None,
         known: dict,
         store: AnswerStore | None,
-        relay: Relay | None = None,
+        relay: Relay | None,
+        split_min: int,
     ) -> None:
         self.dispatch = _Dispatch(lanes, relay)
+        self.split_min = split_min  # cells this large are split in turn
         self.search, self.progress, self.known, self.store = search, progress, known, store
         self._searching = threading.Lock()  # the caller's search serves one thread at a time
         self._counting = threading.Lock()
@@ -786,7 +724,7 @@ class _Split:
                 future = _answered(recalled.answer)
             else:
                 future = self.dispatch.submit(partial(self._make, sub, g, f, part, k, guess))
-                if kept and len(part) < SPLIT_MIN_SECRETS:  # a task: kept as soon as it ends
+                if kept and len(part) < self.split_min:  # a task: kept as soon as it ends
                     self.store.record_when_done(_cell(sub, g, f, part), future)
             future.add_done_callback(lambda done, k=k: guess.learn(k, _result(done)))
             future.add_done_callback(self._count)
@@ -828,7 +766,7 @@ class _Split:
             recalled = self.store.recall(cell)
             if recalled.answer is not None:
                 return _answered(recalled.answer)
-        if len(part) < SPLIT_MIN_SECRETS:
+        if len(part) < self.split_min:
             return cell
 
         def split() -> Answer:

@@ -16,10 +16,9 @@ from typing import Callable
 import numpy as np
 
 from ..errors import Unsupported
-from .feedback import Table
 from .model import History
 from .partition import counts, in_subset
-from .symmetry import candidates
+from .search import Search
 
 
 def _minimax(c: np.ndarray) -> np.ndarray:
@@ -54,16 +53,13 @@ SCORES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 def obvious_guess(
-    table: Table,
-    subset: np.ndarray,
-    history: History,
-    use_table: bool = True,
-    use_symmetry: bool = True,
+    search: Search, subset: np.ndarray, history: History, use_table: bool = True
 ) -> int:
     """The lowest possible guess splitting `subset` into singletons, or -1 if none."""
+    table = search.table
     if len(subset) > table.branching + 1:
         return -1
-    cand = candidates(table, history, use_symmetry, subset)
+    cand = search.candidates(subset, history)
     cand = cand[in_subset(table, cand, subset)]
     if len(cand) == 0:
         return -1
@@ -72,15 +68,17 @@ def obvious_guess(
 
 
 def heuristic_guess(
-    table: Table,
+    search: Search,
     subset: np.ndarray,
     history: History,
     method: str,
     obvious: bool = True,
-    use_symmetry: bool = True,
     use_table: bool = True,
 ) -> int:
-    """The guess heuristic `method` plays on consistent set `subset` after `history`."""
+    """The guess heuristic `method` plays on consistent set `subset` after `history`,
+    among the guesses the search itself tries there (``Search.candidates``: allowed, one
+    per symmetry class when its speed-ups keep symmetry)."""
+    table = search.table
     try:
         score = SCORES[method]
     except KeyError:
@@ -90,10 +88,10 @@ def heuristic_guess(
     if len(subset) <= 2:
         return int(table.guess_of_secret[subset[0]])
     if obvious:
-        g = obvious_guess(table, subset, history, use_table, use_symmetry)
+        g = obvious_guess(search, subset, history, use_table)
         if g >= 0:
             return g
-    cand = candidates(table, history, use_symmetry, subset)
+    cand = search.candidates(subset, history)
     s = score(counts(table, cand, subset, use_table))
     best = np.lexsort((cand, ~in_subset(table, cand, subset), s))[0]
     return int(cand[best])

@@ -318,10 +318,11 @@ def solve_deduction(
             )
     played = len(position)
     if strategy != "optimal":
+        playing = search_for(game, "expected", speedups)
 
         def choose(part: np.ndarray, history: History) -> int:
             return heuristic_guess(
-                table, part, history, strategy, speedups.obvious, speedups.symmetry, speedups.table
+                playing, part, history, strategy, speedups.obvious, speedups.table
             )
 
         root = build_tree(table, subset, position, choose)
@@ -531,7 +532,8 @@ def suggest_guess(
         raise Unsupported("no secret is consistent with the feedback given")
     symmetric = np.array_equal(consistent_after(table, history), subset)
     if strategy != "optimal":
-        return heuristic_guess(table, subset, history, strategy, use_symmetry=symmetric)
+        playing = search_for(game, "expected", SpeedUps(symmetry=symmetric))
+        return heuristic_guess(playing, subset, history, strategy)
     core_objective = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective]
     if objective == "probability":
         if max_guesses is None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from perfectplay import load_game, solve
 from perfectplay.deduction.feedback import build_table
-from perfectplay.deduction.search import SpeedUps
+from perfectplay.deduction.search import Search, SpeedUps
 from perfectplay.deduction.solve import suggest_guess
 from perfectplay.deduction.tree import tree_stats
 from perfectplay.objectives import Objective
@@ -94,13 +94,12 @@ def test_how_feedbacks_are_read_is_only_a_speedup(spec, objective, switch):
 
 
 def test_symmetry_leaves_few_first_guesses():
-    from perfectplay.deduction.symmetry import candidates
-
     t = build_table(load_game("mastermind"))
-    first = [t.game.format_code(t.guesses[g]) for g in candidates(t, ())]
+    everyone = np.arange(t.n_secrets)
+    first = [t.game.format_code(t.guesses[g]) for g in Search(t).candidates(everyone, ())]
     assert first == ["1111", "1112", "1122", "1123", "1234"]
     t = build_table(load_game("permutation(n=5)"))
-    assert len(candidates(t, ())) == 1
+    assert len(Search(t).candidates(np.arange(t.n_secrets), ())) == 1
 
 
 def test_mastermind_4x6_optimal_expected():

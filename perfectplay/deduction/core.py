@@ -43,7 +43,7 @@ Speed-ups, each a switch (``SpeedUps``; off changes nothing but the time):
 * columns: a one-byte table is also kept by secret (transposed). With few feedbacks a
   set's candidates are scored together in one pass over its secrets
   (``score_by_secret``); with more, one candidate after another in index order, each
-  secret's row read along (``_tally_by_secret``): a candidate's feedbacks then share
+  secret's row read along (``score_by_guess``): a candidate's feedbacks then share
   cache lines with the next one's, where the table by guess costs a line per secret and
   candidate (Wordle's small sets: several times faster).
 * cutoff: scoring one candidate after another, a candidate is dropped part-way once the
@@ -286,32 +286,14 @@ def _copy_row(fb, guess, subset, out):
 
 
 @njit(inline="always")
-def _tally(fb, g, subset, start, stop, cnt, seen, d, b, lower, solved):
-    """Secrets subset[start:stop] counted into guess g's cells by the table `fb` (either:
-    inlined where it is read): cnt, the feedbacks first met in seen[d:], and the bound b
-    grown by each cell's step of `lower`; the new (d, b)."""
-    for q in range(start, stop):
-        f = np.int64(fb[g, subset[q]])
-        c = cnt[f]
-        cnt[f] = c + 1
-        seen[d] = f
-        d += c == 0
-        b += (lower[c + 1] - lower[c]) * (f != solved)
-    return d, b
-
-
-@njit(inline="always")
-def _tally_by_secret(by_secret, g, subset, start, stop, cnt, seen, d, b, lower, solved):
-    """``_tally`` reading the table transposed: candidates scored in index order then
-    read each secret's row along (the next candidate's feedback is in the same cache
-    line), where the table by guess costs a cache line per secret and candidate."""
-    for q in range(start, stop):
-        f = np.int64(by_secret[subset[q], g])
-        c = cnt[f]
-        cnt[f] = c + 1
-        seen[d] = f
-        d += c == 0
-        b += (lower[c + 1] - lower[c]) * (f != solved)
+def _count(f, cnt, seen, d, b, lower, solved):
+    """One secret's feedback `f` counted into its cell: cnt, the feedbacks first met in
+    seen[d:], and the bound b grown by the cell's step of `lower`; the new (d, b)."""
+    c = cnt[f]
+    cnt[f] = c + 1
+    seen[d] = f
+    d += c == 0
+    b += (lower[c + 1] - lower[c]) * (f != solved)
     return d, b
 
 
@@ -617,23 +599,24 @@ def score_by_guess(core, cand, subset, lower, bound, largest, complete, cutoff, 
             d = 0
             if not table:  # the row is computed whole: no cut-off part-way
                 for q in range(n):
-                    f = np.int64(out[k, q])
-                    c = cnt[f]
-                    cnt[f] = c + 1
-                    seen[d] = f
-                    d += c == 0
-                    b += (lower[c + 1] - lower[c]) * (f != solved)
+                    d, b = _count(np.int64(out[k, q]), cnt, seen, d, b, lower, solved)
                 j = n
             while j < n:
                 stop = min(n, j + step)
+                # Read the table transposed where there is one: candidates are scored in
+                # index order, so the next candidate's feedback is in the same cache line
+                # of a secret's row, where the table by guess costs a line per secret.
                 if transposed:
-                    d, b = _tally_by_secret(
-                        by_secret, g, subset, j, stop, cnt, seen, d, b, lower, solved
-                    )
+                    for q in range(j, stop):
+                        f = np.int64(by_secret[subset[q], g])
+                        d, b = _count(f, cnt, seen, d, b, lower, solved)
                 elif wide:
-                    d, b = _tally(fb_wide, g, subset, j, stop, cnt, seen, d, b, lower, solved)
+                    for q in range(j, stop):
+                        f = np.int64(fb_wide[g, subset[q]])
+                        d, b = _count(f, cnt, seen, d, b, lower, solved)
                 else:
-                    d, b = _tally(fb, g, subset, j, stop, cnt, seen, d, b, lower, solved)
+                    for q in range(j, stop):
+                        d, b = _count(np.int64(fb[g, subset[q]]), cnt, seen, d, b, lower, solved)
                 j = stop
                 if b >= cutoff and j < n:
                     complete[i] = False

@@ -43,6 +43,7 @@ from .tree import (
     Answer,
     DeductionStrategy,
     Node,
+    Stats,
     Wins,
     build_tree,
     prune_determined,
@@ -206,6 +207,38 @@ class _Solving:
     subset: np.ndarray
     stats: dict
     t0: float
+
+    def solution(
+        self,
+        value: Fraction,
+        root: Node,
+        facts: Stats | Wins,
+        label: str,
+        method: str,
+        fields: dict,
+    ) -> Solution:
+        """The solution of the tree `root`: what every deduction solution says, then the
+        objective's own `fields` (totals, or wins and costs)."""
+        game, objective, position = self.game, self.objective, self.position
+        self.stats["seconds"] = round(time.perf_counter() - self.t0, 4)
+        return Solution(
+            game=game.name,
+            params=game.params,
+            objective=objective,
+            value=value,
+            exact=True,
+            proven=label not in UPPER_BOUNDS,
+            status=label,
+            strategy=DeductionStrategy(
+                game, root, facts, label, method, position, objective.determine
+            ),
+            stats=self.stats,
+            method=method,
+            after=_where(game, position),
+            secrets=facts.secrets,
+            histogram=dict(facts.histogram),
+            **fields,
+        )
 
 
 def solve_deduction(
@@ -388,39 +421,15 @@ def _tree_solution(
     run: _Solving, root: Node, label: str, method: str, max_guesses: int | None, limit_text: str
 ) -> Solution:
     """The solution of a tree for the expected or worst objective."""
-    game, objective, table, position, stats = (
-        run.game,
-        run.objective,
-        run.table,
-        run.position,
-        run.stats,
-    )
-    subset, t0 = run.subset, run.t0
-    st = tree_stats(table, root, subset, len(position), objective.determine)
+    st = tree_stats(run.table, root, run.subset, len(run.position), run.objective.determine)
     if max_guesses is not None and st.worst > max_guesses:
         raise Unsupported(
             f"the {method} strategy needs up to {st.worst} guesses, more than {limit_text}"
         )
-    value = Fraction(st.worst) if objective.name == "worst" else Fraction(st.total, st.secrets)
-    stats["seconds"] = round(time.perf_counter() - t0, 4)
-    return Solution(
-        game=game.name,
-        params=game.params,
-        objective=objective,
-        value=value,
-        exact=True,
-        proven=label not in UPPER_BOUNDS,
-        status=label,
-        strategy=DeductionStrategy(game, root, st, label, method, position, objective.determine),
-        stats=stats,
-        method=method,
-        max_guesses=max_guesses,
-        after=_where(game, position),
-        secrets=st.secrets,
-        total=st.total,
-        worst=st.worst,
-        histogram=dict(st.histogram),
-    )
+    worst = run.objective.name == "worst"
+    value = Fraction(st.worst) if worst else Fraction(st.total, st.secrets)
+    fields = {"max_guesses": max_guesses, "total": st.total, "worst": st.worst}
+    return run.solution(value, root, st, label, method, fields)
 
 
 def _where(game: DeductionGame, position: History) -> str | None:
@@ -432,56 +441,27 @@ def _win_solution(
     run: _Solving, result: Answer, loss_value: int, label: str, method: str
 ) -> Solution:
     """The solution of a tree for a probability objective (the search's `result`)."""
-    game, objective, table, position, stats = (
-        run.game,
-        run.objective,
-        run.table,
-        run.position,
-        run.stats,
-    )
-    subset, t0 = run.subset, run.t0
-    n = len(subset)
+    objective, n = run.objective, len(run.subset)
     losses, cost = divmod(result.value, loss_value)
     wins = n - losses
     root = result.tree
     by_depth = (
-        wins_by_guess(table, root, subset, len(position), objective.determine)
+        wins_by_guess(run.table, root, run.subset, len(run.position), objective.determine)
         if root is not None
         else Counter()
     )
     if root is None or sum(by_depth.values()) != wins:
         raise AssertionError(f"the strategy tree wins {sum(by_depth.values())}, the search {wins}")
-    stats["states"] = stats.pop("nodes")
-    stats["seconds"] = round(time.perf_counter() - t0, 4)
-    return Solution(
-        game=game.name,
-        params=game.params,
-        objective=objective,
-        value=Fraction(wins, n),
-        exact=True,
-        proven=label not in UPPER_BOUNDS,
-        status=label,
-        strategy=DeductionStrategy(
-            game,
-            root,
-            Wins(objective.name, objective.horizon, wins, n, dict(by_depth)),
-            label,
-            method,
-            position,
-            objective.determine,
+    run.stats["states"] = run.stats.pop("nodes")
+    costed = objective.name == "probability-then-cost"
+    fields = {
+        "wins": wins,
+        "total_cost": (
+            _costs(run.game, run.table, root, run.subset, run.position, cost) if costed else None
         ),
-        stats=stats,
-        method=method,
-        after=_where(game, position),
-        secrets=n,
-        wins=wins,
-        histogram=dict(by_depth),
-        total_cost=(
-            _costs(game, table, root, subset, position, cost)
-            if objective.name == "probability-then-cost"
-            else None
-        ),
-    )
+    }
+    facts = Wins(objective.name, objective.horizon, wins, n, dict(by_depth))
+    return run.solution(Fraction(wins, n), root, facts, label, method, fields)
 
 
 def _costs(game, table, root, subset, position, cost: int) -> int:

@@ -36,7 +36,15 @@ from ..store import Store
 from .feedback import build_table
 from .model import DeductionGame, History
 from .position import format_position, guess_index, position_secrets
-from .root import Subproblem, close_lanes, open_lanes, relay_for, search_for, solve_position
+from .root import (
+    Crew,
+    Subproblem,
+    close_lanes,
+    open_lanes,
+    relay_for,
+    search_for,
+    solve_position,
+)
 from .search import SpeedUps
 from .solve import guesses_left
 from .stored import AnswerStore
@@ -145,16 +153,14 @@ def value_openings(
     done = {r.index for r in shard.results}
     answers = AnswerStore(store, game, table) if store is not None and store.usable else None
     lanes = open_lanes(workers, cluster, n)
-    searches: dict = {}
-    known: dict = {}
-    relay = relay_for(lanes, SpeedUps())
+    crew = Crew(lanes, progress, {}, {}, answers, relay_for(lanes, SpeedUps()))
     budget = bound - played * n + 1
     todo = [k for k in chosen if k not in done]
     try:
         for step, k in enumerate(todo, 1):
             g, started = numbered[k], time.perf_counter()
             sub = Subproblem(game, "expected", SpeedUps(), position, subset, limit, budget, g)
-            found = solve_position(sub, lanes, progress, known, searches, answers, relay)
+            found = solve_position(sub, crew)
             exact = found.tree is not None
             total = played * n + (found.value if exact else max(found.value, budget))
             shard.results.append(

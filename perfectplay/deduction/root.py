@@ -27,7 +27,7 @@ import queue
 import threading
 from collections import deque
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
@@ -315,29 +315,35 @@ def on_a_thread(fn: Callable[[], object]) -> None:
         lane.shutdown()
 
 
-def solve_position(
-    sub: Subproblem,
-    lanes: list[Executor],
-    progress: Callable[[str], None] | None = None,
-    known: dict | None = None,
-    searches: dict | None = None,
-    store: AnswerStore | None = None,
-    relay: Relay | None = None,
-) -> Position:
-    """Value `sub` on `lanes` (see the module's docstring); `known` carries cell bounds
-    from one call to the next (the tie-break passes); `searches` holds this process's
-    searches (see ``search_for``); `store` keeps answers across solves; `relay` passes
-    what a lane finds to the others (several lanes, ``relay_for``)."""
+@dataclass
+class Crew:
+    """What positions are solved with, from one call to the next: the lanes, the relay
+    that passes what one lane finds to the others (several lanes, ``relay_for``), this
+    process's searches (``search_for``; None: the process's own), the store that keeps
+    answers across solves, the progress line, and the cell bounds `known` from earlier
+    passes (the tie-break passes)."""
+
+    lanes: list[Executor]
+    progress: Callable[[str], None] | None = None
+    known: dict = field(default_factory=dict)
+    searches: dict | None = None
+    store: AnswerStore | None = None
+    relay: Relay | None = None
+
+
+def solve_position(sub: Subproblem, crew: Crew) -> Position:
+    """Value `sub` with `crew` (see the module's docstring)."""
+    store = crew.store
     if store is not None:
         recalled = store.recall(sub)
         if recalled.answer is not None:
-            if progress:
-                progress("answered from the store")
+            if crew.progress:
+                crew.progress("answered from the store")
             return Position(recalled.answer.value, recalled.answer.tree, 0)
     if store is None:
-        return _solve_position(sub, lanes, progress, known, searches, store, relay)
-    with _Journaling(sub, lanes, searches, store):
-        position = _solve_position(sub, lanes, progress, known, searches, store, relay)
+        return _solve_position(sub, crew)
+    with _Journaling(sub, crew.lanes, crew.searches, store):
+        position = _solve_position(sub, crew)
     store.record(sub, Answer(position.value, position.tree, position.nodes))
     return position
 
@@ -394,51 +400,28 @@ class _Journaling:
             self.failed = True
 
 
-def _solve_position(
-    sub: Subproblem,
-    lanes: list[Executor],
-    progress: Callable[[str], None] | None,
-    known: dict | None,
-    searches: dict | None,
-    store: AnswerStore | None,
-    relay: Relay | None,
-) -> Position:
-    if len(lanes) > 1 and len(sub.subset) >= PARALLEL_MIN_SECRETS:
-        return _on_lanes(sub, lanes, progress, known, searches, store, relay)
+def _solve_position(sub: Subproblem, crew: Crew) -> Position:
+    if len(crew.lanes) > 1 and len(sub.subset) >= PARALLEL_MIN_SECRETS:
+        return _on_lanes(sub, crew)
     # one lane: a thread using the caller's searches (this thread's work alternates with it)
-    lane = ThreadLane(_SEARCHES if searches is None else searches)
+    lane = ThreadLane(_SEARCHES if crew.searches is None else crew.searches)
     try:
-        return _on_lanes(sub, [lane], progress, known, searches, store, None)
+        return _on_lanes(sub, replace(crew, lanes=[lane], relay=None))
     finally:
         lane.shutdown()
 
 
-def _on_lanes(
-    sub: Subproblem,
-    lanes: list[Executor],
-    progress: Callable[[str], None] | None,
-    known: dict | None,
-    searches: dict | None,
-    store: AnswerStore | None,
-    relay: Relay | None,
-) -> Position:
-    search = search_for(sub.game, sub.objective, sub.speedups, searches, sub.top)
-    alone = len(lanes) == 1
-    if alone and sub.first is None and (store is None or len(sub.subset) < 2 * MIN_SECRETS):
-        answer = _wait(_hand(lanes[0], sub), search, progress)  # the core, whole
+def _on_lanes(sub: Subproblem, crew: Crew) -> Position:
+    search = search_for(sub.game, sub.objective, sub.speedups, crew.searches, sub.top)
+    alone = len(crew.lanes) == 1
+    small = crew.store is None or len(sub.subset) < 2 * MIN_SECRETS
+    if alone and sub.first is None and small:
+        answer = _wait(_hand(crew.lanes[0], sub), search, crew.progress)  # the core, whole
         return Position(answer.value, answer.tree, answer.nodes)
     # One root loop whatever the lanes: on one lane (a thread sharing this search) the
     # cells run whole, one after the other, each with the budget the others leave.
-    split = _Split(
-        lanes,
-        search,
-        progress,
-        {} if known is None else known,
-        store,
-        relay,
-        INF if alone else SPLIT_MIN_SECRETS,
-    )
-    answer = _wait(split.start(sub), search if alone else None, progress if alone else None)
+    split = _Split(crew, search, INF if alone else SPLIT_MIN_SECRETS)
+    answer = _wait(split.start(sub), search if alone else None, crew.progress if alone else None)
     return Position(answer.value, answer.tree, split.nodes)
 
 
@@ -654,19 +637,15 @@ class _Split:
     task depends on timing).
     """
 
-    def __init__(
-        self,
-        lanes: list[Executor],
-        search: Search,
-        progress: Callable[[str], None] | None,
-        known: dict,
-        store: AnswerStore | None,
-        relay: Relay | None,
-        split_min: int,
-    ) -> None:
-        self.dispatch = _Dispatch(lanes, relay)
+    def __init__(self, crew: Crew, search: Search, split_min: int) -> None:
+        self.dispatch = _Dispatch(crew.lanes, crew.relay)
         self.split_min = split_min  # cells this large are split in turn
-        self.search, self.progress, self.known, self.store = search, progress, known, store
+        self.search, self.progress, self.known, self.store = (
+            search,
+            crew.progress,
+            crew.known,
+            crew.store,
+        )
         self._searching = threading.Lock()  # the caller's search serves one thread at a time
         self._counting = threading.Lock()
         self.nodes = 0

@@ -28,6 +28,7 @@ from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_t
 from .partition import cells, consistent_after
 from .position import format_position, position_secrets
 from .root import (
+    Crew,
     Subproblem,
     close_lanes,
     cluster_use,
@@ -98,8 +99,7 @@ class _Passes:
             self.first,
             self.top,
         )
-        position = solve_position(
-            sub,
+        crew = Crew(
             self.lanes,
             self.progress,
             self.known.setdefault(objective, {}),
@@ -107,6 +107,7 @@ class _Passes:
             self.store,
             self.relay,
         )
+        position = solve_position(sub, crew)
         self.nodes += position.nodes
         return position
 

@@ -103,12 +103,8 @@ def test_a_split_set_within_a_budget_is_valued_like_the_core(spec, objective, mo
         lanes = root.thread_lanes(2)
         try:
             split = root._Split(
-                lanes,
+                root.Crew(lanes),
                 root.search_for(game, objective, SpeedUps(), {}),
-                None,
-                {},
-                None,
-                None,
                 root.SPLIT_MIN_SECRETS,
             )
             sub = Subproblem(game, objective, SpeedUps(), (), everyone, cap, budget)

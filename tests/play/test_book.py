@@ -16,15 +16,18 @@ from ..cli_runner import perfectplay
 from ..deduction.test_wordle import SMALL, Brute, write_lists
 
 BOOK = Path(book.__file__).parents[1] / "games" / "data" / "book"
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(BOOK.glob("wordle-*.json"))
 
 
 def test_the_books_shipped_are_named_for_a_list_and_mode():
     """Every named list has its book in normal mode, the original lists in both modes
     (the 2023 lists in hard mode have none yet: see the book's SOURCE.txt)."""
-    names = {p.name for p in SHIPPED}
+    names = {p.name for p in SHIPPED if not p.name.endswith(".proof.json")}
     named = {f"wordle-{lists}-{mode}.json" for lists in LISTS for mode in ("normal", "hard")}
     assert names <= named
+    proofs = {p.name.replace(".proof.json", ".json") for p in SHIPPED} - names - named
+    assert not proofs  # every proof lies beside a book of a named list and mode
     assert {f"wordle-{lists}-normal.json" for lists in LISTS} | {
         "wordle-original-hard.json"
     } <= names
@@ -61,7 +64,19 @@ def test_the_original_lists_open_with_the_published_optimum():
     game = load_game("wordle")
     assert opening is not None and opening.total == 7920
     assert game.format_code(game.guesses()[opening.guess]) == "salet"
-    assert "7,920 guesses in total" in opening.label
+    assert opening.label == "proven optimal over all 12,972 openings, 7,920 guesses in total"
+
+
+def test_the_shipped_proof_is_what_the_kept_shards_prove():
+    """The proof beside the original lists' book is the verdict of the shard files the
+    project ran and keeps (docs/results/wordle-original-normal), combined again here."""
+    shards = sorted((ROOT / "docs" / "results" / "wordle-original-normal").glob("shard-*.json"))
+    res = perfectplay("openings", "combine", *map(str, shards), "--json")
+    assert res.returncode == 0, res.stderr
+    verdict = json.loads(res.stdout)
+    assert verdict == json.loads((BOOK / "wordle-original-normal.proof.json").read_text())
+    assert verdict["complete"] and verdict["openings"] == 12972 == verdict["valued"]
+    assert (verdict["best"], verdict["optimal"]) == (7920, ["salet"])
 
 
 def test_no_book_for_other_lists_or_games(tmp_path):

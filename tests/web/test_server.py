@@ -109,7 +109,8 @@ def test_every_board_answers_and_leaves_no_work_running(served):
             page[-500:],
         )
     # the start: the opening book's first guess, with what backs it
-    assert "optimal after this first guess" in _suggested(base + "/play/wordle")
+    assert "proven optimal over all 12,972 openings" in _suggested(base + "/play/wordle")
+    assert "optimal after this first guess" in _suggested(base + "/play/wordle?mode=hard")
     assert "after this first guess" in _suggested(base + "/play/wordle?lists=nyt-2023")
     # an optimal guess takes longer than the budget: the heuristic's, said so
     assert "(most-parts)" in _suggested(base + "/play/wordle?moves=fuzzy:bbbbb")

@@ -9,11 +9,12 @@ parameters, ``solve`` returns a ``Solution`` (exact value, status, strategy), an
 5.673650793650793
 """
 
-from . import kernel_cache
+from . import kernel_cache, numba_start
 from .threading_layer import choose_fork_safe_layer
 
 choose_fork_safe_layer()  # before any numba kernel runs: worker processes are forked
 kernel_cache.install()  # before any kernel is defined: where their compiled code is kept
+numba_start.install()  # before any kernel is loaded: without numba's whole CPU target
 
 from .catalogue import game_names, load_game, load_strategy, register  # noqa: E402 (after the set-up)
 from .engine import solve  # noqa: E402

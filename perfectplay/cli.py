@@ -243,7 +243,6 @@ def solve(
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engine import SolveArgs, engine_of, solve as run
-    from .numba_start import start_without_blas_probe
     from .objectives import WITHIN, Objective
     from .progress import Bar, Silent
     from .solution import check_writable, write_json_atomically
@@ -280,7 +279,6 @@ def solve(
     options = engine.solve_options(
         g, args, note=lambda msg: click.echo(f"perfectplay: note: {msg}", err=True)
     )
-    start_without_blas_probe()  # the kernels need no BLAS: keep scipy.linalg out
     if not quiet:
         _say_when_compiling()
     progress = Silent() if quiet else Bar()

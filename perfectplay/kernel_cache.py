@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.abc
-import importlib.util
 import os
 import shutil
-import sys
 from pathlib import Path
+
+from .numba_hooks import when_loaded
 
 #: The package whose kernels are cached here.
 PACKAGE = Path(__file__).resolve().parent
@@ -48,29 +47,6 @@ SHIPPED = "_kernels"
 #: The libraries whose versions are part of the key (numba's code depends on all three;
 #: numpy by its major version, where its types and C interface change).
 KEYED_LIBRARIES = ("numba", "llvmlite", "numpy")
-
-
-class _PutFirst(importlib.abc.MetaPathFinder):
-    """Puts ``PackageLocator`` first in numba's chain of cache locators as soon as numba's
-    caching module is loaded (so that importing perfectplay does not import numba), and
-    only in this process: the environment, which numba's other users inherit, is left
-    alone."""
-
-    def find_spec(self, name, path, target=None):
-        if name != "numba.core.caching":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        load = spec.loader.exec_module
-
-        def exec_module(module) -> None:
-            load(module)
-            _put_first(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
 
 
 def _put_first(caching) -> None:
@@ -83,11 +59,7 @@ def install() -> None:
     """Put ``PackageLocator`` first in numba's chain of cache locators, now if numba's
     caching is loaded, else when it is (before any kernel is defined). A chain the user
     names in ``NUMBA_CACHE_LOCATOR_CLASSES`` replaces numba's, ours included."""
-    caching = sys.modules.get("numba.core.caching")
-    if caching is not None:
-        _put_first(caching)
-    elif not any(isinstance(finder, _PutFirst) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _PutFirst())
+    when_loaded("numba.core.caching", _put_first)
 
 
 def _library_versions() -> str:

@@ -23,7 +23,7 @@ NAMES = ["plumbing", "vocabulary", "protocol", "engine", "games", "registry", "s
 #: Modules by floor (the rest of deduction/ and markov/ is the engines'; of games/, the
 #: games'). A new module must be placed here: the test names any it cannot place.
 PLACED = {
-    PLUMBING: """errors progress store cluster kernel_cache numba_start threading_layer
+    PLUMBING: """errors progress store cluster kernel_cache numba_hooks numba_start threading_layer
         allocator speedups""",
     VOCABULARY: "game params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels

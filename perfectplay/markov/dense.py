@@ -8,7 +8,7 @@ solve's whole process. The systems are small
 fills in little), so Gaussian elimination with partial pivoting, the algorithm of
 LAPACK's ``dgesv``, written here unblocked and updating only the pivot row's nonzero
 columns, is as fast (docs/measurements.md). With no kernel needing
-SciPy, the command line keeps it out of the process (``numba_start``).
+SciPy, perfectplay keeps it out of the process while numba loads them (``numba_start``).
 """
 
 from __future__ import annotations

@@ -50,41 +50,8 @@ def _reach(params, start, bound, K, C):
 
 
 @njit(cache=True, nogil=True)
-def _fill(
-    params,
-    bits,
-    start,
-    K,
-    C,
-    codes,
-    terminal,
-    denom,
-    out_ptr,
-    weight,
-    outcome_k,
-    choice_ptr,
-    target,
-    cost,
-    choice_c,
-):
-    return fill(
-        _rules,
-        params,
-        bits,
-        start,
-        K,
-        C,
-        codes,
-        terminal,
-        denom,
-        out_ptr,
-        weight,
-        outcome_k,
-        choice_ptr,
-        target,
-        cost,
-        choice_c,
-    )
+def _fill(params, bits, start, K, C, arrays):
+    return fill(_rules, params, bits, start, K, C, arrays)
 
 
 @dataclass(frozen=True)

@@ -137,48 +137,13 @@ def _reach(params, start, bound, K, C):
 
 
 @njit(cache=True, nogil=True)
-def _fill(
-    params,
-    bits,
-    start,
-    K,
-    C,
-    codes,
-    terminal,
-    denom,
-    out_ptr,
-    weight,
-    outcome_k,
-    choice_ptr,
-    target,
-    cost,
-    choice_c,
-):
-    return fill(
-        _rules,
-        params,
-        bits,
-        start,
-        K,
-        C,
-        codes,
-        terminal,
-        denom,
-        out_ptr,
-        weight,
-        outcome_k,
-        choice_ptr,
-        target,
-        cost,
-        choice_c,
-    )
+def _fill(params, bits, start, K, C, arrays):
+    return fill(_rules, params, bits, start, K, C, arrays)
 
 
 @njit(cache=True, nogil=True)
-def _solve_blocks(params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank):
-    return solve_blocks(
-        _rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank
-    )
+def _solve_blocks(params, bits, K, C, span, limits, V, chosen, rank):
+    return solve_blocks(_rules, params, bits, K, C, span, limits, V, chosen, rank)
 
 
 @dataclass(frozen=True)

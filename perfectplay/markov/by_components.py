@@ -34,6 +34,8 @@ components (docs/measurements.md).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -50,34 +52,36 @@ FINISHES = np.uint8(2)
 _REACHES = np.uint8(4)
 
 
+class Limits(NamedTuple):
+    """Where the pass over the components stops: a component's values settled to `tol`
+    (relative), at most `max_sweeps` sweeps in one, `max_block` states in one and
+    `max_stack` on the depth-first search's stack."""
+
+    tol: float
+    max_sweeps: int
+    max_block: int
+    max_stack: int
+
+
+class Work(NamedTuple):
+    """The arrays ``solve_block`` works in, made once by its caller (it solves millions of
+    small components): `flags` (a uint8 per state: _INSIDE clear, FINISHES set on the
+    states with a final finite value), `local` (an int per state of a component, at
+    ``s - base``, free to overwrite), `scratch` (room for two ints per state of a
+    component), and the sweep's: `pairs` (no ``Pairs`` layout) and `buf`."""
+
+    flags: np.ndarray
+    local: np.ndarray
+    scratch: np.ndarray
+    pairs: tuple
+    buf: np.ndarray
+
+
 @njit(inline="always")
-def solve_block(
-    stack,
-    k,
-    top,
-    base,
-    connected,
-    flags,
-    local,
-    scratch,
-    V,
-    out_ptr,
-    weight,
-    denom,
-    choice_ptr,
-    target,
-    cost,
-    pairs,
-    buf,
-    tol,
-    max_sweeps,
-):
+def solve_block(stack, k, top, base, connected, V, rows, work, limits):
     """Solve the states stack[k:top] (a cycle: two states or more, or one with a choice
-    back to itself; or a game's block, see ``solve_by_components``) given its exits' final
-    values (`flags`: _INSIDE clear, FINISHES set on the states with a final finite value;
-    `local[s - base]`: an int per state s of the component, free to overwrite; `scratch`:
-    room for two ints per state of it; `pairs`: no ``Pairs`` layout, `buf` the sweep's
-    buffer). Returns (status, sweeps).
+    back to itself; or a game's block, see ``solve_by_components``) of the graph `rows`
+    given its exits' final values (`work`: ``Work``). Returns (status, sweeps).
 
     Two checks come first, from one pass over the component's choices where it can:
     whether each state can finish (in a strong component, `connected`, every state
@@ -88,6 +92,8 @@ def solve_block(
     climbs to a state that has one (Tricky Trios: a mismatch returns, at no cost, to the
     round's start, whose every choice costs a round), there is none, else a topological
     sort of the zero-cost choices decides (``_free_cycle``)."""
+    out_ptr, choice_ptr, target, cost = rows.out_ptr, rows.choice_ptr, rows.target, rows.cost
+    flags, local, scratch = work.flags, work.local, work.scratch
     m = top - k
     for i in range(m):
         local[stack[k + i] - base] = i
@@ -120,14 +126,12 @@ def solve_block(
             if flags[stack[i]] & _REACHES:
                 finishes = True
     elif not finishes:
-        finishes = _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target)
+        finishes = _each_finishes(stack, k, top, flags, rows)
     if not finishes:
         return NEVER_ENDS, 0
     for i in range(m):
         if climbed[i] and zero_out[i]:
-            if _free_cycle(
-                stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr, target, cost
-            ):
+            if _free_cycle(stack, k, top, base, work, rows):
                 return FREE_CYCLE, 0
             break
     for i in range(k, top):
@@ -136,27 +140,17 @@ def solve_block(
     # Gauss-Seidel from infinity, the states Tarjan's walk found last (nearer the end of
     # the game, as a rule) first, as ``tarjan`` writes them; a block in code order
     done, delta = sweeps(
-        V,
-        stack[k:top],
-        out_ptr,
-        weight,
-        denom,
-        choice_ptr,
-        target,
-        cost,
-        pairs,
-        buf,
-        tol,
-        max_sweeps,
-        True,
+        V, stack[k:top], rows, work.pairs, work.buf, limits.tol, limits.max_sweeps, True
     )
-    return (OK if delta <= tol else NO_CONVERGENCE), done
+    return (OK if delta <= limits.tol else NO_CONVERGENCE), done
 
 
 @njit(inline="always")
-def _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr, target, cost):
+def _free_cycle(stack, k, top, base, work, rows):
     """Whether the zero-cost choices among stack[k:top] (flagged _INSIDE, `local` set)
     close a cycle: a topological sort of them (Kahn's) leaves a state unsorted."""
+    out_ptr, choice_ptr, target, cost = rows.out_ptr, rows.choice_ptr, rows.target, rows.cost
+    flags, local, scratch = work.flags, work.local, work.scratch
     m = top - k
     indeg = scratch[:m]
     queue = scratch[m : 2 * m]
@@ -186,10 +180,11 @@ def _free_cycle(stack, k, top, base, flags, local, scratch, out_ptr, choice_ptr,
 
 
 @njit(inline="always")
-def _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target):
+def _each_finishes(stack, k, top, flags, rows):
     """Whether every state of the block stack[k:top] (flagged _INSIDE, those reaching a
     finished state in one pass flagged _REACHES) reaches a state with a final finite
     value through its choices: marks spread back through the block until none is added."""
+    out_ptr, choice_ptr, target = rows.out_ptr, rows.choice_ptr, rows.target
     grew = True
     while grew:
         grew = False
@@ -210,30 +205,13 @@ def _each_finishes(stack, k, top, flags, out_ptr, choice_ptr, target):
 
 
 @njit(cache=True, nogil=True)
-def solve_by_components(
-    out_ptr,
-    weight,
-    denom,
-    choice_ptr,
-    target,
-    cost,
-    tol,
-    max_block,
-    max_stack,
-    max_sweeps,
-    V,
-    order,
-    starts,
-    local,
-    flags,
-    codes,
-    span,
-):
+def solve_by_components(rows, limits, V, order, starts, local, flags, codes, span):
     """Minimum expected cost-to-go of every state into V, one component at a time,
     successors' components first: the strong components in the order
     ``structure_kernels.tarjan`` completes them, or, with `span` > 0, a game's blocks
     (``MarkovGame.cycle_span``: the states whose `codes` share ``code // span``, the
-    states indexed in code order), in increasing code order.
+    states indexed in code order), in increasing code order; `rows` the graph's
+    ``compile.Rows``, `limits` the pass's ``Limits``.
 
     The caller's arrays: V (float64) and ``flags`` (uint8, zeros), one entry per state;
     ``order``, ``starts`` and ``local`` (int32), Tarjan's: one entry per state (``starts``:
@@ -249,17 +227,20 @@ def solve_by_components(
     state's block leads to a later block: the game's span is wrong); the failing state
     is -1 when none is.
     """
+    out_ptr, weight, denom, choice_ptr, target, cost = rows
+    max_block = limits.max_block
     n = out_ptr.shape[0] - 1
     count = 0
     if span == 0:
         status, count = tarjan(
-            out_ptr, choice_ptr, target, min(n, max_stack), max_block, order, starts, local
+            out_ptr, choice_ptr, target, min(n, limits.max_stack), max_block, order, starts, local
         )
         if status == DEEP or status == LARGE:
             return BIG, -1, 0, 0, 0
-    scratch = np.empty(2 * max_block, dtype=np.int32)
-    pairs = no_pairs(target, cost)
-    buf = np.empty(0)  # no layout: the sweeps never use it
+    # no layout: the sweeps never use their buffer
+    work = Work(
+        flags, local, np.empty(2 * max_block, dtype=np.int32), no_pairs(target, cost), np.empty(0)
+    )
     largest, most, c, first = 0, 0, 0, 0
     while c < count or (span > 0 and first < n):
         if span > 0:  # the block of the state `first`: order[0:top], local from `first`
@@ -299,27 +280,7 @@ def solve_by_components(
                     status, done = OK, 1
                     break
         else:
-            status, done = solve_block(
-                order,
-                k,
-                top,
-                base,
-                span == 0,
-                flags,
-                local,
-                scratch,
-                V,
-                out_ptr,
-                weight,
-                denom,
-                choice_ptr,
-                target,
-                cost,
-                pairs,
-                buf,
-                tol,
-                max_sweeps,
-            )
+            status, done = solve_block(order, k, top, base, span == 0, V, rows, work, limits)
         if status != OK:
             return status, order[k], c - 1, largest, most
         largest = max(largest, top - k)

@@ -20,6 +20,35 @@ MEMORY_BYTES = 20 * 2**30
 BITMAP_LIMIT = 1 << 36
 
 
+class Rows(NamedTuple):
+    """What the solver's kernels read of a graph, as one record (``Graph``'s arrays of
+    the same names): each state's outcomes, their weights and the state's denominator,
+    each outcome's choices, their targets and costs."""
+
+    out_ptr: np.ndarray
+    weight: np.ndarray
+    denom: np.ndarray
+    choice_ptr: np.ndarray
+    target: np.ndarray
+    cost: np.ndarray
+
+
+class GraphArrays(NamedTuple):
+    """Every array of a ``Graph``, as one record: what the compiled exploration
+    (``compiled.fill``) writes."""
+
+    codes: np.ndarray
+    terminal: np.ndarray
+    denom: np.ndarray
+    out_ptr: np.ndarray
+    weight: np.ndarray
+    outcome_k: np.ndarray
+    choice_ptr: np.ndarray
+    target: np.ndarray
+    cost: np.ndarray
+    choice_c: np.ndarray
+
+
 @dataclass
 class Graph:
     """A compiled game. States are indexed 0..N-1 (in discovery order when compiled, in
@@ -46,6 +75,27 @@ class Graph:
     @property
     def n_states(self) -> int:
         return len(self.codes)
+
+    @property
+    def rows(self) -> Rows:
+        """The arrays the solver's kernels read."""
+        return Rows(self.out_ptr, self.weight, self.denom, self.choice_ptr, self.target, self.cost)
+
+    @property
+    def arrays(self) -> GraphArrays:
+        """Every array, as one record."""
+        return GraphArrays(
+            self.codes,
+            self.terminal,
+            self.denom,
+            self.out_ptr,
+            self.weight,
+            self.outcome_k,
+            self.choice_ptr,
+            self.target,
+            self.cost,
+            self.choice_c,
+        )
 
     @property
     def n_edges(self) -> int:
@@ -347,18 +397,7 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
         cost=np.empty(n_edge, dtype=narrowest(top_cost)),
         choice_c=np.empty(n_edge, dtype=narrowest(rules.choices)),
     )
-    arrays = (
-        g.codes,
-        g.terminal,
-        g.denom,
-        g.out_ptr,
-        g.weight,
-        g.outcome_k,
-        g.choice_ptr,
-        g.target,
-        g.cost,
-        g.choice_c,
-    )
+    arrays = g.arrays
     g.start = int(
         writing(
             arrays,
@@ -368,7 +407,7 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
                 np.int64(game.initial_state()),
                 rules.outcomes,
                 rules.choices,
-                *arrays,
+                arrays,
             ),
         )
     )

@@ -177,30 +177,14 @@ def reach(rules, params, start, bound, K, C):
 
 
 @njit(inline="always")
-def fill(
-    rules,
-    params,
-    bits,
-    start,
-    K,
-    C,
-    codes,
-    terminal,
-    denom,
-    out_ptr,
-    weight,
-    outcome_k,
-    choice_ptr,
-    target,
-    cost,
-    choice_c,
-):
+def fill(rules, params, bits, start, K, C, arrays):
     """Second pass: visit the set bits of ``reach``'s bitmap in code order and write the
-    arrays of a ``Graph`` (allocated by the caller, exactly sized, of any integer types
-    that hold the values), states indexed in increasing code order, a target's index
-    being the rank of its code in the bitmap (prefix counts per 64-bit word plus a
-    popcount), so no code-to-index table or temporary target codes are needed. Returns
-    the start's index."""
+    arrays of a ``Graph`` (`arrays`, its ``GraphArrays``: allocated by the caller, exactly
+    sized, of any integer types that hold the values), states indexed in increasing code
+    order, a target's index being the rank of its code in the bitmap (prefix counts per
+    64-bit word plus a popcount), so no code-to-index table or temporary target codes are
+    needed. Returns the start's index."""
+    codes, terminal, denom, out_ptr, weight, outcome_k, choice_ptr, target, cost, choice_c = arrays
     words = bits.shape[0]
     w = np.zeros(K, dtype=np.int64)
     nx = np.full((K, C), -1, dtype=np.int64)

@@ -69,19 +69,7 @@ def sweep(
 
     def one(k: int):
         # tol -1: exactly one sweep, and never the restart (done below for the whole graph)
-        return lambda: gauss_seidel_sweeps(
-            copies[k],
-            parts[k],
-            g.out_ptr,
-            g.weight,
-            g.denom,
-            g.choice_ptr,
-            g.target,
-            g.cost,
-            pairs,
-            -1.0,
-            1,
-        )[1]
+        return lambda: gauss_seidel_sweeps(copies[k], parts[k], g.rows, pairs, -1.0, 1)[1]
 
     sweeps, delta = 0, np.inf
     while delta > tol and sweeps < budget:

@@ -142,44 +142,14 @@ def _margin(best):
 
 
 @njit(cache=True, nogil=True)
-def gauss_seidel_sweeps(
-    V, order, out_ptr, weight, denom, choice_ptr, target, cost, pairs, tol, max_sweeps
-):
+def gauss_seidel_sweeps(V, order, rows, pairs, tol, max_sweeps):
     """``sweeps`` over `order` (compiled once for callers outside numba; without the GIL,
     so that two threads sweep at once: ``halves``)."""
-    return sweeps(
-        V,
-        order,
-        out_ptr,
-        weight,
-        denom,
-        choice_ptr,
-        target,
-        cost,
-        pairs,
-        np.empty(LOCAL_MAX),
-        tol,
-        max_sweeps,
-        False,
-    )
+    return sweeps(V, order, rows, pairs, np.empty(LOCAL_MAX), tol, max_sweeps, False)
 
 
 @njit(inline="always")
-def sweeps(
-    V,
-    order,
-    out_ptr,
-    weight,
-    denom,
-    choice_ptr,
-    target,
-    cost,
-    pairs,
-    buf,
-    tol,
-    max_sweeps,
-    bound_error,
-):
+def sweeps(V, order, rows, pairs, buf, tol, max_sweeps, bound_error):
     """Minimum-expected-cost value iteration in place over the states of `order`, visited
     in that order, the other states' values held fixed: the one sweep of the package,
     over the whole graph (``solve._sweep``) or over one strong component once its exits
@@ -193,10 +163,11 @@ def sweeps(
     converges, though no longer from above. Stops when a sweep changes no value by more
     than `tol` (relative to max(1, |V|)), and with `bound_error` only once the error left
     is estimated below `tol` too (``_settled``). Returns (sweeps done, last largest change).
-    `pairs`: the graph's ``compile.Pairs`` arrays (``Pairs.none()``'s: none); `buf`: room
-    for LOCAL_MAX floats (allocated by the caller: ``by_components`` sweeps millions of
-    small components).
+    `rows`: the graph's ``compile.Rows``; `pairs`: its ``compile.Pairs`` arrays
+    (``Pairs.none()``'s: none); `buf`: room for LOCAL_MAX floats (allocated by the caller:
+    ``by_components`` sweeps millions of small components).
     """
+    out_ptr, weight, denom, choice_ptr, target, cost = rows
     delta = previous = np.inf
     done = 0
     while done < max_sweeps and not _settled(delta, previous, tol, bound_error):

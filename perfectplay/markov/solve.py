@@ -156,9 +156,7 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
             rules.outcomes,
             rules.choices,
             np.int64(game.cycle_span),
-            np.int64(LOCAL_BLOCK),
-            tol,
-            np.int64(max_sweeps),
+            _limits(tol, max_sweeps),
             V,
             chosen,
             rank,
@@ -312,23 +310,7 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     status, failing, n_components, _, most = writing(
         (order, starts, local, V, flags),
         lambda: solve_by_components(
-            g.out_ptr,
-            g.weight,
-            g.denom,
-            g.choice_ptr,
-            g.target,
-            g.cost,
-            tol,
-            LOCAL_BLOCK,
-            LOCAL_STACK,
-            max_sweeps,
-            V,
-            order,
-            starts,
-            local,
-            flags,
-            g.codes,
-            span,
+            g.rows, _limits(tol, max_sweeps), V, order, starts, local, flags, g.codes, span
         ),
     )
     order = starts = local = flags = None  # freed: only the kernel needed them
@@ -340,6 +322,14 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     else:
         greedy = _OneThread.greedy
     return V, greedy(V, g, Pairs.none().arrays()), n_components, most
+
+
+def _limits(tol: float, max_sweeps: int):
+    """The components pass's ``Limits`` (of one type for every solve: each new type of
+    a compiled argument is one compile more)."""
+    from .by_components import Limits
+
+    return Limits(float(tol), int(max_sweeps), LOCAL_BLOCK, LOCAL_STACK)
 
 
 def _cycle_span(game, g, speedups: SpeedUps) -> int:
@@ -359,19 +349,7 @@ def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]
     sweeps, delta = 0, np.inf
     chunk = max(1, min(SWEEP_CHUNK, EDGES_PER_CALL // max(1, g.n_edges)))
     while delta > tol and sweeps < budget:
-        n, delta = gauss_seidel_sweeps(
-            V,
-            order,
-            g.out_ptr,
-            g.weight,
-            g.denom,
-            g.choice_ptr,
-            g.target,
-            g.cost,
-            pairs,
-            tol,
-            min(chunk, budget - sweeps),
-        )
+        n, delta = gauss_seidel_sweeps(V, order, g.rows, pairs, tol, min(chunk, budget - sweeps))
         sweeps += int(n)
         progress.update(done + sweeps, f"change {delta:.1e}")
     return sweeps, float(delta)

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .by_components import BIG, FORWARD, OK, FINISHES, solve_block
-from .compile import Reached
+from .by_components import BIG, FORWARD, OK, FINISHES, Work, solve_block
+from .compile import Reached, Rows
 from .compiled import clear_expansion, count_below, pop_lowest, rank_of
 from .kernels import improve_direct, no_pairs
 
@@ -79,12 +79,14 @@ def _index_of(bits, rank, codes):
 
 
 @njit(inline="always")
-def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V, chosen, rank):
+def solve_blocks(rules, params, bits, K, C, span, limits, V, chosen, rank):
     """Values (into `V`, one per state) and chosen choice edges (into `chosen`, one per
     outcome, numbered as ``fill`` numbers them) of the reachable states of `bits`, block
-    by block in code order (see the module docstring); `rank` (one int32 per word of
-    `bits`) receives the states below each word. Returns (status, failing code, blocks,
-    most sweeps in one block), status as ``by_components.solve_by_components``'s."""
+    by block in code order (see the module docstring), within ``by_components.Limits``;
+    `rank` (one int32 per word of `bits`) receives the states below each word. Returns
+    (status, failing code, blocks, most sweeps in one block), status as
+    ``by_components.solve_by_components``'s."""
+    max_block = limits.max_block
     words = bits.shape[0]
     count_below(bits, rank)
     w = np.zeros(K, dtype=np.int64)
@@ -106,8 +108,8 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
     local = np.zeros(max_block, dtype=np.int32)
     scratch = np.zeros(2 * max_block, dtype=np.int32)
     current = np.zeros(room_o, dtype=np.int64)
-    pairs = no_pairs(target, cost)
-    buf = np.empty(0)
+    rows = Rows(out_ptr, weight, denom, choice_ptr, target, cost)
+    work = Work(flags, local, scratch, no_pairs(target, cost), np.empty(0))
     first, o_base, e_base, blocks, most = 0, 0, 0, 0, 0
     word, x = 0, np.uint64(0)
     pending = -1  # the next code in order, once read
@@ -164,27 +166,7 @@ def solve_blocks(rules, params, bits, K, C, span, max_block, tol, max_sweeps, V,
             denom[j] = total
         for j in range(m, m + exits + 1):
             out_ptr[j] = o
-        status, done = solve_block(
-            stack,
-            0,
-            m,
-            0,
-            False,
-            flags,
-            local,
-            scratch,
-            value,
-            out_ptr,
-            weight,
-            denom,
-            choice_ptr,
-            target,
-            cost,
-            pairs,
-            buf,
-            tol,
-            max_sweeps,
-        )
+        status, done = solve_block(stack, 0, m, 0, False, value, rows, work, limits)
         if status != OK:
             return status, codes[0], blocks, most
         for j in range(m):

@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 from perfectplay import load_game, solve
 from perfectplay.errors import PerfectplayError
 from perfectplay.games.tricky_trios import TrickyTrios
-from perfectplay.markov.by_components import FORWARD, OK, solve_by_components
+from perfectplay.markov.by_components import FORWARD, OK, Limits, solve_by_components
+from perfectplay.markov.compile import Rows
 from perfectplay.markov.speedups import SpeedUps
 
 from ..golden import TRICKY_TRIOS
@@ -57,11 +58,8 @@ def by_components(arrays, span):
     room = ROOM if span else n
     V, flags = np.empty(n), np.zeros(n, np.uint8)
     status, *_ = solve_by_components(
-        *arrays,
-        1e-12,
-        ROOM,
-        1 << 22,
-        100_000,
+        Rows(*arrays),
+        Limits(1e-12, 100_000, ROOM, 1 << 22),
         V,
         np.empty(room, np.int32),
         np.empty(room + 1, np.int32),

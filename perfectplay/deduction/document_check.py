@@ -15,15 +15,14 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
     from .verify import verify_document
 
     game, doc = strategy.game, strategy.document
-    stats, _ = verify_document(game, doc)
+    replayed, _ = verify_document(game, doc)
+    stats = replayed.stats
     tree = strategy.tree
     histogram = {str(k): v for k, v in sorted(stats.histogram.items())}
     horizon = tree.get("horizon")
     verdict = Verdict(game)
     if horizon is not None:
-        from .verify import start
-
-        n = len(start(game, tree.get("after"))[1])
+        n = replayed.secrets
         value = Fraction(stats.secrets, n)
         facts = {
             "objective": "probability",
@@ -35,11 +34,7 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
             "histogram": histogram,
         }
         if doc.get("objective") == "probability-then-cost":
-            from .verify import replay
-
-            cost = replay(
-                game, tree["root"], tree.get("after"), bool(tree.get("determine")), int(horizon)
-            ).cost
+            cost = replayed.cost
             facts.update(
                 {
                     "objective": "probability-then-cost",

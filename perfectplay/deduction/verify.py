@@ -187,8 +187,9 @@ def replay(
     return Replay(sum(wins.values()), len(secrets), dict(wins), cost)
 
 
-def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
+def verify_document(game: DeductionGame, doc: Any) -> tuple[Replay, str]:
     """Replay the tree of an exported solution; also reject totals that disagree with it.
+    Returns the replay and the tree's label.
 
     A tree for the probability objective (one with a ``horizon``) is replayed within it;
     its Stats then count the won secrets only.
@@ -207,7 +208,7 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
             raise BadStrategy(
                 f"the file says {strategy['wins']} secrets won but the replay wins {result.won}"
             )
-        return result.stats, str(strategy.get("label", "unlabelled"))
+        return result, str(strategy.get("label", "unlabelled"))
     stats = result.stats
     for field in ("total", "worst"):
         if field in strategy and strategy[field] != getattr(stats, field):
@@ -215,4 +216,4 @@ def verify_document(game: DeductionGame, doc: Any) -> tuple[Stats, str]:
                 f"the file says {field} {strategy[field]} but the replay gives "
                 f"{getattr(stats, field)}"
             )
-    return stats, str(strategy.get("label", "unlabelled"))
+    return result, str(strategy.get("label", "unlabelled"))

@@ -165,6 +165,18 @@ def tidy(home: Path, keep: Path, days: float = KEEP_DAYS) -> list[Path]:
 
 
 _seeded: set[Path] = set()
+#: The cache folders found writable in this process.
+_writable: set[str] = set()
+
+
+@functools.cache
+def _folder_in(py_file: str, root: Path) -> Path | None:
+    """The folder of `py_file` relative to `root`, or None when it lies outside (asked
+    once per source file and process)."""
+    try:
+        return Path(py_file).resolve().relative_to(root).parent
+    except ValueError:
+        return None
 
 
 def _seed(cache: Path, shipped: list[Path]) -> None:
@@ -216,11 +228,15 @@ class PackageLocator:
         return self._cache_path
 
     def ensure_cache_path(self) -> None:
-        """Make the folder; OSError if it cannot be written."""
+        """Make the folder; OSError if it cannot be written. Checked once per folder and
+        process (a module defines tens of kernels, each asking at its definition)."""
         import tempfile
 
+        if self._cache_path in _writable:
+            return
         os.makedirs(self._cache_path, exist_ok=True)
         tempfile.TemporaryFile(dir=self._cache_path).close()
+        _writable.add(self._cache_path)
 
     def get_source_stamp(self) -> str:
         return self._stamp
@@ -232,9 +248,8 @@ class PackageLocator:
     def from_function(cls, py_func, py_file: str):
         """A locator for `py_func` if its file is in the package and the user's folder is
         writable; else None (numba's next locator)."""
-        try:
-            relative = Path(py_file).resolve().relative_to(cls.root).parent
-        except ValueError:
+        relative = _folder_in(py_file, cls.root)
+        if relative is None:
             return None
         try:
             self = cls(py_func, py_file, relative)

@@ -78,24 +78,13 @@ class Graph:
 
     @property
     def rows(self) -> Rows:
-        """The arrays the solver's kernels read."""
-        return Rows(self.out_ptr, self.weight, self.denom, self.choice_ptr, self.target, self.cost)
+        """The arrays the solver's kernels read (taken by the record's field names)."""
+        return Rows(*(getattr(self, name) for name in Rows._fields))
 
     @property
     def arrays(self) -> GraphArrays:
-        """Every array, as one record."""
-        return GraphArrays(
-            self.codes,
-            self.terminal,
-            self.denom,
-            self.out_ptr,
-            self.weight,
-            self.outcome_k,
-            self.choice_ptr,
-            self.target,
-            self.cost,
-            self.choice_c,
-        )
+        """Every array, as one record (taken by the record's field names)."""
+        return GraphArrays(*(getattr(self, name) for name in GraphArrays._fields))
 
     @property
     def n_edges(self) -> int:

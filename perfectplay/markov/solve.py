@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from .structure import (
     solve_order,
     zero_cost_order,
 )
+
+if TYPE_CHECKING:
+    from .by_components import Limits
 
 #: Default limits of the exact stage (states in the graph, states in one cycle block,
 #: and state-budget-edge work for the exact horizon recursion).
@@ -324,7 +328,7 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     return V, greedy(V, g, Pairs.none().arrays()), n_components, most
 
 
-def _limits(tol: float, max_sweeps: int):
+def _limits(tol: float, max_sweeps: int) -> Limits:
     """The components pass's ``Limits`` (of one type for every solve: each new type of
     a compiled argument is one compile more)."""
     from .by_components import Limits

@@ -346,8 +346,13 @@ def push(core, depth, guess, feedback):
     core.hist_g[depth] = guess
     core.hist_f[depth] = feedback
     if core.restricted:
-        core.allowed[depth + 1] = core.allowed[depth]
-        core.least[depth + 1] = core.least[depth]
+        # loops: a row assigned whole costs seconds of compiling (numba's shape checks)
+        allowed, least = core.allowed, core.least
+        for p in range(allowed.shape[1]):
+            for s in range(allowed.shape[2]):
+                allowed[depth + 1, p, s] = allowed[depth, p, s]
+        for s in range(least.shape[1]):
+            least[depth + 1, s] = least[depth, s]
         update(
             core.allowed[depth + 1],
             core.least[depth + 1],
@@ -441,7 +446,8 @@ def candidates(core, depth, subset):
     codes = core.codes
     hist = np.empty((depth, codes.shape[1]), dtype=codes.dtype)
     for h in range(depth):
-        hist[h] = codes[core.hist_g[h]]
+        for p in range(codes.shape[1]):  # (not a row assigned whole: see ``push``)
+            hist[h, p] = codes[core.hist_g[h], p]
     absent = np.zeros(core.n_symbols, dtype=np.bool_)
     if core.relabel and not core.restricted and not core.possible_only:
         absent[:] = True
@@ -1084,7 +1090,8 @@ def take_journal(rows, written, start):
         row = rows[i % J].copy()
         if row[5] != journal_check(i, row):
             break
-        out[m] = row[:5]
+        for j in range(5):
+            out[m, j] = row[j]
         m += 1
         i += 1
     return out[:m], i
@@ -1116,42 +1123,45 @@ def enter(core, guesses, feedbacks):
 
 
 @njit(cache=True, nogil=True)
-def grow(core, subset, depth, cap, parent, feedback, out):
-    """Append the optimal tree of `subset` within `cap` guesses to `out`, three entries
-    per node (guess, index of the parent node or NO_GUESS at the root, the feedback
-    leading to it), children largest cell first; the number of nodes appended.
+def tree_rows(core, subset, depth, cap):
+    """The optimal tree of `subset` within `cap` guesses as an (nodes, 3) array: per node
+    its guess, the index of its parent node (NO_GUESS at the root) and the feedback
+    leading to it, depth first, children largest cell first.
 
     Values come from ``best`` (memo hits once the value is known). For the losses
     objective a cell that cannot win a secret any more gets no subtree. One compiled
-    walk: a call from Python per node costs more than the node's own work.
+    walk, as a call from Python per node costs more than the node's own work; it keeps
+    its own stack of cells, as a recursive kernel would be one more compiled copy of
+    ``best`` and all it calls (about 7 s more of compiling). The array is made here, as
+    reading a typed List from Python compiles its accessors afresh in every process.
     """
-    _, guess = best(core, subset, depth, cap, np.int64(INF))
-    if guess < 0:
-        return np.int64(0)
-    me = len(out) // 3
-    out.append(guess)
-    out.append(parent)
-    out.append(feedback)
-    members, feedbacks, starts, order = ordered_cells(core, guess, subset, np.bool_(False))
-    count = np.int64(1)
-    for k in range(order.shape[0]):
-        c = order[k]
-        part = members[starts[c] : starts[c + 1]]
-        push(core, depth, guess, feedbacks[c])
-        if not core.exhaust_inf:
-            v, _ = best(core, part, depth + 1, cap - 1, np.int64(INF))
-            if v >= exhausted(core, part.shape[0]):
-                continue
-        count += grow(core, part, depth + 1, cap - 1, np.int64(me), np.int64(feedbacks[c]), out)
-    return count
-
-
-@njit(cache=True, nogil=True)
-def tree_rows(core, subset, depth, cap):
-    """``grow``'s tree as an (nodes, 3) array (made here: reading a typed List from Python
-    compiles its accessors afresh in every process, about half a second)."""
     out = typed.List.empty_list(types.int64)
-    grow(core, subset, depth, cap, np.int64(NO_GUESS), np.int64(0), out)
+    cells = typed.List()  # cells still to walk, the last one first
+    cells.append(subset)
+    steps = typed.List()  # theirs: depth, parent node, the parent's guess, the feedback
+    steps.append((depth, np.int64(NO_GUESS), np.int64(NO_GUESS), np.int64(0)))
+    while len(cells) > 0:
+        part = cells.pop()
+        d, parent, parent_guess, feedback = steps.pop()
+        left = cap - (d - depth)
+        if d > depth:
+            push(core, d - 1, parent_guess, feedback)
+            if not core.exhaust_inf:
+                v, _ = best(core, part, d, left, np.int64(INF))
+                if v >= exhausted(core, part.shape[0]):
+                    continue
+        _, guess = best(core, part, d, left, np.int64(INF))
+        if guess < 0:
+            continue
+        me = np.int64(len(out) // 3)
+        out.append(guess)
+        out.append(parent)
+        out.append(feedback)
+        members, feedbacks, starts, order = ordered_cells(core, guess, part, np.bool_(False))
+        for k in range(order.shape[0] - 1, -1, -1):
+            c = order[k]
+            cells.append(members[starts[c] : starts[c + 1]])
+            steps.append((d + 1, me, np.int64(guess), np.int64(feedbacks[c])))
     rows = np.empty(len(out), dtype=np.int64)
     for i in range(len(out)):
         rows[i] = out[i]

@@ -300,13 +300,15 @@ def history_key(codes, hist_g, hist_f, depth, perms, act, relabel, n_symbols):
                 for q in range(width):
                     if seq[q] != best[q]:
                         if seq[q] < best[q]:
-                            best[:] = seq
+                            for q2 in range(width):
+                                best[q2] = seq[q2]
                             e_best = e
                             for a in range(n_symbols):  # symbols the history lacks: in order
                                 if rename[a] == -1:
                                     rename[a] = nxt
                                     nxt += 1
-                            rename_best[:] = rename
+                            for a in range(n_symbols):
+                                rename_best[a] = rename[a]
                         break
             more = _next_order(order)
     h1 = np.uint64(0x84222325CBF29CE4) ^ np.uint64(width)

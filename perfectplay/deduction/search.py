@@ -288,7 +288,7 @@ class Search:
     def tree(self, subset: np.ndarray, history: History, cap: int) -> np.ndarray:
         """The optimal tree of `subset` after `history` within `cap` guesses, as rows
         (guess, parent row or -1 at the root, feedback from the parent), parents first;
-        no rows when no guess can help (see ``core.grow``)."""
+        no rows when no guess can help (see ``core.tree_rows``)."""
         from .core import tree_rows
 
         depth = self._enter(history)

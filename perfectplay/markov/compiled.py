@@ -132,7 +132,8 @@ def reach(rules, params, start, bound, K, C):
     while head < tail:
         if queue.shape[0] - tail < K * C * 1024:  # room for the next 1,024 states' choices
             grown = np.empty(2 * queue.shape[0] + K * C * 1024, dtype=np.int64)
-            grown[:tail] = queue[:tail]
+            for i in range(tail):  # (a loop: a slice copy costs seconds of compiling)
+                grown[i] = queue[i]
             queue = grown
         stop = min(tail, head + 1024)
         while head < stop:

@@ -42,11 +42,11 @@ def distinct_pairs(out_ptr, choice_ptr, target, cost):
         if cap - m < e_hi - e_lo:  # room for the whole row
             cap = min(n_edges, max(2 * cap, m + e_hi - e_lo))
             grown_t = np.empty(cap, dtype=target.dtype)
-            grown_t[:m] = p_target[:m]
-            p_target = grown_t
             grown_c = np.empty(cap, dtype=cost.dtype)
-            grown_c[:m] = p_cost[:m]
-            p_cost = grown_c
+            for i in range(m):  # (a loop: a slice copy costs seconds of compiling)
+                grown_t[i] = p_target[i]
+                grown_c[i] = p_cost[i]
+            p_target, p_cost = grown_t, grown_c
         for e in range(e_lo, e_hi):
             t, c = target[e], cost[e]
             h = (np.uint64(t) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(c)) >> np.uint64(54)

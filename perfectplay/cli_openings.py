@@ -36,21 +36,48 @@ _AFTER = click.option(
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
 @_AFTER
+@click.option(
+    "--rank",
+    default=None,
+    metavar="HEURISTIC",
+    help="order them by a one-step heuristic, best first: minimax, expected-size, entropy "
+    "or most-parts (the numbers stay those of --openings A:B)",
+)
+@click.option(
+    "--first", "first", type=click.IntRange(1, None), default=None, help="only the first N"
+)
+@click.option(
+    "--words", is_flag=True, help="one guess per line, as `openings value --openings @FILE` reads"
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
-def list_openings(game, assignments, after, as_json) -> None:
+def list_openings(game, assignments, after, rank, first, words, as_json) -> None:
     """The openings of GAME, numbered as `openings value --openings A:B` counts them:
     allowed first guesses, one per symmetry class, that learn something."""
     from .engine import engine_of
 
     g, position = _game(game, assignments, after)
     guesses = g.guesses()
-    words = [g.format_code(guesses[k]) for k in engine_of(g).openings(g, position)]
+    engine = engine_of(g)
+    numbered = engine.openings(g, position)
+    order = list(range(len(numbered)))
+    if rank is not None:
+        order = engine.rank_openings(g, numbered, rank, position)
+    order = order[:first]
+    named = [(k, g.format_code(guesses[numbered[k]])) for k in order]
     if as_json:
-        click.echo(json.dumps({"game": g.name, "params": g.params, "openings": words}))
-        return
-    click.echo(
-        f"{len(words)} openings of {g}: " + " ".join(f"{k}:{w}" for k, w in enumerate(words))
-    )
+        listed = {"openings": [w for _, w in named]}
+        if rank is not None or first is not None:
+            listed = {"numbers": [k for k, _ in named], **listed, "rank": rank}
+        click.echo(json.dumps({"game": g.name, "params": g.params, **listed}))
+    elif words:
+        click.echo("\n".join(w for _, w in named))
+    else:
+        how = f", by {rank}" if rank else ""
+        shown = f"the first {len(named)} of " if len(named) < len(numbered) else ""
+        click.echo(
+            f"{shown}{len(numbered)} openings of {g}{how}: "
+            + " ".join(f"{k}:{w}" for k, w in named)
+        )
 
 
 @openings.command("value")

@@ -179,6 +179,14 @@ class DeductionEngine(Engine):
 
         return openings(game, position)
 
+    def rank_openings(
+        self, game: DeductionGame, numbered: list[int], method: str, position: History
+    ) -> list[int]:
+        """The numbers of `numbered` ordered by heuristic `method` (``openings.ranked``)."""
+        from .openings import ranked
+
+        return ranked(game, numbered, method, position)
+
     def select_openings(self, game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
         """The opening numbers `spec` names (``A:B``, ``all``, ``@FILE`` or guesses)."""
         from .openings import select

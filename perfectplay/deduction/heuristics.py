@@ -92,6 +92,19 @@ def heuristic_guess(
         if g >= 0:
             return g
     cand = search.candidates(subset, history)
+    return int(cand[ranking(search, cand, subset, score, use_table)[0]])
+
+
+def ranking(
+    search: Search,
+    cand: np.ndarray,
+    subset: np.ndarray,
+    score: Callable[[np.ndarray], np.ndarray],
+    use_table: bool = True,
+) -> np.ndarray:
+    """The order of the guesses `cand` on consistent set `subset` by `score` (one of
+    ``SCORES``), best first, ties broken as the heuristics break them: a guess that is
+    still possible, then the lowest code."""
+    table = search.table
     s = score(counts(table, cand, subset, use_table))
-    best = np.lexsort((cand, ~in_subset(table, cand, subset), s))[0]
-    return int(cand[best])
+    return np.lexsort((cand, ~in_subset(table, cand, subset), s))

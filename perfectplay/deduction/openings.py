@@ -63,6 +63,23 @@ def openings(game: DeductionGame, position: History = ()) -> list[int]:
     return useful
 
 
+def ranked(
+    game: DeductionGame, numbered: list[int], method: str, position: History = ()
+) -> list[int]:
+    """The numbers of the openings `numbered` (as ``openings`` gives them) ordered by
+    seed 004's one-step heuristic `method` at `position`, best first: a ranking of the
+    project's own to choose which openings to value first."""
+    from .heuristics import SCORES, ranking
+
+    if method not in SCORES:
+        raise Unsupported(f"unknown heuristic {method!r} (known: {', '.join(SCORES)})")
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    search = search_for(game, "expected", SpeedUps())
+    order = ranking(search, np.asarray(numbered, dtype=np.int64), subset, SCORES[method])
+    return [int(k) for k in order]
+
+
 def _useful(search, guess: int, subset: np.ndarray) -> bool:
     """A guess that may be the secret or splits the set (else it only wastes a turn)."""
     parts = search.cells(guess, subset)

@@ -9,6 +9,9 @@ first guess at once, labelled with what backs it:
 * a proof over every opening (the ``perfectplay openings combine --json`` verdict shipped
   beside the document as ``NAME.proof.json``, complete, its best total the strategy's and
   the strategy's first guess among its optimal ones): "proven optimal over all N openings";
+* a proof over some of the openings (the same verdict, not complete yet, the strategy's
+  first guess the best of those valued): "the best of the N openings valued so far, of
+  M: an upper bound";
 * else what the strategy itself is: "optimal after this first guess, which no proof
   over all openings backs yet" (``solve --first GUESS``), or "best found by --top 10:
   an upper bound".
@@ -60,14 +63,18 @@ def _opening(game: DeductionGame) -> Opening | None:
     proof_file = source.with_name(source.name.removesuffix(".json") + ".proof.json")
     proof = json.loads(proof_file.read_text(encoding="utf-8")) if proof_file.is_file() else None
     word = game.format_code(game.guesses()[guess])
-    if (
+    backed = (
         proof is not None
-        and proof.get("complete")
         and proof.get("params") == game.params
         and proof.get("best") == total
         and word in proof.get("optimal", ())
-    ):
+    )
+    if backed and proof.get("complete"):
         label = f"proven optimal over all {proof['openings']:,} openings"
+    elif backed:
+        valued = proof["valued"]
+        which = f"the best of the {valued:,} openings" if valued > 1 else "the only opening"
+        label = f"{which} valued so far, of {proof['openings']:,}: an upper bound"
     elif str(document.get("method", "")).startswith("top "):
         label = f"best found by --{document['method']}: an upper bound"
     elif document.get("status") == PROVEN_GIVEN_FIRST:

@@ -149,3 +149,41 @@ def test_the_command_line(tmp_path):
     assert_one_line_error(
         perfectplay("openings", "combine", str(tmp_path / "none.json")), "none.json"
     )
+
+
+@pytest.mark.parametrize("heuristic", ["most-parts", "minimax"])
+def test_openings_ranked_by_a_heuristic_follow_the_plain_partitions(heuristic):
+    # Mastermind 4x4's openings (1111, 1112, 1122, 1123, 1234) ranked by the cells each
+    # leaves (the plain rule over every secret), ties to the lower code as the heuristic
+    # itself breaks them; the numbers stay those of `--openings A:B`.
+    game = load_game("mastermind", ["pegs=4", "colors=4"])
+    brute = BruteForce(game)
+    numbered = openings(game)
+    words = [game.format_code(game.guesses()[k]) for k in numbered]
+    cells = {
+        w: [len(c) for c in brute.split(brute.guesses[k], brute.secrets).values()]
+        for k, w in zip(numbered, words)
+    }
+    score = {"most-parts": lambda c: -len(c), "minimax": max}[heuristic]
+    expected = sorted(range(len(words)), key=lambda k: (score(cells[words[k]]), words[k]))
+    res = perfectplay("openings", "list", "mastermind", "pegs=4", "colors=4", "--rank", heuristic)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split(": ", 1)[1].split() == [f"{k}:{words[k]}" for k in expected]
+    first = perfectplay(
+        "openings",
+        "list",
+        "mastermind",
+        "pegs=4",
+        "colors=4",
+        "--rank",
+        heuristic,
+        "--first",
+        "2",
+        "--words",
+    )
+    assert first.stdout.split() == [words[k] for k in expected[:2]]
+
+
+def test_an_unknown_heuristic_is_one_line():
+    res = perfectplay("openings", "list", "mastermind", "--rank", "cleverest")
+    assert_one_line_error(res, "unknown heuristic 'cleverest'")

@@ -21,16 +21,12 @@ SHIPPED = sorted(BOOK.glob("wordle-*.json"))
 
 
 def test_the_books_shipped_are_named_for_a_list_and_mode():
-    """Every named list has its book in normal mode, the original lists in both modes
-    (the 2023 lists in hard mode have none yet: see the book's SOURCE.txt)."""
+    """Every named list has its book in both modes, and every proof lies beside one."""
     names = {p.name for p in SHIPPED if not p.name.endswith(".proof.json")}
     named = {f"wordle-{lists}-{mode}.json" for lists in LISTS for mode in ("normal", "hard")}
-    assert names <= named
-    proofs = {p.name.replace(".proof.json", ".json") for p in SHIPPED} - names - named
-    assert not proofs  # every proof lies beside a book of a named list and mode
-    assert {f"wordle-{lists}-normal.json" for lists in LISTS} | {
-        "wordle-original-hard.json"
-    } <= names
+    assert names == named
+    proofs = {p.name.replace(".proof.json", ".json") for p in SHIPPED} - names
+    assert not proofs
 
 
 @pytest.mark.parametrize(
@@ -79,6 +75,44 @@ def test_the_shipped_proof_is_what_the_kept_shards_prove():
     assert (verdict["best"], verdict["optimal"]) == (7920, ["salet"])
 
 
+def test_the_2023_hard_book_is_the_best_of_the_openings_the_project_valued():
+    """The 2023 lists in hard mode open with the best of the openings the project valued
+    exactly (the first 20 by most parts, docs/results/wordle-nyt-2023-hard), labelled as
+    the upper bound it is; the partial proof shipped is what the kept shard proves."""
+    folder = ROOT / "docs" / "results" / "wordle-nyt-2023-hard"
+    res = perfectplay(
+        "openings", "combine", *map(str, sorted(folder.glob("shard-*.json"))), "--json"
+    )
+    assert res.returncode == 0, res.stderr
+    verdict = json.loads(res.stdout)
+    assert verdict == json.loads((BOOK / "wordle-nyt-2023-hard.proof.json").read_text())
+    assert not verdict["complete"] and verdict["valued"] == 20
+    # the openings valued are the first 20 by the project's own ranking (most parts)
+    ranked = perfectplay(
+        "openings",
+        "list",
+        "wordle",
+        "lists=nyt-2023",
+        "mode=hard",
+        "--rank",
+        "most-parts",
+        "--first",
+        "20",
+        "--words",
+    )
+    (shard,) = folder.glob("shard-*.json")
+    valued = {r["guess"] for r in json.loads(shard.read_text())["results"]}
+    assert set(ranked.stdout.split()) == valued
+    game = load_game("wordle", ["lists=nyt-2023", "mode=hard"])
+    opening = book_opening(game)
+    assert opening is not None and opening.total == verdict["best"]
+    assert [game.format_code(game.guesses()[opening.guess])] == verdict["optimal"]
+    assert opening.label == (
+        f"the best of the 20 openings valued so far, of 14,855: an upper bound, "
+        f"{verdict['best']:,} guesses in total"
+    )
+
+
 def test_no_book_for_other_lists_or_games(tmp_path):
     (tmp_path / "a.txt").write_text("salet\ntarse\n")
     assert book_opening(load_game("wordle", [f"answers={tmp_path / 'a.txt'}"])) is None
@@ -125,25 +159,28 @@ def test_the_label_says_what_backs_the_book(tmp_path, monkeypatch):
     assert perfectplay(*run, "--top", "1").returncode == 0
     assert opening().label.startswith("best found by --top 1: an upper bound, ")
     assert perfectplay(*run, "--first", "babe").returncode == 0
-    assert opening().label.startswith("optimal after this first guess, which no proof ")
+    first = opening()
+    assert first.label.startswith("optimal after this first guess, which no proof ")
+    # a proof over some openings, the book's first guess the best of them: an upper bound
+    part = tmp_path / "part.json"
+    value = ("openings", "value", "wordle", *args, "--no-store", "--quiet")
+    res = perfectplay(*value, "--openings", "babe", "--bound", str(first.total), "--out", str(part))
+    assert res.returncode == 0, res.stderr
+    proof = json.loads(perfectplay("openings", "combine", str(part), "--json").stdout)
+    assert not proof["complete"] and proof["optimal"] == ["babe"]
+    (tmp_path / "book.proof.json").write_text(json.dumps(proof))
+    assert opening().label == (
+        f"the only opening valued so far, of {proof['openings']:,}: an upper bound, "
+        f"{first.total:,} guesses in total"
+    )
+    (tmp_path / "book.proof.json").unlink()
     assert perfectplay(*run).returncode == 0
     found = opening()
     assert found.total == optimum and found.label.startswith("proven optimal")
     assert "openings" not in found.label  # proven given the position, not over every opening
 
     shard = tmp_path / "shard.json"
-    res = perfectplay(
-        "openings",
-        "value",
-        "wordle",
-        *args,
-        "--bound",
-        str(optimum),
-        "--no-store",
-        "--quiet",
-        "--out",
-        str(shard),
-    )
+    res = perfectplay(*value, "--bound", str(optimum), "--out", str(shard))
     assert res.returncode == 0, res.stderr
     res = perfectplay("openings", "combine", str(shard), "--json")
     proof = json.loads(res.stdout)

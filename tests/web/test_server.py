@@ -112,6 +112,8 @@ def test_every_board_answers_and_leaves_no_work_running(served):
     assert "proven optimal over all 12,972 openings" in _suggested(base + "/play/wordle")
     assert "optimal after this first guess" in _suggested(base + "/play/wordle?mode=hard")
     assert "after this first guess" in _suggested(base + "/play/wordle?lists=nyt-2023")
+    hard_2023 = _suggested(base + "/play/wordle?lists=nyt-2023&mode=hard")
+    assert "the best of the 20 openings valued so far, of 14,855" in hard_2023
     # an optimal guess takes longer than the budget: the heuristic's, said so
     assert "(most-parts)" in _suggested(base + "/play/wordle?moves=fuzzy:bbbbb")
     assert "(optimal)" in _suggested(base + "/play/mastermind?moves=1123:1B1W")

@@ -41,6 +41,7 @@ class Table:
     secret_of_guess: np.ndarray  # (G,) index of the equal secret, or -1
     guess_of_secret: np.ndarray  # (S,) index of the equal guess
     symmetry: Symmetry
+    kept: Path | None = None  # the file keeping `fb` between runs (``_kept_table``), if any
 
     @property
     def n_secrets(self) -> int:
@@ -51,13 +52,19 @@ class Table:
         """The table transposed, (S, G): one secret's feedbacks to every guess in a row, so
         that scoring a set's candidates in index order reads each secret's row along, a
         few cache lines at a time (``core.score``). Made once, on first use, for one-byte
-        tables; None otherwise."""
+        tables, and kept beside a kept table; None otherwise."""
         if self.fb is None or self.fb.dtype != np.uint8:
             return None
+        shape = self.fb.shape[::-1]
+        beside = None if self.kept is None else self.kept.with_suffix(".by-secret.npy")
+        if beside is not None and (found := _read_kept(beside, shape, self.fb.dtype)) is not None:
+            return found
         from .kernels import transpose
 
-        out = np.empty(self.fb.shape[::-1], dtype=self.fb.dtype)
+        out = np.empty(shape, dtype=self.fb.dtype)
         transpose(self.fb, out)
+        if beside is not None:
+            _keep(beside, out)
         return out
 
 
@@ -79,16 +86,19 @@ def source_file(definition: object) -> Path | None:
     return path if path.is_file() else None
 
 
-def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+def _kept_table(
+    game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray
+) -> tuple[np.ndarray, Path | None]:
     """The game's table, read from the user's cache where an earlier run kept it (large
     tables only, where reading is far quicker than computing: docs/measurements.md),
-    else computed and kept. The file is named by a digest of all that decides
-    the table (the codes, the sources of the rules and of the feedback kernel, the
-    type), so a changed list or rule computes afresh; it is written under another name
-    and renamed, so an interrupted run leaves no half table; any file that cannot be
-    read as this table is ignored, and a cache that cannot be written is left alone."""
+    else computed and kept; and the file keeping it (None: not kept). The file is named
+    by a digest of all that decides the table (the codes, the sources of the rules and
+    of the feedback kernel, the type), so a changed list or rule computes afresh; it is
+    written under another name and renamed, so an interrupted run leaves no half table;
+    any file that cannot be read as this table is ignored, and a cache that cannot be
+    written is left alone. A kept table is mapped rather than read (``_read_kept``)."""
     if len(guesses) * len(secrets) < KEEP_ENTRIES or os.environ.get(KEEP_ENV) == "0":
-        return compute_feedback(game, guesses, secrets)
+        return compute_feedback(game, guesses, secrets), None
     import hashlib
 
     from ..kernel_cache import cache_home
@@ -101,25 +111,43 @@ def _kept_table(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -
     rules = (type(game), getattr(kernel, "py_func", kernel))
     for source in sorted({source_file(definition) for definition in rules}, key=str):
         if source is None:  # no source to read: nothing kept
-            return compute_feedback(game, guesses, secrets)
+            return compute_feedback(game, guesses, secrets), None
         digest.update(source.read_bytes())
     path = cache_home() / "tables" / f"{digest.hexdigest()[:32]}.npy"
-    try:
-        kept = np.load(path, allow_pickle=False)
-        if kept.shape == (len(guesses), len(secrets)) and kept.dtype == dtype:
-            return kept
-    except (OSError, ValueError, EOFError):
-        pass
+    kept = _read_kept(path, (len(guesses), len(secrets)), dtype)
+    if kept is not None:
+        return kept, path
     fb = compute_feedback(game, guesses, secrets)
+    return fb, path if _keep(path, fb) else None
+
+
+def _read_kept(path: Path, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray | None:
+    """The array kept in `path` if it is one of `shape` and `dtype`, else None. The file is
+    mapped copy-on-write, not read: its pages come from the system's file cache as the
+    search first touches them, where reading would fill fresh memory, a page fault per
+    4 kB page (a tenth of a second for Wordle's 30 MB on this project's machine). A plain
+    array view of the mapping, writable, so the kernels take it as any other array."""
+    try:
+        kept = np.load(path, mmap_mode="c", allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if kept.shape != shape or kept.dtype != dtype:
+        return None
+    return kept.view(np.ndarray)
+
+
+def _keep(path: Path, array: np.ndarray) -> bool:
+    """Write `array` to `path` under another name, then rename it (an interrupted run
+    leaves no half file); False where the cache cannot be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_name(f"{path.stem}.{os.getpid()}.part")
         with open(part, "wb") as out:
-            np.save(out, fb, allow_pickle=False)
+            np.save(out, array, allow_pickle=False)
         os.replace(part, path)
     except OSError:
-        pass
-    return fb
+        return False
+    return True
 
 
 def feedback_dtype(game: DeductionGame) -> type:
@@ -160,9 +188,9 @@ def build_table(game: DeductionGame) -> Table:
     computes the feedbacks of each node's guesses against its secrets.
     """
     guesses, secrets = game.guesses(), game.secrets()
-    fb = None
+    fb, kept = None, None
     if len(guesses) * len(secrets) <= MAX_TABLE:
-        fb = _kept_table(game, guesses, secrets)
+        fb, kept = _kept_table(game, guesses, secrets)
     elif len(guesses) * len(secrets) > MAX_SEARCHED:
         raise Unsupported(
             f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too "
@@ -192,4 +220,5 @@ def build_table(game: DeductionGame) -> Table:
         secret_of_guess,
         guess_of_secret,
         game.symmetry(),
+        kept,
     )

@@ -1,6 +1,6 @@
 """Large feedback tables are kept between runs in the user's cache: read back equal to a
-fresh computation, named by what decides them, never half written, ignored when they
-cannot be read, and not kept at all when switched off."""
+fresh computation (the table transposed too), named by what decides them, never half
+written, ignored when they cannot be read, and not kept at all when switched off."""
 
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ def small_wordle(tmp_path, answers: str):
 
 
 def kept(game):
-    return _kept_table(game, game.guesses(), game.secrets())
+    return _kept_table(game, game.guesses(), game.secrets())[0]
 
 
 def test_a_kept_table_is_read_back_equal(tmp_path, cache, monkeypatch):
@@ -38,6 +38,22 @@ def test_a_kept_table_is_read_back_equal(tmp_path, cache, monkeypatch):
     again = kept(game)
     assert np.array_equal(again, first)
     assert np.array_equal(first, compute_feedback(game, game.guesses(), game.secrets()))
+    # mapped from the file, as a plain writable array (the kernels' usual type)
+    assert type(again) is np.ndarray and again.flags.writeable and again.flags.c_contiguous
+
+
+def test_the_table_by_secret_is_kept_beside_it(tmp_path, cache, monkeypatch):
+    game = small_wordle(tmp_path, "salet\ntarse\ncrane\nslate\n")
+    first = feedback.build_table(game)
+    assert np.array_equal(first.by_secret, first.fb.T)
+    assert len(list(cache.glob("*.by-secret.npy"))) == 1
+    feedback.build_table.cache_clear()
+    monkeypatch.setattr(feedback, "compute_feedback", lambda *a: pytest.fail("computed again"))
+    import perfectplay.deduction.kernels as kernels
+
+    monkeypatch.setattr(kernels, "transpose", lambda *a: pytest.fail("transposed again"))
+    again = feedback.build_table(game)
+    assert again is not first and np.array_equal(again.by_secret, first.fb.T)
 
 
 def test_other_lists_have_their_own_file(tmp_path, cache):

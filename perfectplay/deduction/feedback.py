@@ -126,9 +126,13 @@ def _read_kept(path: Path, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarra
     mapped copy-on-write, not read: its pages come from the system's file cache as the
     search first touches them, where reading would fill fresh memory, a page fault per
     4 kB page (a tenth of a second for Wordle's 30 MB on this project's machine). A plain
-    array view of the mapping, writable, so the kernels take it as any other array."""
+    array view of the mapping, writable, so the kernels take it as any other array. (A
+    file that cannot be mapped is read.)"""
     try:
-        kept = np.load(path, mmap_mode="c", allow_pickle=False)
+        try:
+            kept = np.load(path, mmap_mode="c", allow_pickle=False)
+        except (OSError, ValueError):
+            kept = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError):
         return None
     if kept.shape != shape or kept.dtype != dtype:

@@ -75,3 +75,18 @@ def test_switched_off_nothing_is_kept(tmp_path, cache, monkeypatch):
     monkeypatch.setenv(KEEP_ENV, "0")
     kept(small_wordle(tmp_path, "salet\ntarse\n"))
     assert not cache.exists()
+
+
+def test_a_file_that_cannot_be_mapped_is_read(tmp_path, cache, monkeypatch):
+    game = small_wordle(tmp_path, "salet\ntarse\n")
+    truth = kept(game)
+    load = np.load
+
+    def unmappable(path, mmap_mode=None, **options):
+        if mmap_mode is not None:
+            raise OSError("this file system cannot map files")
+        return load(path, **options)
+
+    monkeypatch.setattr(np, "load", unmappable)
+    monkeypatch.setattr(feedback, "compute_feedback", lambda *a: pytest.fail("computed again"))
+    assert np.array_equal(kept(game), truth)

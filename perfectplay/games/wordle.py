@@ -262,7 +262,11 @@ def _read_words(file: str, what: str) -> list[str]:
         raise BadParameter(f"wordle: cannot read {where}: {err.strerror or err}") from None
     except UnicodeDecodeError:
         raise BadParameter(f"wordle: {where} is not UTF-8 text") from None
-    words: list[str] = []
+    words = [word for word in (line.strip().lower() for line in text.splitlines()) if word]
+    if words and all(w.isascii() and w.isalpha() for w in words):
+        if len({len(w) for w in words}) == 1:  # the usual file, checked at once
+            return words
+    words = []  # else line by line, for the line that is wrong
     for number, line in enumerate(text.splitlines(), 1):
         word = line.strip().lower()
         if not word:

@@ -246,6 +246,8 @@ def test_lists_by_relative_path(tmp_path, monkeypatch):
         ("cat\n\n \n", "", "guesses file"),
         ("cat\nc4t\n", "cat\n", "line 2: 'c4t' is not a word of letters a-z"),
         ("cat\ncoat\n", "cat\n", "line 2: 'coat' has 4 letters, the first word 'cat' 3"),
+        ("cat\nbig dog\n", "cat\n", "line 2: 'big dog' is not a word of letters a-z"),
+        ("cat\ncät\n", "cat\n", "line 2: 'cät' is not a word of letters a-z"),
         ("cat\n", "coat\n", "the answers have 3 letters but the guesses 4"),
         ("abcdefghijk\n", "abcdefghijk\n", "at most 10 letters are supported"),
     ],

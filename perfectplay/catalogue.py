@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import re
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from . import engines as _installs_the_engines  # noqa: F401 (engine_of finds them)
@@ -63,7 +62,11 @@ def register(cls: type[Game]) -> type[Game]:
 
 @cache
 def _plugins() -> dict[str, str]:
-    """Games of installed packages: entry-point name -> "module:Class"."""
+    """Games of installed packages: entry-point name -> "module:Class". (Read only when
+    asked for a game the package does not ship: reading every installed package's entry
+    points costs a twentieth of a second at each start.)"""
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=PLUGIN_GROUP)}
 
 
@@ -85,10 +88,12 @@ def _check_class(cls: object, name: str | None) -> None:
 
 
 def game_class(name: str) -> type[Game]:
-    """The class implementing the game called `name`; UnknownGame if there is none."""
+    """The class implementing the game called `name`; UnknownGame if there is none. A
+    registered class first, then the package's own games, then the plug-ins' (a plug-in
+    cannot replace a game the package ships)."""
     if name in _REGISTERED:
         return _REGISTERED[name]
-    target = _plugins().get(name) or _ENTRIES.get(name)
+    target = _ENTRIES.get(name) or _plugins().get(name)
     if target is None:
         raise UnknownGame(f"unknown game {name!r} (known games: {', '.join(game_names())})")
     return _import(name, target)

@@ -39,6 +39,7 @@ def plugin(tmp_path_factory):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-games\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
         "[perfectplay.games]\nhigher-lower = my_games:HigherLower\nbroken = no_such_module:Game\n"
+        "mastermind = my_games:HigherLower\n"  # a shipped game's name: not replaced
     )
     return root
 
@@ -69,6 +70,9 @@ def _run(plugin, *args, input=None):
 
 def test_a_plugin_game_reaches_every_command(plugin):
     assert "higher-lower" in _run(plugin, "list").stdout
+    # a plug-in cannot replace a game the package ships
+    res = _run(plugin, "solve", "mastermind", "pegs=2", "colors=3", "--json", "--no-store")
+    assert res.returncode == 0 and json.loads(res.stdout)["game"] == "mastermind", res.stderr
     res = _run(plugin, "solve", "higher-lower", "n=7", "--out", "hl.json", "--json")
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["value"] == "17/7"

@@ -5,7 +5,10 @@ sweep solves each game at the corners of its ranges (all smallest, all largest, 
 parameter largest with the others smallest, and with the others at their defaults;
 every word of a choice parameter, with the others smallest) and requires exit code 0 with a value, or exit code 2
 with one line naming the problem: never a traceback (item-matching slots=5 turns=11 once
-ended in numba's "Int value is too large").
+ended in numba's "Int value is too large"). Each runs the command group in the test's
+own process (``cli_runner.perfectplay``: an escaping exception shows as a traceback, as
+it would in a process of its own, without paying an interpreter's start per corner);
+``test_cli`` checks that a process of its own answers and refuses the same.
 
 Corners that take minutes are marked slow (run with ``pytest -m slow``); the figures
 beside them were measured on the project's 2-core machine.
@@ -14,12 +17,12 @@ beside them were measured on the project's 2-core machine.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from perfectplay.catalogue import game_class, game_names
+
+from .cli_runner import perfectplay
 
 
 def corners(cls) -> list[dict]:
@@ -73,12 +76,7 @@ def _cases():
 
 @pytest.mark.parametrize("name,point", list(_cases()))
 def test_corner_gives_a_value_or_a_one_line_refusal(name, point):
-    res = subprocess.run(
-        [sys.executable, "-m", "perfectplay", "solve", name, *words(point), "--json", "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
+    res = perfectplay("solve", name, *words(point), "--json", "--quiet")
     assert "Traceback" not in res.stderr, res.stderr
     if res.returncode == 2:
         lines = res.stderr.strip().splitlines()
@@ -93,22 +91,7 @@ def test_corner_gives_a_value_or_a_one_line_refusal(name, point):
 def test_the_reported_item_matching_case_is_solved():
     # the catalogue allows 12 turns; 11 overflowed the search's leaf bound (242^10).
     # With 11 guesses every one of the 7^5 secrets is found.
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "perfectplay",
-            "solve",
-            "item-matching",
-            "slots=5",
-            "turns=11",
-            "--json",
-            "--quiet",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
+    res = perfectplay("solve", "item-matching", "slots=5", "turns=11", "--json", "--quiet")
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["value"] == "1" and doc["wins"] == doc["secrets"] == 16807

@@ -11,6 +11,11 @@ so the build requires the dependencies it imports as ``[project].dependencies`` 
 (read from pyproject.toml), where numba and llvmlite are pinned. ``PERFECTPLAY_PRECOMPILE=0``
 builds without the kernels (they are then compiled at the first run, into the user's
 cache); an editable install never carries them.
+
+The compile starts early where the frontend allows it: with the metadata, while pip fetches
+the dependencies (``early_compile``); ``build_wheel`` takes its kernels if they are the
+built package's (the same digest of its sources), and otherwise, or for a frontend that
+builds without asking for the metadata first, compiles as before.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F401,F403  (every hook not defined here)
 from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
 from setuptools.command.build_py import build_py as _build_py
+
+import early_compile
 
 _PROJECT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +62,27 @@ def get_requires_for_build_wheel(config_settings=None) -> list[str]:
     return _setuptools.get_requires_for_build_wheel(config_settings) + extra
 
 
+#: The folder, inside pip's metadata folder, of the compile started with the metadata.
+_EARLY = "perfectplay-kernels"
+#: The kernels ``build_wheel`` found compiled early for this build (None: compile them).
+_early: list[Path | None] = [None]
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    """setuptools' metadata, with the kernels' compile started beside it
+    (``early_compile``)."""
+    if _precompiling():
+        early_compile.start(Path(metadata_directory) / _EARLY)
+    return _setuptools.prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    """setuptools' wheel, with the kernels compiled early if there are any."""
+    if metadata_directory is not None and _precompiling():  # (the .dist-info folder in it)
+        _early[0] = early_compile.wait_for(Path(metadata_directory).parent / _EARLY)
+    return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+
+
 class BdistWheel(_bdist_wheel):
     """A wheel with compiled kernels is for this Python and platform only (tagged so)."""
 
@@ -75,14 +103,24 @@ class BuildPy(_build_py):
         super().run()
         if getattr(self, "editable_mode", False) or not _precompiling():
             return
-        # before pip's own entries (its isolated build environment is found through them);
-        # no bytecode written into the package, and none of the user's numba settings
-        # (optimisation level, bounds checks, CPU name), which numba's keys do not name
-        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-        env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(
-            p for p in (str(built), os.environ.get("PYTHONPATH")) if p))
-        done = subprocess.run([sys.executable, "-m", "perfectplay.precompile",
-                               str(built / "perfectplay" / "_kernels")], env=env, cwd=built)
+        kernels = built / "perfectplay" / "_kernels"
+        if _early[0] is not None and _take_early(_early[0], built, kernels):
+            return
+        command, env = early_compile.compile_command(built, kernels)
+        done = subprocess.run(command, env=env, cwd=built)
         if done.returncode != 0:
             raise SystemExit("perfectplay: compiling the kernels failed (set "
                              "PERFECTPLAY_PRECOMPILE=0 to install without them)")
+
+
+def _take_early(early: Path, built: Path, kernels: Path) -> bool:
+    """Copy the kernels compiled early into `kernels` if they are for the built package
+    (the digest of its sources, computed by the package itself); whether they were."""
+    command, env = early_compile.compile_command(built, kernels)
+    digest = subprocess.run(
+        [sys.executable, "-c", "from perfectplay.kernel_cache import source_digest as d; "
+         "print(d())"], env=env, cwd=built, capture_output=True, text=True).stdout.strip()
+    if not digest or not (early / digest).is_dir():
+        return False
+    shutil.copytree(early / digest, kernels / digest, dirs_exist_ok=True)
+    return True

@@ -655,11 +655,21 @@ class _Split:
         the lanes)."""
         return _in_a_thread(lambda: self._split(sub, _Stop(), top=True))
 
-    def _count(self, future: Future) -> None:
-        answer = _result(future)
-        if answer is not None:
-            with self._counting:
-                self.nodes += answer.nodes
+    def _counted(self, future: Future) -> Future:
+        """`future`'s outcome, handed on once its nodes are counted: whoever waits for the
+        returned future sees them in ``nodes`` (a done-callback of `future` itself may run
+        after its waiters wake, and a solve's count would then miss its last cell's)."""
+        counted: Future = Future()
+
+        def count(done: Future) -> None:
+            answer = _result(done)
+            if answer is not None:
+                with self._counting:
+                    self.nodes += answer.nodes
+            _copy(counted, done)
+
+        future.add_done_callback(count)
+        return counted
 
     def _split(self, sub: Subproblem, stop: _Stop, top: bool = False) -> Answer:
         """The best of `sub`'s guesses (the one it imposes, if any), or a bound."""
@@ -671,9 +681,7 @@ class _Split:
                     sub.subset, sub.history, sub.cap
                 )
             if obvious is not None or len(cand) == 0:  # one task: the core knows at once
-                future = self.dispatch.submit(lambda: sub)
-                future.add_done_callback(self._count)
-                return future.result()
+                return self._counted(self.dispatch.submit(lambda: sub)).result()
             guesses = list(zip(cand.tolist(), bound.tolist()))
         best, best_tree = sub.budget, None
         for g, bound in guesses:
@@ -695,7 +703,7 @@ class _Split:
         if total >= min(best, INF):
             return total, None
         guess = _Guess(lower, total, best, _Stop(stop))
-        futures = []
+        futures, counted = [], []  # (cancel the first; wait for the second)
         for k, (f, part) in enumerate(parts):
             kept = self.store is not None and len(part) >= MIN_SECRETS
             recalled = self.store.recall(_cell(sub, g, f, part)) if kept else None
@@ -706,11 +714,11 @@ class _Split:
                 if kept and len(part) < self.split_min:  # a task: kept as soon as it ends
                     self.store.record_when_done(_cell(sub, g, f, part), future)
             future.add_done_callback(lambda done, k=k: guess.learn(k, _result(done)))
-            future.add_done_callback(self._count)
             futures.append(future)
+            counted.append(self._counted(future))
         node = Node(g)
         for k, ((f, part), key) in enumerate(zip(parts, keys)):
-            answer = futures[k].result()
+            answer = counted[k].result()
             if stop.is_set() or answer is None:  # dropped (from above, or this guess lost)
                 guess.stop.set()
                 return guess.total, None

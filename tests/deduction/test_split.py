@@ -14,7 +14,7 @@ from perfectplay.deduction import root
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.root import Subproblem, ThreadLane, _Dispatch
 from perfectplay.deduction.search import SpeedUps
-from perfectplay.deduction.tree import tree_stats
+from perfectplay.deduction.tree import Answer, tree_stats
 from perfectplay.objectives import Objective
 
 
@@ -117,3 +117,18 @@ def test_a_split_set_within_a_budget_is_valued_like_the_core(spec, objective, mo
             assert stats.total == core.value if objective == "expected" else stats.worst == cap
         else:
             assert answer.tree is None and answer.value >= core.value
+
+
+def test_a_cells_nodes_are_counted_before_whoever_waits_for_it_wakes():
+    # A done-callback of a future may run after the threads waiting for it have woken: a
+    # solve's count once missed its last cell's nodes so, now and then (its root returned
+    # first), and a resumed solve seemed to search fewer nodes than it had.
+    game = load_game("mastermind(pegs=2,colors=3)")
+    search = root.search_for(game, "expected", SpeedUps(), {})
+    split = root._Split(root.Crew([ThreadLane()]), search, root.SPLIT_MIN_SECRETS)
+    cell: Future = Future()
+    counted = split._counted(cell)
+    seen = []
+    counted.add_done_callback(lambda _: seen.append(split.nodes))
+    cell.set_result(Answer(3, None, 7))
+    assert counted.result() == Answer(3, None, 7) and seen == [7]

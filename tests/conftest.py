@@ -1,6 +1,7 @@
-"""Test-session set-up: the compiled kernels are loaded (compiled on a checkout installed
-without them) once, before the tests that run the command in subprocesses with time
-limits; a parallel run's controller warms them before its workers start."""
+"""Test-session set-up: on a checkout installed without its compiled kernels (an editable
+install, another source), they are compiled once, before the tests that run the command
+in subprocesses with time limits; a parallel run's controller does it before its
+workers start. (Installed with them, the tests load them as they go.)"""
 
 import os
 import subprocess
@@ -25,7 +26,7 @@ def pytest_configure(config):
     them) and rarely compile one."""
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
         return
-    if not config.getoption("numprocesses"):
+    if not config.getoption("numprocesses") or _installed_with_kernels():
         return
     warming = [
         subprocess.Popen(
@@ -39,11 +40,19 @@ def pytest_configure(config):
         )
 
 
+def _installed_with_kernels() -> bool:
+    """Whether ``pip install`` compiled the kernels of this very source (its digest): the
+    tests then load them as they go, and warming them first would only delay the start."""
+    from perfectplay.kernel_cache import shipped_folders, source_digest
+
+    return bool(shipped_folders(source_digest()))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_kernels(request):
     """In a run in one process, the groups of ``perfectplay.precompile``: the kernels are
     loaded (or compiled) here (a parallel run's controller did it already)."""
-    if hasattr(request.config, "workerinput"):
+    if hasattr(request.config, "workerinput") or _installed_with_kernels():
         return
     from perfectplay.precompile import warm
 

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 _PROJECT = Path(__file__).resolve().parent.parent
+#: The status the watcher leaves when it stopped the compile (the frontend ended first).
+STOPPED = "stopped"
 
 
 def compile_command(source: Path, target: Path) -> tuple[list[str], dict[str, str]]:
@@ -51,23 +53,24 @@ def start(folder: Path) -> None:
 
 def wait_for(folder: Path) -> Path | None:
     """The kernels the compile started in `folder` left, once it has ended (None: none
-    was started, or it failed or was stopped: the build then compiles, and says why if it
-    fails again)."""
+    was started, or it failed: the build then compiles, and says why if it fails again).
+    SystemExit if the watcher stopped it: the frontend has gone, and so should the build."""
     status, watcher = folder / "status", folder / "watcher"
     if not watcher.exists():
         return None
     pid = int(watcher.read_text())
     while not status.exists() and _alive(pid):
         time.sleep(0.1)
-    if not status.exists() or status.read_text() != "0":
-        return None
-    return folder / "kernels"
+    ended = status.read_text() if status.exists() else None
+    if ended == STOPPED:  # (a build left running after pip was killed compiles nothing)
+        raise SystemExit("perfectplay: the install was stopped while compiling the kernels")
+    return folder / "kernels" if ended == "0" else None
 
 
 def watch(folder: Path, frontend: int) -> int:
     """Compile the source tree's package into ``folder/kernels`` and write the exit status
-    to ``folder/status``; stop the compile (its whole process group) and write nothing if
-    the `frontend` process ends first or this watcher is interrupted."""
+    to ``folder/status``; stop the compile (its whole process group), with the status
+    ``STOPPED``, if the `frontend` process ends first or this watcher is interrupted."""
     command, env = compile_command(_PROJECT, folder / "kernels")
     run = subprocess.Popen(command, env=env, cwd=folder, start_new_session=True)
     try:
@@ -78,10 +81,15 @@ def watch(folder: Path, frontend: int) -> int:
     except KeyboardInterrupt:
         os.killpg(run.pid, signal.SIGKILL)
         run.wait()
+        _write_status(folder, STOPPED)
         return 1
-    (folder / "status.tmp").write_text(str(run.returncode))
-    os.replace(folder / "status.tmp", folder / "status")
+    _write_status(folder, str(run.returncode))
     return run.returncode
+
+
+def _write_status(folder: Path, status: str) -> None:
+    (folder / "status.tmp").write_text(status)
+    os.replace(folder / "status.tmp", folder / "status")
 
 
 def _alive(pid: int) -> bool:

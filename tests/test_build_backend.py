@@ -40,7 +40,7 @@ def test_kernels_are_taken_only_from_a_compile_that_ended_well(early, tmp_path):
     (folder / "watcher").write_text(str(2**22 + 12345))  # no such process: it died
     assert early.wait_for(folder) is None
     (folder / "status").write_text("1")
-    assert early.wait_for(folder) is None
+    assert early.wait_for(folder) is None  # failed: the build compiles, and says why
     (folder / "status").write_text("0")
     assert early.wait_for(folder) == folder / "kernels"
 
@@ -64,7 +64,10 @@ def test_the_early_compile_stops_when_the_frontend_ends(early, tmp_path, monkeyp
     started = time.monotonic()
     assert early.watch(tmp_path, frontend.pid) == 1
     assert time.monotonic() - started < 20
-    assert not (tmp_path / "status").exists()
+    assert (tmp_path / "status").read_text() == early.STOPPED
+    (tmp_path / "watcher").write_text(str(os.getpid()))
+    with pytest.raises(SystemExit, match="stopped"):  # the wheel's build stops too
+        early.wait_for(tmp_path)
     marker.unlink(missing_ok=True)
     time.sleep(0.5)
     assert not marker.exists()  # the stand-in compile was stopped with it

@@ -12,6 +12,9 @@ kernels so before its workers start.
 The groups are the two engines, whose kernels are disjoint: each is compiled once, on its
 own core. (The deduction search is one specialisation for every game: a kernel compiled
 for two sets of argument types costs two compiles, the search's about a minute each.)
+The search's chain is the longer, so the Markov group also builds the feedback tables
+the search's later lines meet (the search then loads their kernels) and expands its
+games' states (as verifying, checking and playing a game do).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from pathlib import Path
 
 #: Command lines (after ``perfectplay``) per group; WORDS is replaced by a file of a few
 #: of Wordle's answers, STORE by a result store of the run's own (the user's is never
-#: read or written).
+#: read or written). Three kinds of line are not commands: ``table GAME ...`` builds a
+#: deduction game's feedback table, ``expand GAME ...`` expands a Markov game's start
+#: state, ``streamed GAME ...`` solves a Markov game by the streamed solve.
 GROUPS: dict[str, list[str]] = {
     "search": [
         "solve mastermind pegs=2 colors=3 --no-store",
@@ -46,10 +51,18 @@ GROUPS: dict[str, list[str]] = {
         "solve bulls-and-cows digits=4 symbols=9 --top 1 --workers 2 --no-store",
     ],
     "markov": [
+        # first, the feedback tables the search's later lines meet: this process has time
+        # to spare (the search's chain is the longer), and the search then loads them
+        "table wordle answers=WORDS guesses=WORDS",
+        "table item-matching slots=2 items=3 turns=2",
+        "table item-matching slots=6 items=2 turns=2",
+        "table permutation n=4",
         "solve dice-cards n=2",
+        "expand dice-cards n=2",  # states expanded again: verifying, checking, playing
         "solve dice-cards n=5",  # pointers and weights in narrower types
         "solve dice-cards n=2 --objective probability --horizon 4",
         "solve tricky-trios n=2",
+        "expand tricky-trios n=2",
         "streamed tricky-trios n=2",
     ],
 }
@@ -74,8 +87,9 @@ def _run(line: str, words: Path) -> None:
 
     store = words.parent / "store.sqlite"  # (split first: a path may hold spaces)
     args = [word.replace("WORDS", str(words)).replace("STORE", str(store)) for word in line.split()]
-    if args[0] == "streamed":  # the streamed solve, which only games past EXACT_STATES take
-        _streamed(args[1], args[2:])
+    special = {"streamed": _streamed, "table": _table, "expand": _expand}.get(args[0])
+    if special is not None:
+        special(args[1], args[2:])
         return
     args += ["--quiet", "--json"]
     try:
@@ -83,6 +97,25 @@ def _run(line: str, words: Path) -> None:
     except SystemExit as done:
         if done.code not in (0, None):
             raise RuntimeError(f"perfectplay {' '.join(args)} failed ({done.code})") from None
+
+
+def _table(name: str, assignments: list[str]) -> None:
+    """Build the feedback table of the deduction game `name` (no search)."""
+    from . import load_game
+    from .deduction.feedback import build_table
+
+    build_table(load_game(name, assignments))
+
+
+def _expand(name: str, assignments: list[str]) -> None:
+    """Expand the start of the Markov game `name` (its compiled rules' ``expand_batch``,
+    which verifying, checking and playing the game use)."""
+    import numpy as np
+
+    from . import load_game
+
+    game = load_game(name, assignments)
+    game.expand(np.array([game.initial_state()], dtype=np.int64))
 
 
 def _streamed(name: str, assignments: list[str]) -> None:

@@ -116,7 +116,7 @@ class BuildPy(_build_py):
 def _take_early(early: Path, built: Path, kernels: Path) -> bool:
     """Copy the kernels compiled early into `kernels` if they are for the built package
     (the digest of its sources, computed by the package itself); whether they were."""
-    command, env = early_compile.compile_command(built, kernels)
+    _, env = early_compile.compile_command(built, kernels)  # (the package found in `built`)
     digest = subprocess.run(
         [sys.executable, "-c", "from perfectplay.kernel_cache import source_digest as d; "
          "print(d())"], env=env, cwd=built, capture_output=True, text=True).stdout.strip()

@@ -45,7 +45,7 @@ from .root import (
     search_for,
     solve_position,
 )
-from .search import SpeedUps
+from .search import Search, SpeedUps
 from .solve import guesses_left
 from .stored import AnswerStore
 
@@ -53,9 +53,7 @@ from .stored import AnswerStore
 def openings(game: DeductionGame, position: History = ()) -> list[int]:
     """The openings at `position` (guess indices, in guess order): allowed, one per
     symmetry class, useful."""
-    table = build_table(game)
-    subset = position_secrets(table, position)
-    search = search_for(game, "expected", SpeedUps())
+    search, subset = _search_at(game, position)
     cand = search.candidates(subset, position)
     useful = [int(g) for g in np.sort(cand) if _useful(search, int(g), subset)]
     if not useful:
@@ -73,11 +71,16 @@ def ranked(
 
     if method not in SCORES:
         raise Unsupported(f"unknown heuristic {method!r} (known: {', '.join(SCORES)})")
-    table = build_table(game)
-    subset = position_secrets(table, position)
-    search = search_for(game, "expected", SpeedUps())
+    search, subset = _search_at(game, position)
     order = ranking(search, np.asarray(numbered, dtype=np.int64), subset, SCORES[method])
     return [int(k) for k in order]
+
+
+def _search_at(game: DeductionGame, position: History) -> tuple[Search, np.ndarray]:
+    """The search that ``openings`` and ``ranked`` look with (expected guesses, every
+    speed-up), and the secrets `position` leaves on its table."""
+    search = search_for(game, "expected", SpeedUps())
+    return search, position_secrets(search.table, position)
 
 
 def _useful(search, guess: int, subset: np.ndarray) -> bool:

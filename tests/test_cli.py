@@ -101,19 +101,9 @@ def test_bad_input_is_one_line_exit_2(args, needle):
 
 
 def test_long_solve_shows_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
-    import subprocess
-    import sys
-
     import pexpect
 
-    # kernels compiled first (a compiling process answers Ctrl-C only once numba is done)
-    subprocess.run(
-        [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=7", "--float", "--quiet"],
-        check=True,
-        capture_output=True,
-        timeout=900,
-        cwd=tmp_path,
-    )
+    # (its kernels are compiled: installed, or warmed before the tests by conftest.py)
     out = tmp_path / "policy.json"
     child = in_terminal("solve", "dice-cards", "n=9", "--out", str(out), cwd=str(tmp_path))
     child.expect("exploring|iteration")  # exploration is compiled now: often done before the bar

@@ -87,3 +87,23 @@ def test_feedback_display():
 def test_bad_codes_are_rejected(spec, text):
     with pytest.raises(PerfectplayError):
         load_game(spec).parse_code(text)
+
+
+def test_the_kernels_take_codes_contiguous_and_read_only(monkeypatch):
+    """Codes a person typed (writable, any layout) reach a feedback kernel as the game's
+    own codes do: numba would compile the kernel once more for writable arrays, at the
+    advisor's first feedback after installing, instead of loading the shipped one."""
+    game = load_game("mastermind(pegs=2,colors=3)")
+    kernel, seen = game.feedback_kernel(), []
+
+    def spy(guesses, secrets, out):
+        seen.extend((a.flags.c_contiguous, a.flags.writeable) for a in (guesses, secrets))
+        kernel(guesses, secrets, out)
+
+    monkeypatch.setattr(type(game), "feedback_kernel", lambda self: spy)
+    typed = np.array([[0, 1], [2, 2]], dtype=np.int8)
+    secrets = game.secrets()[::2]  # (not contiguous)
+    out = compute_feedback(game, typed, secrets)
+    assert seen and all(contiguous and not writable for contiguous, writable in seen)
+    assert typed.flags.writeable  # the caller's array is left as it was
+    assert out.tolist() == [[game.feedback(g, s) for s in secrets] for g in typed]

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from perfectplay import load_game, solve
+from perfectplay.deduction import feedback as feedback_table
 from perfectplay.deduction.model import check_game
 from perfectplay.deduction.verify import replay
 from perfectplay.errors import BadParameter, PerfectplayError
-from perfectplay.deduction import feedback as feedback_table
 
 from ..cli_runner import assert_one_line_error, perfectplay
 

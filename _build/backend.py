@@ -65,7 +65,7 @@ def get_requires_for_build_wheel(config_settings=None) -> list[str]:
 #: The folder, inside pip's metadata folder, of the compile started with the metadata.
 _EARLY = "perfectplay-kernels"
 #: The kernels ``build_wheel`` found compiled early for this build (None: compile them).
-_early: list[Path | None] = [None]
+_early_kernels: Path | None = None
 
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
@@ -78,8 +78,9 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     """setuptools' wheel, with the kernels compiled early if there are any."""
+    global _early_kernels
     if metadata_directory is not None and _precompiling():  # (the .dist-info folder in it)
-        _early[0] = early_compile.wait_for(Path(metadata_directory).parent / _EARLY)
+        _early_kernels = early_compile.wait_for(Path(metadata_directory).parent / _EARLY)
     return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
 
 
@@ -104,7 +105,7 @@ class BuildPy(_build_py):
         if getattr(self, "editable_mode", False) or not _precompiling():
             return
         kernels = built / "perfectplay" / "_kernels"
-        if _early[0] is not None and _take_early(_early[0], built, kernels):
+        if _early_kernels is not None and _take_early(_early_kernels, built, kernels):
             return
         command, env = early_compile.compile_command(built, kernels)
         done = subprocess.run(command, env=env, cwd=built)

@@ -74,11 +74,11 @@ def watch(folder: Path, frontend: int) -> int:
     command, env = compile_command(_PROJECT, folder / "kernels")
     run = subprocess.Popen(command, env=env, cwd=folder, start_new_session=True)
     try:
-        while run.poll() is None:
-            if not _alive(frontend):
-                raise KeyboardInterrupt
+        while run.poll() is None and _alive(frontend):
             time.sleep(0.2)
     except KeyboardInterrupt:
+        pass
+    if run.poll() is None:  # the frontend ended first, or Ctrl-C
         os.killpg(run.pid, signal.SIGKILL)
         run.wait()
         _write_status(folder, STOPPED)

@@ -244,7 +244,7 @@ def solve(
     from .catalogue import load_game
     from .engine import SolveArgs, engine_of, solve as run
     from .objectives import WITHIN, Objective
-    from .progress import Bar, Silent
+    from .progress import reporter
     from .solution import check_writable, write_json_atomically
 
     g = load_game(game, _with_flags(assignments, possible_only))
@@ -281,7 +281,7 @@ def solve(
     )
     if not quiet:
         _say_when_compiling()
-    progress = Silent() if quiet else Bar()
+    progress = reporter(quiet)
     store = options.get("store")
     try:
         solution = run(g, obj, progress=progress, **options)
@@ -391,7 +391,7 @@ def rank(
     from .catalogue import load_game
     from .engine import engine_of, require_supported
     from .objectives import Objective
-    from .progress import Bar, Silent
+    from .progress import reporter
     from .solution import format_value
 
     g = load_game(game, _with_flags(assignments, possible_only))
@@ -400,7 +400,7 @@ def rank(
         horizon = g.default_horizon()
     obj = Objective(objective, horizon, determine)
     require_supported(g, obj)
-    progress = Silent() if quiet else Bar()
+    progress = reporter(quiet)
     try:
         ranking = engine_of(g).rank(g, obj, after, progress)
     finally:

@@ -3,12 +3,16 @@
 Engines take any object with ``stage`` and ``update`` (calling it with a message is a
 free-form note within the current stage); ``Silent`` ignores all three. The command
 line's ``Bar`` draws a rich progress bar on stderr, only once a solve has run for about a
-second, and remembers the stage an interruption happened in.
+second, and remembers the stage an interruption happened in; where stderr is not a
+terminal (a log file, a pipe, a batch job) ``Lines`` writes a plain line instead, at each
+new stage and every half minute, once the solve has run for a few seconds.
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from typing import Callable, TextIO
 
 
 class Silent:
@@ -86,6 +90,71 @@ class Bar(Silent):
         )
 
 
+class Lines(Silent):
+    """Progress as plain lines on `stream` (stderr by default), for output that is not a
+    terminal: nothing for a solve shorter than `delay` seconds; then a line when a stage
+    starts and one every `every` seconds within it, each with the time since the solve
+    started (``[0:01:15] value iteration: 120/400 sweeps (30%) change 1.2e-07``)."""
+
+    def __init__(
+        self,
+        delay: float = 5.0,
+        every: float = 30.0,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
+        self.delay = delay
+        self.every = every
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self._last: float | None = None  # when the last line was written
+        self._total: float | None = None
+        self._unit = ""
+        self._new_stage = False
+
+    def stage(self, name: str, total: float | None = None, unit: str = "") -> None:
+        self.stage_name = name
+        self._total, self._unit = total, unit
+        self._new_stage = True
+        self.update(0)
+
+    def update(self, done: float, info: str = "") -> None:
+        self.done = done
+        now = self.clock()
+        if now - self.started < self.delay:
+            return
+        if self._new_stage or self._last is None or now - self._last >= self.every:
+            self._new_stage = False
+            self._last = now
+            print(self._line(now, done, info), file=self.stream or sys.stderr, flush=True)
+
+    def _line(self, now: float, done: float, info: str) -> str:
+        unit = f" {self._unit}" if self._unit else ""
+        if self._total:
+            count = f"{done:,.0f}/{self._total:,.0f}{unit} ({100 * done / self._total:.0f}%)"
+        else:
+            count = f"{done:,.0f}{unit}" if done else ""
+        words = " ".join(part for part in (count, info) if part)
+        return f"[{elapsed(now - self.started)}] {self.stage_name}" + (
+            f": {words}" if words else ""
+        )
+
+
+def reporter(quiet: bool) -> Silent:
+    """The command line's progress for a solve: none when `quiet`, a bar on a terminal,
+    plain lines otherwise (see ``Lines``)."""
+    if quiet:
+        return Silent()
+    return Bar() if sys.stderr.isatty() else Lines()
+
+
+def elapsed(seconds: float) -> str:
+    """`seconds` as h:mm:ss."""
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
 def _counts():
     """A column "done/total (percent)" for stages whose total is known, blank otherwise
     (never ``0/?``)."""
@@ -112,10 +181,6 @@ def _clock(started: float):
 
     class Clock(ProgressColumn):
         def render(self, task) -> Text:
-            seconds = int(time.perf_counter() - started)
-            return Text(
-                f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
-                style="progress.elapsed",
-            )
+            return Text(elapsed(time.perf_counter() - started), style="progress.elapsed")
 
     return Clock()

@@ -118,7 +118,7 @@ class DeductionEngine(Engine):
         return parse_position(game, after)
 
     def size(self, game: DeductionGame) -> Size:
-        return Size(len(game.guesses()) * len(game.secrets()), "guess-secret pairs")
+        return Size(game.n_guesses() * game.n_secrets(), "guess-secret pairs")
 
     # --- positions and feedbacks, for the screens -------------------------------------
     def parse_position(self, game: DeductionGame, text: str) -> History:

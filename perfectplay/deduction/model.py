@@ -109,6 +109,20 @@ class DeductionGame(Game):
         """All possible secrets, an int8 array (S, length) in lexicographic order; each is a guess."""
         return self.guesses()
 
+    def n_guesses(self) -> int:
+        """How many guesses there are (``len(guesses())``). A game whose count follows from
+        its parameters says it without listing the codes, so that the size of a solve is
+        known before any table is built (``Engine.size``: the web page refuses a game too
+        large by this arithmetic alone)."""
+        return len(self.guesses())
+
+    def n_secrets(self) -> int:
+        """How many secrets there are (``len(secrets())``): the number of guesses where the
+        secrets are the guesses (the default ``secrets``)."""
+        if type(self).secrets is DeductionGame.secrets:
+            return self.n_guesses()
+        return len(self.secrets())
+
     def n_feedbacks(self) -> int:
         """Feedbacks are integers 0 .. n_feedbacks-1 (at most 256)."""
         raise missing_rule(self, "n_feedbacks", NEEDS)
@@ -339,7 +353,7 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     """Check that `game` keeps the protocol; raise AssertionError naming the first breach.
 
     Checks: code arrays (shape, dtype, lexicographic order, no duplicates, every secret a
-    guess); feedback values in range, solved exactly when guess == secret; the compiled
+    guess, counted by n_guesses and n_secrets); feedback values in range, solved exactly when guess == secret; the compiled
     kernel equals the scalar reference; feedback and codes invariant under random
     elements of the declared symmetry group; feedbacks and codes survive format/parse.
     """
@@ -351,6 +365,9 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
         assert codes.min() >= 0 and codes.max() < game.n_symbols(), f"{name}: symbol out of range"
         keys = keys_of(codes)
         assert keys == sorted(set(keys)), f"{name} must be sorted and distinct"
+    assert (game.n_guesses(), game.n_secrets()) == (len(G), len(S)), (
+        "n_guesses and n_secrets must count guesses() and secrets()"
+    )
     guess_set = set(keys_of(G))
     assert all(tuple(s) in guess_set for s in S.tolist()), "every secret must be a guess"
     assert 0 < game.n_feedbacks() <= 256 and 0 <= game.solved_feedback() < game.n_feedbacks()

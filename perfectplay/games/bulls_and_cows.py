@@ -8,6 +8,7 @@ and relabelling of symbols preserves the rules.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -47,6 +48,9 @@ class BullsAndCows(DeductionGame):
         return np.array(
             list(itertools.permutations(range(self.symbols), self.digits)), dtype=np.int8
         ).reshape(-1, self.digits)
+
+    def n_guesses(self) -> int:
+        return math.perm(self.symbols, self.digits)
 
     def n_feedbacks(self) -> int:
         return (self.digits + 1) ** 2

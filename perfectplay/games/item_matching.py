@@ -96,6 +96,9 @@ class ItemMatching(DeductionGame):
     def guesses(self) -> np.ndarray:
         return _codes(self.slots, self.items)
 
+    def n_guesses(self) -> int:
+        return self.items**self.slots
+
     def n_feedbacks(self) -> int:
         return 3**self.slots
 

@@ -39,6 +39,9 @@ class Mastermind(DeductionGame):
             list(itertools.product(range(self.colors), repeat=self.pegs)), dtype=np.int8
         ).reshape(-1, self.pegs)
 
+    def n_guesses(self) -> int:
+        return self.colors**self.pegs
+
     def n_feedbacks(self) -> int:
         return (self.pegs + 1) ** 2
 

@@ -7,6 +7,7 @@ Each guess is an ordering too, answered by how many bottles stand in the right p
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -35,6 +36,9 @@ class Permutation(DeductionGame):
         return np.array(list(itertools.permutations(range(self.n))), dtype=np.int8).reshape(
             -1, self.n
         )
+
+    def n_guesses(self) -> int:
+        return math.factorial(self.n)
 
     def n_feedbacks(self) -> int:
         return self.n + 1

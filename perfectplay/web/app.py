@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse
@@ -38,7 +39,7 @@ class _Limits:
         await self.app(scope, receive, send)
 
 
-async def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
+def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
     from .forms import TooLarge
     from .jobs import Busy
 
@@ -46,7 +47,7 @@ async def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
     return error_page(request, str(exc), status)
 
 
-async def _server_error(request: Request, exc: Exception) -> HTMLResponse:
+def _server_error(request: Request, exc: Exception) -> HTMLResponse:
     return error_page(
         request, f"internal error ({exc.__class__.__name__}); nothing was changed", 500
     )
@@ -67,7 +68,7 @@ def create_app(jobs=None) -> Starlette:
         try:
             yield
         finally:
-            jobs.close()
+            await run_in_threadpool(jobs.close)
 
     routes = [
         Route("/", pages.catalogue),

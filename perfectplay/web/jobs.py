@@ -86,6 +86,9 @@ class Job:
     error: str = ""
     seconds: float = 0.0
     _strategy: Any = None
+    #: Held while the job reads its channel or ends its process: the pages that poll it
+    #: run in the server's thread pool, several at once.
+    _lock: Any = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
     def strategy(self):
@@ -98,6 +101,10 @@ class Job:
 
     def poll(self) -> None:
         """Read what the process sent; notice its end or its time limit."""
+        with self._lock:
+            self._poll()
+
+    def _poll(self) -> None:
         if self.state != "running":
             return
         try:
@@ -124,9 +131,10 @@ class Job:
 
     def stop(self, why: str, state: str = "cancelled") -> None:
         """End the solve (its process and the engine's workers)."""
-        _end(self.process)
-        if self.state == "running":
-            self.state, self.error = state, why
+        with self._lock:
+            _end(self.process)
+            if self.state == "running":
+                self.state, self.error = state, why
 
 
 def _end(process, grace: float = 2.0) -> None:

@@ -1,7 +1,13 @@
-"""The catalogue, solves with live progress, results and the strategy explorer."""
+"""The catalogue, solves with live progress, results and the strategy explorer.
+
+Every page is a plain function, which Starlette runs in its thread pool: nothing a page
+computes (reading and checking a game, starting a worker, rendering) runs on the event
+loop, so no request waits for another's work. Only reading a posted form awaits.
+"""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
@@ -29,15 +35,19 @@ def _games() -> list[dict]:
     return games
 
 
-async def catalogue(request: Request) -> Response:
+def catalogue(request: Request) -> Response:
     return templates.TemplateResponse(request, "catalogue.html", {"games": _games()})
 
 
 async def solve(request: Request) -> Response:
     """Start a solve of the posted game and objective; its page shows the progress."""
     form = await request.form()
-    name = str(form.get("game", ""))
-    game = read_game(name, form)
+    return await run_in_threadpool(_start, request, form)
+
+
+def _start(request: Request, form) -> Response:
+    """Check the posted game and objective and start their solve (in the thread pool)."""
+    game = read_game(str(form.get("game", "")), form)
     objective = read_objective(game, form)
     job = request.app.state.jobs.start(str(game), objective.name, objective.horizon)
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
@@ -57,7 +67,7 @@ class _NoJob(PerfectplayError):
     """A job id the server does not know."""
 
 
-async def job(request: Request) -> Response:
+def job(request: Request) -> Response:
     """A running solve (progress, cancel) or its result (status, value, histogram)."""
     try:
         job = _job(request)
@@ -83,7 +93,7 @@ def _result(job) -> dict:
     }
 
 
-async def job_status(request: Request) -> Response:
+def job_status(request: Request) -> Response:
     """The solve's progress as JSON, for the page's live view."""
     try:
         job = _job(request)
@@ -104,7 +114,7 @@ async def job_status(request: Request) -> Response:
     )
 
 
-async def cancel(request: Request) -> Response:
+def cancel(request: Request) -> Response:
     try:
         job = _job(request)
     except _NoJob as err:
@@ -113,7 +123,7 @@ async def cancel(request: Request) -> Response:
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
 
-async def explore(request: Request) -> Response:
+def explore(request: Request) -> Response:
     """One node of the solved strategy, its branches linking to the nodes below."""
     try:
         job = _job(request)

@@ -1,6 +1,7 @@
 """`perfectplay serve` as a process of its own: every play board answers (the heuristic
 when the optimal search needs longer, a Markov board's strategy solved meanwhile), no
-work outlives its answer, and SIGTERM, Ctrl-C and SIGKILL leave no process behind."""
+work outlives its answer, pages answer within 2 s while 40 oversized solves are refused,
+and SIGTERM, Ctrl-C and SIGKILL leave no process behind."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from .served import HUNG, serve_process
 
 psutil = pytest.importorskip("psutil", reason="the test extras are not installed")
 
+#: A solve over the web page's cap: refused by arithmetic on its parameters.
+OVERSIZED = {"game": "mastermind", "pegs": "6", "colors": "9"}
 #: Every game's board, at the web page's defaults (item matching's items=4).
 BOARDS = [
     "/play/wordle",
@@ -198,3 +201,29 @@ def test_sigkill_of_the_server_leaves_no_process_running(own_server):
     proc.wait(10)
     gone, alive = psutil.wait_procs(family, timeout=10)
     assert alive == []
+
+
+def test_pages_answer_within_2_s_while_40_oversized_solves_are_refused(served):
+    _, base = served
+    pages = ["/", "/static/style.css", "/play/mastermind?pegs=3&colors=4"]
+    refused: list[int] = []
+
+    def post_twice() -> None:
+        for _ in range(2):
+            refused.append(_post(base + "/solve", OVERSIZED)[0])
+
+    threads = [threading.Thread(target=post_twice) for _ in range(20)]
+    for t in threads:
+        t.start()
+    took: dict[str, float] = {}
+    while True:  # every page, again while any refusal is in flight
+        for path in pages:
+            start = time.monotonic()
+            assert _get(base + path)[0] == 200, path
+            took[path] = max(took.get(path, 0.0), time.monotonic() - start)
+        if not any(t.is_alive() for t in threads):
+            break
+    for t in threads:
+        t.join(HUNG)
+    assert refused == [413] * 40
+    assert max(took.values()) < 2.0, took  # the README's promise, measured

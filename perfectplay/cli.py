@@ -737,7 +737,13 @@ def store_clear(store_path) -> None:
     show_default=True,
     help="address to listen on (the default answers this machine only)",
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="port to listen on (0: a free one, said when serving)",
+)
 def serve(host, port) -> None:
     """Serve the web page: the catalogue, solves with live progress, the strategy
     explorer and advised play (needs: pip install 'perfectplay[web]')."""

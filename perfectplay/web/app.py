@@ -2,41 +2,23 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse
+from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import PerfectplayError
+from .guards import IN_PROCESS, Hosts, Limits, SameOrigin, ServedHosts, served_hosts
 from .render import error_page
 
 HERE = Path(__file__).parent
-#: Largest request body accepted (forms are a few hundred bytes).
-MAX_BODY = 16 * 1024
-
-
-class _Limits:
-    """Refuse, before reading them, requests larger than the page ever sends."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            length = dict(scope.get("headers") or []).get(b"content-length", b"0")
-            if (
-                not length.isdigit()
-                or int(length) > MAX_BODY
-                or len(scope.get("query_string", b"")) > 4096
-            ):
-                await PlainTextResponse("request too large", status_code=413)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
@@ -53,9 +35,11 @@ def _server_error(request: Request, exc: Exception) -> HTMLResponse:
     )
 
 
-def create_app(jobs=None) -> Starlette:
+def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
     """The application with its workers (`jobs`, a ``jobs.Jobs``; a new one by default),
-    ended when the application shuts down."""
+    ended when the application shuts down, answering the ``Host`` headers `hosts` (those
+    of the address ``serve`` binds; by default an in-process client's alone) and refusing
+    what ``guards`` refuses (too large, another site's form)."""
     from contextlib import asynccontextmanager
 
     from . import pages, play
@@ -82,7 +66,7 @@ def create_app(jobs=None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(_Limits)],
+        middleware=[Middleware(Hosts, hosts=hosts), Middleware(Limits), Middleware(SameOrigin)],
         lifespan=lifespan,
         exception_handlers={PerfectplayError: _perfectplay_error, Exception: _server_error},
     )
@@ -94,24 +78,59 @@ def create_app(jobs=None) -> Starlette:
 STOP_WAIT = 3
 
 
+class CannotListen(PerfectplayError):
+    """The address to serve cannot be had (a port in use, an address not of this machine)."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on `host`:`port` (port 0: a free port the system picks), or a
+    one-line ``CannotListen`` naming why not. Bound here, before anything is started, so
+    that a port in use is said at once and the port the system chose is known."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen()
+    except OSError as err:
+        sock.close()
+        hint = (
+            " (--port picks another; --port 0 any free one)"
+            if err.errno == errno.EADDRINUSE
+            else ""
+        )
+        raise CannotListen(
+            f"cannot serve on {_address(host, port)}: {err.strerror or err}{hint}"
+        ) from None
+    return sock
+
+
+def _address(host: str, port: int) -> str:
+    """`host`:`port` as an address is written (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, say=print) -> None:
-    """Warm the workers up (said, with the time it took), then serve with uvicorn until
-    SIGTERM or Ctrl-C, which end every worker."""
+    """Take the address (a port in use is a one-line error before anything starts), warm
+    the workers up (said, with the time it took), then serve with uvicorn until SIGTERM or
+    Ctrl-C, which end every worker. The address said is the one listening (``--port 0``:
+    the port the system chose)."""
     import uvicorn
 
     from .jobs import Jobs
 
+    sock = listen(host, port)
+    port = sock.getsockname()[1]
     jobs = Jobs()
     try:
         say("perfectplay: warming up the workers (compiled kernels, the default games' tables)...")
         say(f"perfectplay: warmed up in {jobs.warm_up():.1f} s")
-        say(f"perfectplay: serving on http://{host}:{port}/ (Ctrl-C stops)")
-        uvicorn.run(
-            create_app(jobs),
-            host=host,
-            port=port,
+        say(f"perfectplay: serving on http://{_address(host, port)}/ (Ctrl-C stops)")
+        config = uvicorn.Config(
+            create_app(jobs, served_hosts(host, port)),
             log_level="warning",
             timeout_graceful_shutdown=STOP_WAIT,
         )
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         jobs.close()
+        sock.close()

@@ -77,6 +77,9 @@ class Job:
     objective: str
     horizon: int | None
     exact: bool = True
+    #: Who started it (``pages.visitor``), the one visitor who may cancel it; None for the
+    #: server's own solves (the strategy a Markov board plays, shared by every visitor).
+    visitor: str | None = None
     process: Any = None
     channel: Any = None
     started: float = field(default_factory=time.monotonic)
@@ -270,12 +273,27 @@ class Jobs:
         return time.monotonic() - t0
 
     # --- solves ---------------------------------------------------------------------
-    def start(self, spec: str, objective: str, horizon: int | None, exact: bool = True) -> Job:
-        """Start solving the game `spec` (``name(k=v,...)``); Busy if too many run."""
+    def start(
+        self,
+        spec: str,
+        objective: str,
+        horizon: int | None,
+        exact: bool = True,
+        visitor: str | None = None,
+    ) -> Job:
+        """Start solving the game `spec` (``name(k=v,...)``) for `visitor`; Busy if too
+        many run."""
         with self._lock:
-            return self._start(spec, objective, horizon, exact)
+            return self._start(spec, objective, horizon, exact, visitor)
 
-    def _start(self, spec: str, objective: str, horizon: int | None, exact: bool) -> Job:
+    def _start(
+        self,
+        spec: str,
+        objective: str,
+        horizon: int | None,
+        exact: bool,
+        visitor: str | None = None,
+    ) -> Job:
         if self._closed:
             raise Busy("the server is stopping")
         for job in self._jobs.values():
@@ -287,7 +305,7 @@ class Jobs:
                 "at a time); wait for it or cancel it"
             )
         channel = self.context.Queue()
-        job = Job(str(next(self._ids)), spec, objective, horizon, exact, channel=channel)
+        job = Job(str(next(self._ids)), spec, objective, horizon, exact, visitor, channel=channel)
         job.process = self.context.Process(
             target=_solve, args=(os.getpid(), channel, spec, objective, horizon, exact)
         )

@@ -7,6 +7,9 @@ loop, so no request waits for another's work. Only reading a posted form awaits.
 
 from __future__ import annotations
 
+import re
+import secrets
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -15,6 +18,20 @@ from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
 from .render import error_page, templates
 from .forms import read_game, read_objective, web_default
+
+
+#: The cookie naming the visitor who started a solve: random, set by the answer that
+#: starts it (so a page reached from another site, which does not send it, never replaces
+#: it), sent by this site's pages only and read by no script.
+VISITOR = "perfectplay_visitor"
+#: What the cookie holds (``secrets.token_urlsafe(16)``); anything else is no visitor.
+_VISITOR_TEXT = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def visitor(request: Request) -> str | None:
+    """The visitor the request comes from (its cookie), or None for one that has none."""
+    token = request.cookies.get(VISITOR, "")
+    return token if _VISITOR_TEXT.fullmatch(token) else None
 
 
 def _games() -> list[dict]:
@@ -46,11 +63,23 @@ async def solve(request: Request) -> Response:
 
 
 def _start(request: Request, form) -> Response:
-    """Check the posted game and objective and start their solve (in the thread pool)."""
+    """Check the posted game and objective and start their solve (in the thread pool),
+    for the visitor who posts it (a new one, given its cookie, if it has none)."""
     game = read_game(str(form.get("game", "")), form)
     objective = read_objective(game, form)
-    job = request.app.state.jobs.start(str(game), objective.name, objective.horizon)
-    return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+    known = visitor(request)
+    who = known or secrets.token_urlsafe(16)
+    job = request.app.state.jobs.start(str(game), objective.name, objective.horizon, visitor=who)
+    response = RedirectResponse(f"/jobs/{job.id}", status_code=303)
+    if known is None:
+        response.set_cookie(VISITOR, who, httponly=True, samesite="strict")
+    return response
+
+
+def _started_by(job, request: Request) -> bool:
+    """True if the request comes from the visitor who started `job`."""
+    who = visitor(request)
+    return job.visitor is not None and who is not None and secrets.compare_digest(job.visitor, who)
 
 
 def _job(request: Request):
@@ -76,7 +105,11 @@ def job(request: Request) -> Response:
     result = None
     if job.state == "done":
         result = _result(job)
-    return templates.TemplateResponse(request, "job.html", {"job": job, "result": result})
+    return templates.TemplateResponse(
+        request,
+        "job.html",
+        {"job": job, "result": result, "cancellable": _started_by(job, request)},
+    )
 
 
 def _result(job) -> dict:
@@ -115,10 +148,18 @@ def job_status(request: Request) -> Response:
 
 
 def cancel(request: Request) -> Response:
+    """Cancel a solve, if the visitor who asks started it."""
     try:
         job = _job(request)
     except _NoJob as err:
         return error_page(request, str(err), 404)
+    if not _started_by(job, request):
+        return error_page(
+            request,
+            f"solve {job.id} was not started from this browser: only whoever started "
+            "it can cancel it; nothing was changed",
+            403,
+        )
     job.stop("cancelled")
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 

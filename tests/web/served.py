@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import socket
+import re
 import subprocess
 import sys
 import threading
@@ -18,12 +18,11 @@ HUNG = 30
 
 
 def serve_process():
-    """`perfectplay serve` as a process of its own (as a person starts it), once it has
-    said it warmed up and serves and it listens: yields the process and its base
-    address; killed after the test if still running."""
-    port = _free_port()
+    """`perfectplay serve --port 0` as a process of its own (as a person starts it), once
+    it has said it warmed up and serves and it listens: yields the process and the base
+    address it said (the port the system chose); killed after the test if still running."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "perfectplay", "serve", "--port", str(port)],
+        [sys.executable, "-m", "perfectplay", "serve", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -37,22 +36,33 @@ def serve_process():
     else:
         pytest.fail("the server ended before serving: " + "".join(said))
     assert any("warmed up in" in line for line in said), said
-    deadline = time.monotonic() + HUNG
-    while True:  # (the line comes just before the server listens)
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "the server never listened"
-            time.sleep(0.05)
+    base = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", said[-1]).group(1)
     threading.Thread(target=proc.stdout.read, daemon=True).start()  # (never blocks it)
-    yield proc, f"http://127.0.0.1:{port}"
+    yield proc, base
     if proc.poll() is None:
         proc.kill()
         proc.wait(30)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def serve_in_thread(jobs):
+    """The application on `jobs` served by uvicorn in a thread of this process, on a free
+    loopback port bound as `perfectplay serve` binds it: yields the port; stopped after
+    the test."""
+    import uvicorn
+
+    from perfectplay.web.app import create_app, listen
+    from perfectplay.web.guards import served_hosts
+
+    sock = listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    app = create_app(jobs, served_hosts("127.0.0.1", port))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + HUNG
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn never started"
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(HUNG)

@@ -1,5 +1,5 @@
 """The web page in a real browser: the catalogue, a solve of Mastermind 3x4 to its
-result, three levels of its tree, a Wordle game played to the end with the suggestions
+result, three levels of its tree, a long solve cancelled with its button, a Wordle game played to the end with the suggestions
 (one undo), feedback no secret fits refused without losing the game, and the drawn
 tables of dice-cards and Tricky Trios. Screenshots of the explorer, the Wordle game and
 the dice-cards table go to docs/img/ (the README shows them)."""
@@ -82,6 +82,18 @@ def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
     assert browser.find_element(By.ID, "title").text == titles[1]
     IMAGES.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(IMAGES / "explorer.png"))
+
+
+def test_a_long_solve_is_cancelled_with_its_button(server, browser):
+    browser.get(server + "/")
+    form = browser.find_element(By.CSS_SELECTOR, "#game-mastermind form")
+    for name, value in (("pegs", "4"), ("colors", "7")):
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+    form.find_element(By.CSS_SELECTOR, "button.solve").click()
+    _click(browser, "cancel")  # (the page's own form: same origin, the visitor's cookie)
+    assert _wait(browser, "#error").text == "cancelled: cancelled"
 
 
 def test_play_wordle_to_the_end_with_the_suggestions_and_one_undo(server, browser):

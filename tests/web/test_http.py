@@ -4,12 +4,17 @@ command line's validation, and `perfectplay serve` on loopback."""
 from __future__ import annotations
 
 import html
+import http.client
 import re
+import socket
 import time
 
 import pytest
 
 from perfectplay.web.app import create_app
+
+from ..cli_runner import perfectplay
+from .served import HUNG, serve_in_thread
 
 
 @pytest.fixture(scope="module")
@@ -72,16 +77,144 @@ def test_unknown_pages_and_paths_are_4xx(client):
     )
 
 
-def test_a_solve_can_be_cancelled(client):
+def test_a_solve_is_cancelled_by_its_visitor_alone(client):
+    from starlette.testclient import TestClient
+
     response = client.post(
         "/solve", data={"game": "mastermind", "pegs": "4", "colors": "7"}, follow_redirects=False
     )
     job = response.headers["location"]
+    cookie = response.headers["set-cookie"]
+    assert "perfectplay_visitor=" in cookie and "HttpOnly" in cookie
+    assert "SameSite=strict" in cookie
     assert client.post("/solve", data={"game": "dice-cards"}).status_code == 429  # one at a time
+    assert 'id="cancel"' in client.get(job).text
+    other = TestClient(client.app, raise_server_exceptions=False)  # another browser
+    assert 'id="cancel"' not in other.get(job).text
+    for cookies in ({}, {"perfectplay_visitor": "A" * 22}):
+        other.cookies.clear()
+        other.cookies.update(cookies)
+        page = other.post(job + "/cancel")
+        assert page.status_code == 403
+        assert "only whoever started it can cancel it; nothing was changed" in _line(page)
+    assert client.get("/api" + job).json()["state"] == "running"
     time.sleep(0.5)
     page = client.post(job + "/cancel")
     assert page.status_code == 200 and "cancelled" in _line(page)
     assert client.get("/api" + job).json()["state"] == "cancelled"
+
+
+def test_a_host_not_served_is_refused(client):
+    response = client.get("/", headers={"host": "rebound.example"})
+    assert response.status_code == 400
+    assert response.text == (
+        "host 'rebound.example' is not the address this server serves; nothing was done"
+    )
+    assert client.get("/").status_code == 200  # (the test client's own host)
+
+
+def test_the_hosts_served_are_the_address_bound():
+    from perfectplay.web.guards import served_hosts
+
+    loopback = served_hosts("127.0.0.1", 8765)
+    assert all(loopback.serve(h) for h in ("127.0.0.1:8765", "LOCALHOST:8765", "[::1]:8765"))
+    refused = ("127.0.0.1:8766", "127.0.0.1", "rebound.example:8765", "10.0.0.1:8765", "")
+    assert not any(loopback.serve(h) for h in refused)
+    everywhere = served_hosts("0.0.0.0", 8765)
+    assert everywhere.serve("192.168.1.5:8765") and everywhere.serve("[fe80::1]:8765")
+    assert everywhere.serve("localhost:8765")
+    assert not everywhere.serve("rebound.example:8765")
+    assert not everywhere.serve("192.168.1.5:8766")
+    assert served_hosts("::1", 80).serve("[::1]") and served_hosts("::1", 80).serve("localhost")
+    assert served_hosts("::", 80).serve("10.0.0.1") and not served_hosts("::", 80).serve("x:80")
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://elsewhere.example"},
+        {"origin": "null"},
+        {"origin": "http://testserver:8080"},
+        {"referer": "http://elsewhere.example/page"},
+    ],
+)
+def test_a_form_posted_from_another_site_is_refused(client, headers):
+    oversized = {"game": "mastermind", "pegs": "6", "colors": "9"}  # 413 if it got through
+    for path, form in (("/solve", oversized), ("/jobs/1/cancel", {})):
+        response = client.post(path, data=form, headers=headers)
+        assert response.status_code == 403, path
+        assert response.text.startswith("a form posted from ")
+        assert "only this server's own pages (http://testserver) post here" in response.text
+
+
+@pytest.mark.parametrize(
+    "headers", [{}, {"origin": "http://testserver"}, {"referer": "http://testserver/"}]
+)
+def test_a_form_posted_from_the_servers_own_pages_goes_through(client, headers):
+    form = {"game": "mastermind", "pegs": "6", "colors": "9"}
+    assert client.post("/solve", data=form, headers=headers).status_code == 413
+
+
+@pytest.fixture
+def uvicorn_port():
+    """A fresh application (its workers never warmed: nothing here may start a solve)
+    served by uvicorn on loopback; its workers and its port."""
+    from perfectplay.web.jobs import Jobs
+
+    jobs = Jobs()
+    for port in serve_in_thread(jobs):
+        yield jobs, port
+
+
+def _post_chunked(port: int, body: bytes) -> tuple[int, str]:
+    """The status and text answering `body` posted to /solve with ``Transfer-Encoding:
+    chunked`` (no length declared), sent in 4 KB chunks while the server reads them."""
+    with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as conn:
+        conn.sendall(
+            b"POST /solve HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" % port
+        )
+        try:
+            for at in range(0, len(body), 4096):
+                piece = body[at : at + 4096]
+                conn.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+            conn.sendall(b"0\r\n\r\n")
+        except OSError:  # the server answered and closed before the body's end
+            pass
+        response = http.client.HTTPResponse(conn)
+        response.begin()
+        return response.status, response.read().decode()
+
+
+@pytest.mark.parametrize("size", [80_000, 1_000_000])
+def test_a_chunked_body_over_the_cap_is_refused_and_starts_no_solve(uvicorn_port, size):
+    jobs, port = uvicorn_port
+    form = b"game=mastermind&pegs=2&colors=2&padding="  # a solve, were it read
+    assert _post_chunked(port, form + b"x" * (size - len(form))) == (413, "request too large")
+    assert jobs.get("1") is None
+
+
+def test_a_chunked_body_within_the_cap_is_read(uvicorn_port):
+    _, port = uvicorn_port
+    form = b"game=mastermind&pegs=6&colors=9&padding="  # refused by its size, once read
+    status, page = _post_chunked(port, form + b"x" * 10_000)
+    assert status == 413 and "guess-secret pairs, more than the web page solves" in page
+    status, page = _post_chunked(port, b"game=chess")
+    assert status == 400 and "unknown game 'chess'" in html.unescape(page)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_before_serving():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = perfectplay("serve", "--port", str(port))
+    assert result.returncode == 2 and result.stdout == ""  # (not even warming up)
+    assert result.stderr == (
+        f"perfectplay: error: cannot serve on 127.0.0.1:{port}: Address already in use "
+        "(--port picks another; --port 0 any free one)\n"
+    )
 
 
 def test_a_markov_game_is_played_with_every_choice_and_its_cost(client):

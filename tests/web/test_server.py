@@ -5,6 +5,7 @@ and SIGTERM, Ctrl-C and SIGKILL leave no process behind."""
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import signal
 import threading
@@ -113,6 +114,24 @@ def test_port_0_serves_on_the_port_the_system_chose_and_says_it(served):
     port = int(base.rsplit(":", 1)[1])
     assert port != 0
     assert _get(base + "/")[0] == 200
+
+
+def _status_for_host(port: int, host: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HUNG)
+    try:
+        conn.request("GET", "/", headers={"Host": host})
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_the_server_answers_the_names_of_its_address_alone(served):
+    _, base = served
+    port = int(base.rsplit(":", 1)[1])
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+        assert _status_for_host(port, host) == 200, host
+    for host in (f"rebound.example:{port}", f"localhost:{port + 1}", "localhost"):
+        assert _status_for_host(port, host) == 400, host
 
 
 def test_every_board_answers_and_leaves_no_work_running(served):

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..strategy import BadPath, Branch, Decision, Option, Strategy, View
-from .policy_file import BadPolicy, PolicyColumns, decode_policy
+from .policy_file import BadPolicy, Limits, PolicyColumns, decode_policy
 
 
 class PolicyStrategy(Strategy):
@@ -23,7 +23,7 @@ class PolicyStrategy(Strategy):
 
     def __init__(self, game, document: dict[str, Any]):
         super().__init__(game, document)
-        self.columns: PolicyColumns = decode_policy(document["strategy"])
+        self.columns: PolicyColumns = decode_policy(document["strategy"], limits(game, document))
         self.horizon: int | None = document.get("horizon") if self.columns.by_budget else None
         self._order = np.argsort(self.columns.code, kind="stable")
         self._sorted = self.columns.code[self._order]
@@ -187,6 +187,27 @@ class PolicyStrategy(Strategy):
                 f"{c.tied_best:,}",
             )
         return table
+
+
+def limits(game, document: dict[str, Any]) -> Limits:
+    """What `game` and `document` allow its policy's columns (``policy_file.Limits``):
+    the game's bound on its states, the outcomes its compiled rules pad a state to, one
+    row of choices for each budget up to the horizon, and exact values of at most four
+    times the characters of the start's value the file states, and 64 more (the longest
+    of any state measured: 1.04 times the start's, dice-cards n=4 to 6 and Tricky Trios
+    n=4 to 12, 2026-11-27); BadPolicy if a policy by budget left has no horizon."""
+    rules = game.compiled_rules()
+    by_budget = document["strategy"].get("by_budget") is True
+    horizon = document.get("horizon")
+    if by_budget and horizon is None:
+        raise BadPolicy("the file's policy by budget left has no horizon")
+    value = document.get("value")
+    return Limits(
+        states=game.state_bound(),
+        outcomes=None if rules is None else rules.outcomes,
+        budgets=horizon + 1 if by_budget else 1,
+        value_chars=4 * (len(value) if isinstance(value, str) else 0) + 64,
+    )
 
 
 def _read_path(path: str, by_budget: bool) -> tuple[int, int | None]:

@@ -136,3 +136,62 @@ def test_verify_and_show_check_the_top_level_numbers(exported, tmp_path, field, 
     path.write_text(json.dumps(dict(exported, **{field: value})))
     assert_one_line_error(cli("verify", str(path)), needle)
     assert_one_line_error(cli("show", str(path)), needle)
+
+
+def _with_columns(doc, replaced, **strategy):
+    """`doc` with its policy's columns replaced by those of `replaced` (compressed as
+    solve writes them) and the strategy's fields `strategy` changed."""
+    import base64
+    import io
+
+    with np.load(io.BytesIO(base64.b64decode(doc["strategy"]["columns"]))) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    arrays.update(replaced)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    columns = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return {**doc, "strategy": {**doc["strategy"], "columns": columns, **strategy}}
+
+
+ZEROS = np.zeros(1 << 23, np.int64)  # 64 MiB that compress to 64 KiB
+
+
+@pytest.mark.parametrize(
+    "columns,states,needle",
+    [
+        # each was expanded whole before (1 GiB: 1.15 GB and 6.5 s to refuse, 2026-11-27)
+        ({"code": ZEROS}, None, "column 'code' holds 8,388,608 entries, not one for each"),
+        ({"code": ZEROS}, 1 << 23, "lists 8,388,608 states, more than its game has (64)"),
+        (
+            {"outcome": ZEROS, "choose": ZEROS[None, :]},
+            None,
+            "8,388,608 chance outcomes, more than its 64 states have (6 each at most)",
+        ),
+        ({"choose": np.zeros((1 << 14, 378), np.int64)}, None, "outcomes and choices"),
+        ({"exact": ZEROS.view(np.uint8)}, None, "exact values take 67,108,864 characters"),
+    ],
+)
+def test_a_column_is_checked_against_the_game_before_it_expands(tmp_path, columns, states, needle):
+    """Each column's header is held against the game (dice-cards n=3: 64 states, 378
+    chance outcomes in all) and the states the policy says it lists before the column
+    is expanded: the command's memory stays far below the column's."""
+    import tracemalloc
+
+    from perfectplay import load_game, solve
+
+    doc = solve(load_game("dice-cards(n=3)")).export()
+    assert doc["strategy"]["states"] == 64
+    bomb = _with_columns(doc, columns, **({"states": states} if states else {}))
+    path = tmp_path / "bomb.json"
+    path.write_text(json.dumps(bomb))
+    size = sum(a.nbytes for a in columns.values())
+    assert path.stat().st_size < size / 100
+    for command in ("verify", "show"):
+        tracemalloc.start()
+        try:
+            res = cli(command, str(path))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert_one_line_error(res, needle)
+        assert peak < size / 4, peak

@@ -145,11 +145,17 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
 
 
 def game_of_document(doc: object) -> Game:
-    """The game an exported solution document was solved for (its name and parameters)."""
+    """The game an exported solution document was solved for (its name and parameters),
+    once the fields the checks read are each of their kind (``verdict.check_fields``)."""
+    from .verdict import check_fields, short
+
     if not isinstance(doc, dict) or doc.get("format") != "perfectplay-solution":
         raise PerfectplayError("not a perfectplay solution file")
-    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
-    return load_game(str(doc.get("game")), [f"{k}={v}" for k, v in params.items()])
+    check_fields(doc)
+    if not re.fullmatch(r"[\w-]{1,64}", doc.get("game", "")):
+        raise BadFile(f"the file's game {short(doc.get('game', ''))} is not a game's name")
+    params = doc.get("params", {})
+    return load_game(doc["game"], [f"{k}={v}" for k, v in params.items()])
 
 
 def load_strategy(document: Any) -> Strategy:
@@ -165,7 +171,8 @@ def load_strategy(document: Any) -> Strategy:
     game = game_of_document(document)
     raw = document.get("strategy")
     kinds = {cls.kind: cls for cls in (TreeStrategy, PolicyStrategy)}
-    cls = kinds.get(raw.get("kind")) if isinstance(raw, dict) else None
+    kind = raw.get("kind") if isinstance(raw, dict) else None
+    cls = kinds.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise BadFile(f"the file holds no strategy for {game.name}")
     if cls.game_kind != game.kind:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -231,12 +232,67 @@ def write_json_atomically(path: str | os.PathLike, document: Any) -> None:
     write_atomically(path, write)
 
 
+#: The deepest nesting of arrays and objects a document may have. A strategy tree takes two
+#: levels a guess (a node, its branches): 400 levels hold trees of nearly 200 guesses, far
+#: deeper than any game's. Python's JSON reader recurses, and stops near 1,000 levels
+#: with a RecursionError; what reads the document after it must not meet that limit
+#: either.
+MAX_NESTING = 400
+#: The longest integer a document may write (Python's own limit for reading one); exact
+#: values longer than that are written as text (``format_value``).
+MAX_INT_DIGITS = 4300
+
+#: A JSON string, escapes included (what ``nesting`` skips).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+
+
 def read_document(path: str | os.PathLike) -> Any:
-    """The JSON document in `path`; a one-line PerfectplayError if it is not readable JSON."""
+    """The JSON document in `path`; a one-line PerfectplayError if it is not one that
+    perfectplay reads: not JSON, nested deeper than `MAX_NESTING`, a number that is not
+    finite (``NaN``, ``Infinity``: Python's reader takes them, JSON has none) or an
+    integer longer than `MAX_INT_DIGITS` digits."""
     try:
         with open(path) as handle:
-            return json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise PerfectplayError(f"{path}: not a JSON document ({err.__class__.__name__})") from None
+    depth = nesting(text)
+    if depth > MAX_NESTING:
         raise PerfectplayError(
-            f"{path}: not a JSON strategy file ({err.__class__.__name__})"
-        ) from None
+            f"{path}: nested {depth:,} levels deep, more than a perfectplay document "
+            f"can be ({MAX_NESTING})"
+        )
+    try:
+        return json.loads(text, parse_constant=_not_finite, parse_int=_integer)
+    except _Unreadable as err:
+        raise PerfectplayError(f"{path}: {err}") from None
+    except ValueError as err:  # json.JSONDecodeError included
+        raise PerfectplayError(f"{path}: not a JSON document ({err.__class__.__name__})") from None
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and objects nest in the JSON `text` (brackets inside strings do
+    not count), without parsing it: read before the parser, whose recursion it bounds."""
+    import numpy as np
+
+    bare = np.frombuffer(_STRING.sub("", text).encode("utf-8", "replace"), dtype=np.uint8)
+    step = np.isin(bare, (ord("["), ord("{"))).astype(np.int8) - np.isin(
+        bare, (ord("]"), ord("}"))
+    ).astype(np.int8)
+    return int(np.cumsum(step, dtype=np.int64).max(initial=0))
+
+
+class _Unreadable(ValueError):
+    """A number in a document that perfectplay does not read (the message says which)."""
+
+
+def _not_finite(constant: str) -> Any:
+    raise _Unreadable(f"{constant} is not a number perfectplay reads (a JSON number is finite)")
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Unreadable(
+            f"an integer of {len(digits.lstrip('-')):,} digits (at most {MAX_INT_DIGITS:,})"
+        )
+    return int(digits)

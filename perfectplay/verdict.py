@@ -5,15 +5,18 @@ Each engine replays its own strategies (``deduction/document_check.py``,
 rule that every number a file states must equal the replay's (`agree`), and the claim of
 optimality, re-established by solving the same root again or said to be unchecked
 (`settle_optimality`). A label is never repeated unchecked; a heuristic's label claims
-only that its value is an upper bound, which the replay shows.
+only that its value is an upper bound, which the replay shows. Before any of it, every
+field the checks read is of its kind (`check_fields`: a flag, text, a mapping, a finite
+number, a whole number within 64 bits), as every field of a shard is (``shards.py``).
 """
 
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .engine import solve
 from .errors import BadFile
@@ -63,6 +66,65 @@ def agree(doc: dict[str, Any], facts: dict[str, Any], strategy: dict[str, Any]) 
                 f"the file says value_float {short(doc['value_float'])} but the "
                 f"replay gives {float(facts['value'])!r}"
             )
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a field of a document must be: said in words for messages, and its test."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+
+FLAG = Kind("true or false", lambda v: isinstance(v, bool))
+TEXT = Kind("text", lambda v: isinstance(v, str))
+MAPPING = Kind("a mapping", lambda v: isinstance(v, dict))
+#: A finite number (a whole one, or a float: never NaN or infinite), not a flag.
+NUMBER = Kind(
+    "a finite number",
+    lambda v: (
+        not isinstance(v, bool)
+        and (isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)))
+    ),
+)
+
+
+def whole(least: int) -> Kind:
+    """A whole number (not a flag) of at least `least` that fits the engines' 64 bits."""
+    return Kind(
+        f"a whole number from {least} to 2^63-1",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and least <= v < 2**63,
+    )
+
+
+def check_kind(part: dict[str, Any], name: str, kind: Kind, where: str) -> None:
+    """Field `name` of `part`, if there, is of `kind`: else BadFile saying so, after
+    `where` (the file, the field's place)."""
+    if name in part and not kind.test(part[name]):
+        raise BadFile(f"{where}{name} {short(part[name])} is not {kind.text}")
+
+
+#: The fields of a solution document (at its top level or in its strategy) that the
+#: checks read as they stand, or compare with the replay, and what each must be.
+FIELDS: dict[str, Kind] = {
+    **dict.fromkeys(("exact", "proven", "determine", "by_budget"), FLAG),
+    **dict.fromkeys(("format", "game", "objective", "status", "label", "method"), TEXT),
+    **dict.fromkeys(("value", "after", "unreduced", "expected_cost", "kind", "encoding"), TEXT),
+    **dict.fromkeys(("params", "histogram", "strategy", "root"), MAPPING),
+    **dict.fromkeys(("total", "worst", "wins", "total_cost", "horizon", "version"), whole(0)),
+    **dict.fromkeys(("secrets", "max_guesses"), whole(1)),
+    "value_float": NUMBER,
+}
+
+
+def check_fields(doc: dict[str, Any]) -> None:
+    """Every field of `doc` and of its strategy that `FIELDS` names is of its kind: BadFile
+    naming the first that is not (a string for a number, a list for a mapping, a flag
+    for a count, a negative count)."""
+    strategy = doc.get("strategy")
+    for where, part in (("", doc), ("strategy ", strategy if isinstance(strategy, dict) else {})):
+        for name, kind in FIELDS.items():
+            check_kind(part, name, kind, f"the file's {where}")
 
 
 # --- the claim of optimality ------------------------------------------------------------
@@ -139,15 +201,22 @@ def as_fraction(text: Any) -> Fraction | None:
 
 
 def close(a: Any, b: float) -> bool:
-    """Whether a stated float equals `b` to 1e-9 (relative)."""
-    return (
-        isinstance(a, (int, float))
-        and not isinstance(a, bool)
-        and math.isclose(float(a), b, rel_tol=1e-9, abs_tol=1e-12)
-    )
+    """Whether a stated number (an int, float or Fraction; not a bool) equals `b` to 1e-9
+    (relative); one too large for a float is close to none."""
+    if isinstance(a, bool) or not isinstance(a, (int, float, Fraction)):
+        return False
+    try:
+        return math.isclose(float(a), b, rel_tol=1e-9, abs_tol=1e-12)
+    except OverflowError:
+        return False
 
 
 def short(x: Any) -> str:
-    """A stated value as a message quotes it (40 characters at most)."""
-    text = repr(x) if isinstance(x, str) else str(x)
+    """A stated value as a message quotes it (40 characters at most, however long or
+    deeply nested it is)."""
+    text = _SHORT.repr(x)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxlong = _SHORT.maxother = 60

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from ..errors import BadFile
 from ..solution import format_value
-from ..verdict import Verdict, agree, settle_optimality
+from ..verdict import Verdict, agree, settle_optimality, short
 
 
 def verify_tree(strategy, resolve: bool) -> Verdict:
@@ -51,7 +51,7 @@ def verify_tree(strategy, resolve: bool) -> Verdict:
         objective = doc.get("objective")
         if objective not in ("expected", "worst"):
             raise BadFile(
-                f"the file's objective {objective!r} is not one a tree without a "
+                f"the file's objective {short(objective)} is not one a tree without a "
                 "horizon can have (expected or worst)"
             )
         average = Fraction(stats.total, stats.secrets)

@@ -29,7 +29,7 @@ def verify_policy_document(strategy, resolve: bool) -> Verdict:
     columns = strategy.columns
     if doc.get("objective", "expected") != "expected":
         raise BadFile(
-            f"the file's objective {doc.get('objective')!r} does not match its "
+            f"the file's objective {short(doc.get('objective'))} does not match its "
             "policy (expected cost)"
         )
     check = verify_policy(game, columns, doc.get("exact") is True)
@@ -38,7 +38,7 @@ def verify_policy_document(strategy, resolve: bool) -> Verdict:
         ok = (
             stated == check.value
             if check.exact and doc.get("exact") is True
-            else stated is not None and close(float(stated), float(check.value))
+            else stated is not None and close(stated, float(check.value))
         )
         if not ok:
             raise BadFile(

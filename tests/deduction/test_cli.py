@@ -116,7 +116,7 @@ def test_verify_rejects_a_file_that_is_not_json(tmp_path):
     bad = tmp_path / "x.json"
     bad.write_text("not json")
     res = run("verify", str(bad))
-    assert res.returncode == 2 and "not a JSON strategy file" in res.stderr
+    assert res.returncode == 2 and "not a JSON document" in res.stderr
 
 
 @pytest.mark.parametrize(

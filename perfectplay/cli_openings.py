@@ -5,8 +5,12 @@ against a known bound, combine."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from .shards import Shard
 
 
 @click.group("openings")
@@ -16,12 +20,14 @@ def openings() -> None:
     known bound (its file resumes when run again), combine the files."""
 
 
-def _game(name: str, assignments: tuple[str, ...], after: str):
+def _game(
+    name: str, assignments: tuple[str, ...], after: str, needed_for: str = "openings to value"
+):
     from .catalogue import load_game
     from .engine import engine_of
 
     game = load_game(name, list(assignments))
-    return game, engine_of(game).position(game, after, "openings to value")
+    return game, engine_of(game).position(game, after, needed_for)
 
 
 _AFTER = click.option(
@@ -202,10 +208,10 @@ def combine_shards(files, as_json) -> None:
     once they cover them all."""
     from fractions import Fraction
 
-    from .shards import Shard, combine
-    from .solution import format_value, read_document
+    from .shards import combine
+    from .solution import format_value
 
-    verdict = combine([Shard.from_json(read_document(f), f) for f in files])
+    verdict = combine(_checked_shards(files))
     job = verdict.job
     if verdict.complete and verdict.best is not None:
         claim = (
@@ -252,3 +258,31 @@ def combine_shards(files, as_json) -> None:
         )
         return
     click.echo(claim)
+
+
+def _checked_shards(files: tuple[str, ...]) -> list[Shard]:
+    """The shards in `files`, each held against its game before any is believed (the
+    engine's ``shard_check``: the job's counts, every record's opening, name and total),
+    the game's side of a job worked out once; BadFile naming the file if not."""
+    from dataclasses import asdict
+
+    from .engine import engine_of
+    from .errors import BadFile, PerfectplayError
+    from .shards import Shard
+    from .solution import read_document
+
+    checks, shards = {}, []
+    for path in files:
+        shard = Shard.from_json(read_document(path), path)
+        job = shard.job
+        key = json.dumps(asdict(job), sort_keys=True)
+        if key not in checks:
+            words = tuple(f"{k}={v}" for k, v in job.params.items())
+            try:
+                game, position = _game(job.game, words, job.after, "openings to combine")
+                checks[key] = engine_of(game).shard_check(game, position, job)
+            except PerfectplayError as err:
+                raise BadFile(f"{path}: {err}") from None
+        checks[key].check(shard, path)
+        shards.append(shard)
+    return shards

@@ -12,8 +12,10 @@ plain records, read by the command line without any engine.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .errors import BadFile, Unsupported
+from .verdict import FLAG, MAPPING, NUMBER, TEXT, Kind, check_kind, whole
 
 
 #: The document kind of a shard file.
@@ -58,15 +60,56 @@ class Shard:
         return {"kind": KIND, **asdict(self.job), "results": [asdict(r) for r in self.results]}
 
     @classmethod
-    def from_json(cls, doc: dict, source: str) -> "Shard":
+    def from_json(cls, doc: Any, source: str) -> "Shard":
+        """The shard in the document `doc` read from `source`, every field of its job and
+        of its results of its kind (a whole number, a flag, text; the job's parameters
+        text or whole numbers); BadFile naming `source` and the field if not. What the
+        records claim is held against their game by the engine (``deduction/openings.py``)."""
         if not isinstance(doc, dict) or doc.get("kind") != KIND:
             raise BadFile(f"{source} is not a shard of openings (perfectplay openings value --out)")
-        try:
-            job = Job(**{k: doc[k] for k in Job.__dataclass_fields__})
-            results = [Valued(**r) for r in doc["results"]]
-        except (KeyError, TypeError) as err:
-            raise BadFile(f"{source}: unreadable shard ({err})") from None
-        return cls(job, results)
+        _check(doc, JOB_FIELDS, f"{source}: ")
+        for key in doc["params"]:
+            check_kind(doc["params"], key, PARAMETER, f"{source}: the parameter ")
+        if not isinstance(doc.get("results"), list):
+            raise BadFile(f"{source}: the shard has no list of results")
+        for i, record in enumerate(doc["results"]):
+            where = f"{source}: results[{i}]"
+            if not isinstance(record, dict) or not set(record) <= set(RESULT_FIELDS):
+                raise BadFile(f"{where} is not a result (fields: {', '.join(RESULT_FIELDS)})")
+            _check(record, RESULT_FIELDS, f"{where}: its ", optional=("seconds",))
+        job = Job(**{k: doc[k] for k in JOB_FIELDS})
+        return cls(job, [Valued(**r) for r in doc["results"]])
+
+
+#: What each field of a shard's job must be.
+JOB_FIELDS = {
+    "game": TEXT,
+    "params": MAPPING,
+    "after": TEXT,
+    "secrets": whole(1),
+    "limit": whole(1),
+    "bound": whole(0),
+    "openings": whole(1),
+}
+#: What each field of a result must be (``seconds`` may be left out).
+RESULT_FIELDS = {
+    "index": whole(0),
+    "guess": TEXT,
+    "total": whole(0),
+    "exact": FLAG,
+    "seconds": Kind("a number of seconds", lambda v: NUMBER.test(v) and v >= 0),
+}
+#: What a parameter of the job may be (as ``Game.params`` holds them).
+PARAMETER = Kind("text or a whole number", lambda v: isinstance(v, str) or type(v) is int)
+
+
+def _check(part: dict, fields: dict[str, Kind], where: str, optional: tuple = ()) -> None:
+    """Each of `fields` is in `part` (unless `optional`) and of its kind; BadFile naming
+    `where` and the field if not."""
+    for name, kind in fields.items():
+        if name not in part and name not in optional:
+            raise BadFile(f"{where}{name} is missing")
+        check_kind(part, name, kind, where)
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..progress import Silent
-    from ..shards import Shard
+    from ..shards import Job, Shard
     from ..solution import Solution
     from .model import DeductionGame, History
+    from .openings import ShardCheck
     from .rank import Ranking as GuessRanking
 
 
@@ -200,6 +201,13 @@ class DeductionEngine(Engine):
         from .openings import value_openings
 
         return value_openings(game, chosen, bound, **options)
+
+    def shard_check(self, game: DeductionGame, position: History, job: Job) -> ShardCheck:
+        """`job` as `game` gives it, to hold its shards against (``openings.ShardCheck``):
+        the job's bound, its guess limit as the largest allowed."""
+        from .openings import ShardCheck
+
+        return ShardCheck(game, position, job.bound, job.limit)
 
     def open_store(self, path: str | None, off: bool, note: Callable[[str], None] = print):
         """The result store a solve uses (`open_store`)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -33,13 +34,14 @@ from ..errors import BadFile, Unsupported
 from ..shards import Job, Shard, Valued, describe
 from ..solution import read_document, write_json_atomically
 from ..store import Store
-from .feedback import build_table
+from ..verdict import short
 from .model import DeductionGame, History
 from .position import format_position, guess_index, position_secrets
 from .root import (
     Crew,
     Subproblem,
     close_lanes,
+    guess_bound,
     open_lanes,
     relay_for,
     search_for,
@@ -125,6 +127,74 @@ def select(game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
     return sorted(set(chosen))
 
 
+class ShardCheck:
+    """A job of openings valued against `bound` as its game gives it: the job's record
+    (``shards.Job``: the secrets the position leaves, the guess limit, the openings and
+    their names), and each opening's least total; `check` holds a shard read from a file
+    against it, record by record."""
+
+    def __init__(
+        self, game: DeductionGame, position: History, bound: int, max_guesses: int | None = None
+    ):
+        self.game, self.position = game, position
+        self.search, self.subset = _search_at(game, position)
+        self.numbered = openings(game, position)
+        n, played = len(self.subset), len(position)
+        self.limit = guesses_left(game, n, self.search.table.n_secrets, played, max_guesses)
+        self.job = Job(
+            game.name,
+            dict(game.params),
+            format_position(game, position),
+            n,
+            self.limit + played,
+            bound,
+            len(self.numbered),
+        )
+
+    def name(self, k: int) -> str:
+        """Opening number `k` as the game writes it."""
+        return self.game.format_code(self.search.table.guesses[self.numbered[k]])
+
+    def least_total(self, k: int) -> int:
+        """A lower bound of opening `k`'s total, counted from the start as shards count
+        them: the core's bound of each cell it leaves (``root.guess_bound``)."""
+        sub = Subproblem(self.game, "expected", SpeedUps(), self.position, self.subset, self.limit)
+        played = len(self.position) * len(self.subset)
+        return played + guess_bound(self.search, sub, self.numbered[k])
+
+    def check(self, shard: Shard, source: str) -> None:
+        """Refuse, in one line naming `source` and the record, a shard of another job
+        than this one (a count of secrets or openings, a limit, a position the game does
+        not give) or with a record the game belies: an opening number beyond its
+        openings, a name not the game's for that number, a total marked exact above the
+        bound or below the opening's least total, or a proof of exceeding the bound with
+        a total within it."""
+        for name, want in asdict(self.job).items():
+            got = getattr(shard.job, name)
+            if got != want and name != "bound":
+                raise BadFile(
+                    f"{source}: the shard says {name} {short(got)} where the game gives "
+                    f"{short(want)} ({self.game})"
+                )
+        bound, count = shard.job.bound, len(self.numbered)
+        for i, r in enumerate(shard.results):
+            where = f"{source}: results[{i}] (opening {r.index}, {short(r.guess)})"
+            if r.index >= count:
+                raise BadFile(f"{where}: the game has {count} openings, numbered 0 to {count - 1}")
+            if r.guess != self.name(r.index):
+                raise BadFile(f"{where}: the game's opening {r.index} is {self.name(r.index)}")
+            if r.exact and r.total > bound:
+                raise BadFile(f"{where}: an exact total {r.total} above the bound {bound}")
+            if not r.exact and r.total <= bound:
+                raise BadFile(
+                    f"{where}: its total {r.total} is within the bound {bound}, but not exact "
+                    "(an opening that exceeds the bound has a total above it)"
+                )
+            least = self.least_total(r.index) if r.exact else 0
+            if r.total < least:
+                raise BadFile(f"{where}: an exact total {r.total} below its least total {least}")
+
+
 def value_openings(
     game: DeductionGame,
     chosen: Iterable[int],
@@ -147,20 +217,9 @@ def value_openings(
         from ..cluster import check_cluster
 
         check_cluster(cluster)
-    table = build_table(game)
-    subset = position_secrets(table, position)
+    expected = ShardCheck(game, position, bound, max_guesses)
+    job, subset, numbered, limit = expected.job, expected.subset, expected.numbered, expected.limit
     n, played = len(subset), len(position)
-    numbered = openings(game, position)
-    limit = guesses_left(game, n, table.n_secrets, played, max_guesses)
-    job = Job(
-        game.name,
-        dict(game.params),
-        format_position(game, position),
-        n,
-        limit + played,
-        bound,
-        len(numbered),
-    )
     shard = Shard(job)
     if out is not None and Path(out).exists():
         shard = Shard.from_json(read_document(out), str(out))
@@ -168,10 +227,12 @@ def value_openings(
             raise BadFile(
                 f"{out} holds a shard of another job ({describe(shard.job)}); give another --out"
             )
+        expected.check(shard, str(out))
     elif out is not None:
         write_json_atomically(out, shard.to_json())  # the job, before any work
     done = {r.index for r in shard.results}
-    answers = AnswerStore(store, game, table) if store is not None and store.usable else None
+    usable = store is not None and store.usable
+    answers = AnswerStore(store, game, expected.search.table) if usable else None
     lanes = open_lanes(workers, cluster, n)
     crew = Crew(lanes, progress, {}, {}, answers, relay_for(lanes, SpeedUps()))
     budget = bound - played * n + 1
@@ -184,13 +245,7 @@ def value_openings(
             exact = found.tree is not None
             total = played * n + (found.value if exact else max(found.value, budget))
             shard.results.append(
-                Valued(
-                    k,
-                    game.format_code(table.guesses[g]),
-                    total,
-                    exact,
-                    round(time.perf_counter() - started, 3),
-                )
+                Valued(k, expected.name(k), total, exact, round(time.perf_counter() - started, 3))
             )
             shard.results.sort(key=lambda r: r.index)
             if out is not None:

@@ -469,6 +469,12 @@ def _guess_cells(search: Search, sub: Subproblem, g: int, known: dict, store):
     return parts, keys, lower, total
 
 
+def guess_bound(search: Search, sub: Subproblem, g: int) -> int:
+    """A lower bound of playing `g` first at `sub`'s position, as the core bounds a guess
+    before searching it (each cell's look at its own candidates, ``_guess_cells``)."""
+    return _guess_cells(search, sub, g, {}, None)[3]
+
+
 def _cell(sub: Subproblem, g: int, f: int, part: np.ndarray, budget: int = INF) -> Subproblem:
     """The subproblem of the cell `part` that feedback `f` to guess `g` leaves."""
     return replace(

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from perfectplay import load_game, solve
-from perfectplay.deduction.position import guess_index
+from perfectplay.deduction.position import guess_index, parse_position
 from perfectplay.deduction.openings import openings, select, value_openings
 from perfectplay.shards import Shard, combine
 from perfectplay.errors import BadFile, PerfectplayError
@@ -84,17 +84,24 @@ def test_wordle_small_lists_in_shards(tmp_path, mode):
 
 
 def test_a_shard_resumes_from_its_file(tmp_path):
-    """Openings already in the file are not valued again (a planted total survives)."""
+    """Openings already in the file are not valued again (a planted total survives, if
+    the game does not belie it: not below the opening's least total, 201)."""
     game = load_game("mastermind", ["pegs=3", "colors=4"])
     out = tmp_path / "shard.json"
     value_openings(game, [0, 1], 210, out=out)
     doc = json.loads(out.read_text())
-    doc["results"][1]["total"] = 199  # planted: a run that recomputed it would write 206
+    doc["results"][1]["total"] = 203  # planted: a run that recomputed it would write 206
     out.write_text(json.dumps(doc))
     shard = value_openings(game, [0, 1, 2], 210, out=out)
-    assert [r.total for r in shard.results][1] == 199 and len(shard.results) == 3
+    assert [r.total for r in shard.results][1] == 203 and len(shard.results) == 3
     with pytest.raises(BadFile, match="another job"):
         value_openings(game, [0], 211, out=out)
+    doc["results"][1]["total"] = 199
+    out.write_text(json.dumps(doc))
+    with pytest.raises(
+        BadFile, match=r"results\[1\] \(opening 1, '112'\): an exact total 199 below"
+    ):
+        value_openings(game, [0, 1, 2], 210, out=out)
 
 
 def test_disagreeing_or_foreign_shards_are_refused(tmp_path):
@@ -187,3 +194,78 @@ def test_openings_ranked_by_a_heuristic_follow_the_plain_partitions(heuristic):
 def test_an_unknown_heuristic_is_one_line():
     res = perfectplay("openings", "list", "mastermind", "--rank", "cleverest")
     assert_one_line_error(res, "unknown heuristic 'cleverest'")
+
+
+@pytest.fixture(scope="module")
+def mastermind_shard():
+    """Every opening of Mastermind 4x6 valued against 5625: 1123 within it, exactly."""
+    game = load_game("mastermind")
+    return value_openings(game, range(len(openings(game))), 5625).to_json()
+
+
+def _record(k, **fields):
+    return lambda doc: doc["results"][k].update(fields)
+
+
+@pytest.mark.parametrize(
+    "edit,needle",
+    [
+        # each of these was believed before (a proof of "5000/1296 by 1234", "no opening
+        # within 5625"), or raised an exception other than a one-line error
+        (
+            _record(4, total=5000, exact=True),
+            "results[4] (opening 4, '1234'): an exact total 5000 below its least total 5467",
+        ),
+        (_record(3, total=5000), "results[3] (opening 3, '1123'): an exact total 5000 below"),
+        (lambda d: d.update(openings=4), "the shard says openings 4 where the game gives 5"),
+        (_record(3, guess="1124"), "results[3] (opening 3, '1124'): the game's opening 3 is 1123"),
+        (_record(3, index=99), "results[3] (opening 99, '1123'): the game has 5 openings"),
+        (_record(3, index=-1), "results[3]: its index -1 is not a whole number from 0"),
+        (
+            _record(0, exact=True, total=5700),
+            "results[0] (opening 0, '1111'): an exact total 5700 above",
+        ),
+        (_record(0, total=5600), "results[0] (opening 0, '1111'): its total 5600 is within"),
+        (lambda d: d.update(game="mastermindx"), "unknown game 'mastermindx'"),
+        (
+            lambda d: d.update(game="dice-cards", params={"n": 3}),
+            "dice-cards has no openings to combine",
+        ),
+        (_record(3, total="5625"), "results[3]: its total '5625' is not a whole number"),
+        (_record(3, total=5624.5), "results[3]: its total 5624.5 is not a whole number"),
+        (_record(3, exact="yes"), "results[3]: its exact 'yes' is not true or false"),
+        (lambda d: d.update(secrets=0), "secrets 0 is not a whole number from 1"),
+        (lambda d: d.update(secrets=1297), "the shard says secrets 1297 where the game gives 1296"),
+        (lambda d: d.update(limit=5000), "the shard says limit 5000 where the game gives 1296"),
+        (lambda d: d.update(params={"pegs": 4}), "the shard says params {'pegs': 4} where"),
+        (lambda d: d.update(params={"pegs": [4]}), "the parameter pegs [4] is not text or"),
+        (lambda d: d.update(after="1122:0B0W"), "the shard says secrets 1296 where the game"),
+        (lambda d: d.update(results={}), "the shard has no list of results"),
+        (_record(2, rank=1), "results[2] is not a result (fields: index, guess, total"),
+    ],
+)
+def test_combine_holds_every_record_against_the_game(mastermind_shard, tmp_path, edit, needle):
+    path = tmp_path / "shard.json"
+    path.write_text(json.dumps(mastermind_shard))
+    res = perfectplay("openings", "combine", str(path))
+    assert res.stdout.startswith("proven optimal over all 5 openings: 5625/1296"), res.stderr
+    doc = json.loads(json.dumps(mastermind_shard))
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    assert_one_line_error(perfectplay("openings", "combine", str(path)), f"{path}: {needle}")
+
+
+def test_a_shard_of_a_position_is_held_against_the_position(tmp_path):
+    """From a position, totals count its guesses too; the least totals do as well."""
+    game = load_game("mastermind", ["pegs=3", "colors=4"])
+    position = parse_position(game, "112:0B1W")
+    shard = value_openings(game, range(len(openings(game, position))), 60, position=position)
+    exact = [r for r in shard.results if r.exact]
+    path = tmp_path / "after.json"
+    path.write_text(json.dumps(shard.to_json()))
+    assert perfectplay("openings", "combine", str(path)).returncode == 0
+    doc = shard.to_json()
+    k = shard.results.index(exact[0])
+    doc["results"][k]["total"] = shard.job.secrets  # one guess each: below any bound
+    path.write_text(json.dumps(doc))
+    assert_one_line_error(perfectplay("openings", "combine", str(path)), "below its least total")

@@ -175,8 +175,9 @@ def list_games() -> None:
     default=None,
     metavar="local:N|ADDRESS",
     help="deduction games: hand the first guesses' cells to a Dask cluster: N "
-    "local worker processes, or a running scheduler (tcp://host:8786); "
-    "needs pip install 'perfectplay[cluster]'",
+    "local worker processes, or a running scheduler (tcp://host:8786), which must "
+    "answer with a worker within 25 s ($PERFECTPLAY_CLUSTER_TIMEOUT) else one line, "
+    "exit 2; needs pip install 'perfectplay[cluster]'",
 )
 @click.option(
     "--possible-only",

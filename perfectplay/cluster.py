@@ -13,15 +13,22 @@ Dask is an optional extra: ``pip install 'perfectplay[cluster]'``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
+import os
 import threading
+import time
 from concurrent.futures import Executor, Future, InvalidStateError
 
 from .allocator import keep_freed_memory
 from .errors import PerfectplayError, Unsupported
 
-#: Seconds to wait for a scheduler and its first worker.
-CONNECT_TIMEOUT = 30
+#: Seconds an address is given in all to answer as a Dask scheduler and show a worker:
+#: with the command's start and close, a wrong address is refused within 30 s.
+CONNECT_TIMEOUT = 25.0
+#: Set to a number of seconds to wait for a scheduler instead of ``CONNECT_TIMEOUT``.
+TIMEOUT_ENV = "PERFECTPLAY_CLUSTER_TIMEOUT"
 #: The local workers' Dask settings, so that Dask's own threads take less of the cores
 #: the search runs on: no statistical profiler (it samples every thread every 10 ms), no
 #: work stealing (every task is pinned to its worker), and the event loop's tick and the
@@ -137,41 +144,141 @@ def _distributed():
     return distributed
 
 
-def _connect(spec: str):
-    """A client of the scheduler at the address `spec`, once it has a worker; any failure
-    is one line naming the address."""
-    distributed = _distributed()
+def connect_timeout() -> float:
+    """The seconds an address is given to answer (``CONNECT_TIMEOUT``, or
+    ``$PERFECTPLAY_CLUSTER_TIMEOUT``); a setting that is not a positive number of seconds
+    is one line."""
+    text = os.environ.get(TIMEOUT_ENV)
+    if text is None:
+        return CONNECT_TIMEOUT
     try:
-        _knock(spec)
-        client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
-        try:
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-        except BaseException:
-            client.close()
-            raise
-        return client
-    except (OSError, TimeoutError, ValueError) as err:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise Unsupported(f"${TIMEOUT_ENV} must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+def _connect(spec: str):
+    """A client of the scheduler at the address `spec`, once it has a worker, within
+    ``connect_timeout()`` seconds in all; any failure is one line naming the address."""
+    distributed = _distributed()
+    seconds = connect_timeout()
+    deadline = time.monotonic() + seconds
+    try:
+        scheme, location = _parse_address(spec)
+        if scheme == "tcp":  # a refused or unroutable address fails at once
+            _knock(location, seconds)
+        _handshake(scheme, location, deadline - time.monotonic())
+        return _client(distributed, spec, seconds, deadline)
+    except TimeoutError as err:
+        raise PerfectplayError(
+            f"--cluster {spec}: {_what_timed_out(err)} within {seconds:g} s "
+            f"(${TIMEOUT_ENV} sets the wait)"
+        ) from None
+    except (OSError, ValueError) as err:
         raise PerfectplayError(
             f"--cluster {spec}: cannot reach the Dask scheduler ({err.__class__.__name__}: {err})"
         ) from None
-    except MemoryError:  # Dask read another protocol's bytes as a message's length
-        raise PerfectplayError(
-            f"--cluster {spec}: something answers there, but not a Dask scheduler"
+    except _NotScheduler as err:
+        raise PerfectplayError(f"--cluster {spec}: {err}") from None
+
+
+class _NotScheduler(Exception):
+    """The address answered, but not as a Dask scheduler: the message says how."""
+
+
+_NOT_DASK = "something answers there, but not a Dask scheduler"
+
+
+def _client(distributed, spec: str, seconds: float, deadline: float):
+    """Dask's client of the scheduler at `spec` (which answered Dask's handshake), once
+    it has a worker, by `deadline`; a Dask process that is not a scheduler (a worker's
+    address) fails its requests with errors of its own, which are `_NotScheduler`."""
+    try:
+        client = distributed.Client(spec, timeout=seconds)
+    except OSError:  # TimeoutError too
+        raise
+    except Exception as err:  # noqa: BLE001 - the remote end's own error
+        raise _NotScheduler(
+            f"a Dask process answers there, but not as a scheduler "
+            f"({err.__class__.__name__}: {err})"
         ) from None
+    try:
+        client.wait_for_workers(1, timeout=max(deadline - time.monotonic(), 0.001))
+    except BaseException:
+        client.close()
+        raise
+    return client
 
 
-def _knock(spec: str) -> None:
-    """Open and close a TCP connection to a ``tcp://`` scheduler address: a refused or
-    unroutable address fails at once (OSError), where Dask's client would retry it for
-    ``CONNECT_TIMEOUT`` seconds. Other schemes are left to the client."""
-    import socket
+def _what_timed_out(err: TimeoutError) -> str:
+    """What did not happen in time, for the one line: no worker joined a scheduler that
+    answered, or nothing answered as a Dask scheduler does."""
+    from distributed.exceptions import WorkerStartTimeoutError
 
-    from distributed.comm.addressing import parse_address, parse_host_port
+    if isinstance(err, WorkerStartTimeoutError):
+        return "the Dask scheduler answered but no worker joined it"
+    return "no Dask scheduler answered"
+
+
+def _parse_address(spec: str) -> tuple[str, str]:
+    """The scheme and location of the address `spec`; ValueError for a scheme Dask does
+    not know."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
 
     scheme, location = parse_address(spec)
-    if scheme == "tcp":
-        with socket.create_connection(parse_host_port(location), timeout=CONNECT_TIMEOUT):
-            pass
+    get_backend(scheme)
+    return scheme, location
+
+
+def _knock(location: str, seconds: float) -> None:
+    """Open and close a TCP connection to `location` (``host:port``): a refused or
+    unroutable address fails at once (OSError), where Dask's client would retry it for
+    its whole timeout."""
+    import socket
+
+    from distributed.comm.addressing import parse_host_port
+
+    with socket.create_connection(parse_host_port(location), timeout=seconds):
+        pass
+
+
+def _handshake(scheme: str, location: str, seconds: float) -> None:
+    """Connect to `location` as Dask's client does (its transport and security settings) and
+    exchange the handshake each end of a Dask connection sends first, within `seconds`
+    (else TimeoutError), closing the connection in every case. Dask's client waits for
+    the other end's handshake without a timeout, so an address that accepts and never
+    writes (a silent listener, or an HTTP server waiting for a line that never comes)
+    would hold it for ever; an end that hangs up, or sends anything but a handshake
+    (another protocol's bytes read as Dask's frames), is `_NotScheduler`."""
+    from distributed import Security
+    from distributed.comm import CommClosedError
+    from distributed.comm.registry import get_backend
+
+    connector = get_backend(scheme).get_connector()
+    arguments = Security().get_connection_args("client")
+
+    async def exchange() -> object:
+        comm = await connector.connect(location, deserialize=True, **arguments)
+        try:
+            await comm.write(comm.handshake_info())
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(exchange(), max(seconds, 0.001)))
+    except CommClosedError:  # it read our handshake and hung up
+        raise _NotScheduler(_NOT_DASK) from None
+    except OSError:  # TimeoutError too: said as such by the caller
+        raise
+    except Exception:  # noqa: BLE001 - another protocol's bytes read as Dask's frames
+        raise _NotScheduler(_NOT_DASK) from None
+    if not isinstance(answer, dict):
+        raise _NotScheduler(_NOT_DASK)
 
 
 def cluster_lanes(spec: str) -> list[Executor]:

@@ -1,11 +1,18 @@
 """The Dask back end: the same values as the thread lanes, with trees that replay to
 them; a one-line error without Dask."""
 
+import contextlib
+import http.server
+import os
+import socket
 import sys
+import threading
+import time
 
 import pytest
 
 from perfectplay import load_game
+from perfectplay.cluster import CONNECT_TIMEOUT, TIMEOUT_ENV
 from perfectplay.deduction import root
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.tree import tree_stats
@@ -13,7 +20,7 @@ from perfectplay.deduction.solve import SolveOptions, solve_deduction
 from perfectplay.errors import Unsupported
 from perfectplay.objectives import Objective
 
-from .cli_runner import assert_one_line_error
+from .cli_runner import assert_one_line_error, in_process_of_its_own
 from .cli_runner import perfectplay as run
 
 
@@ -60,8 +67,6 @@ def test_cluster_bad_address_is_one_line():
 
 def _refusing_port() -> int:
     """A loopback port nothing listens on (bound, then closed)."""
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -79,9 +84,6 @@ def test_an_address_is_checked_before_the_solve_whatever_its_size(game):
 
 
 def test_an_address_answering_another_protocol_is_one_line():
-    import socket
-    import threading
-
     pytest.importorskip("distributed")
     server = socket.create_server(("127.0.0.1", 0))
 
@@ -99,6 +101,146 @@ def test_an_address_answering_another_protocol_is_one_line():
     res = run("solve", "mastermind", "pegs=3", "colors=5", "--no-store", "--cluster", address)
     server.close()
     assert_one_line_error(res, "not a Dask scheduler")
+
+
+#: Seconds a test's listener lives at most, whatever happens to the test.
+LISTENER_LIFE = 60
+
+
+@contextlib.contextmanager
+def _listener(kind: str):
+    """The address of a loopback port that is not a Dask scheduler, for the time of the
+    block: ``closed`` (nothing listens), ``http`` (Python's HTTP server, which waits for
+    a request line Dask never sends) or ``silent`` (accepts, reads nothing, never
+    writes). The servers stop at the block's end, and by themselves after
+    ``LISTENER_LIFE`` seconds."""
+    if kind == "closed":
+        yield f"tcp://127.0.0.1:{_refusing_port()}"
+        return
+    if kind == "http":
+        http_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _PatientHandler)
+        http_server.daemon_threads = True
+        port = http_server.server_address[1]
+        serving = threading.Thread(target=http_server.serve_forever, daemon=True)
+
+        def stop() -> None:
+            http_server.shutdown()
+            http_server.server_close()
+    else:
+        server = socket.create_server(("127.0.0.1", 0))
+        server.settimeout(0.1)
+        port = server.getsockname()[1]
+        closing = threading.Event()
+        serving = threading.Thread(target=_hold_silently, args=(server, closing), daemon=True)
+        stop = closing.set
+    timer = threading.Timer(LISTENER_LIFE, stop)
+    timer.daemon = True
+    serving.start()
+    timer.start()
+    try:
+        yield f"tcp://127.0.0.1:{port}"
+    finally:
+        timer.cancel()
+        stop()
+        serving.join(LISTENER_LIFE)
+
+
+class _PatientHandler(http.server.BaseHTTPRequestHandler):
+    """Python's HTTP server's handler, giving up on a silent client after 10 s."""
+
+    timeout = 10
+
+    def log_message(self, *args) -> None:  # not on the test's stderr
+        pass
+
+
+def _hold_silently(server: socket.socket, closing: threading.Event) -> None:
+    """Accept connections on `server` (its accept timing out) and never write to them,
+    until `closing` is set; then close them all and the server."""
+    held = []
+    with server:
+        while not closing.is_set():
+            try:
+                held.append(server.accept()[0])
+            except TimeoutError:
+                continue
+    for conn in held:
+        conn.close()
+
+
+def _threads_left(before: set[threading.Thread]) -> set[threading.Thread]:
+    """The threads not in `before` still alive after up to 5 s: none once the command
+    has let everything go (the HTTP server's thread for the command's connection ends
+    when the command closes that connection, else after the handler's 10 s)."""
+    deadline = time.monotonic() + 5
+    while (left := set(threading.enumerate()) - before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.mark.parametrize("kind", ["closed", "http", "silent"])
+def test_an_address_that_is_no_scheduler_is_one_line_within_the_wait(monkeypatch, kind):
+    # The issue's case: an HTTP server or a silent listener held Dask's client for ever
+    # (its handshake has no timeout). Now the whole connection has a bounded wait
+    # (shortened here through its documented setting), and nothing is left running.
+    pytest.importorskip("distributed")
+    monkeypatch.setenv(TIMEOUT_ENV, "2")
+    with _listener(kind) as address:
+        threads = set(threading.enumerate())
+        start = time.monotonic()
+        res = run("solve", "mastermind", "pegs=3", "colors=4", "--no-store", "--cluster", address)
+        took = time.monotonic() - start
+        left = _threads_left(threads)
+    assert_one_line_error(res, f"--cluster {address}: ")
+    expected = {
+        "closed": "cannot reach the Dask scheduler (ConnectionRefusedError",
+        "http": "no Dask scheduler answered within 2 s",
+        "silent": "no Dask scheduler answered within 2 s",
+    }[kind]
+    assert expected in res.stderr
+    assert took < 2 + 10, took  # the wait, and a margin for a loaded machine
+    assert not left, left
+
+
+@pytest.mark.slow
+def test_a_silent_address_is_refused_within_the_documented_30_s():
+    # The default wait, whole process (start and close included), as docs/cluster.md says.
+    pytest.importorskip("distributed")
+    env = {key: value for key, value in os.environ.items() if key != TIMEOUT_ENV}
+    with _listener("silent") as address:
+        start = time.monotonic()
+        res = in_process_of_its_own(
+            "solve", "mastermind", "pegs=3", "colors=4", "--no-store", "--cluster", address, env=env
+        )
+        took = time.monotonic() - start
+    assert_one_line_error(res, f"no Dask scheduler answered within {CONNECT_TIMEOUT:g} s")
+    assert took < 30, took
+
+
+def test_a_dask_worker_or_a_scheduler_without_workers_is_one_line(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv(TIMEOUT_ENV, "1")
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty,
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+    ):
+        worker = next(iter(cluster.scheduler_info["workers"]))
+        idle = run(
+            "solve", "mastermind", "pegs=3", "colors=4", "--cluster", empty.scheduler_address
+        )
+        not_scheduler = run("solve", "mastermind", "pegs=3", "colors=4", "--cluster", worker)
+    assert_one_line_error(idle, "the Dask scheduler answered but no worker joined it within 1 s")
+    assert_one_line_error(not_scheduler, "a Dask process answers there, but not as a scheduler")
+
+
+@pytest.mark.parametrize("setting", ["0", "-1", "nan", "inf", "soon"])
+def test_the_wait_setting_is_checked(monkeypatch, setting):
+    pytest.importorskip("distributed")
+    monkeypatch.setenv(TIMEOUT_ENV, setting)
+    res = run("solve", "mastermind", "pegs=3", "colors=4", "--cluster", "tcp://127.0.0.1:1")
+    assert_one_line_error(res, f"${TIMEOUT_ENV} must be a positive number of seconds")
 
 
 def test_a_position_too_small_to_split_says_it_was_solved_here():

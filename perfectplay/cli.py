@@ -12,6 +12,7 @@ import threading
 import click
 
 from .errors import PerfectplayError, Unsupported
+from .solution import OUTPUT_RULES
 
 
 class _Group(click.Group):
@@ -206,13 +207,15 @@ def list_games() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object on stdout")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, writable=True),
-    help="write the solution with its strategy as JSON",
+    type=click.Path(),
+    help="write the solution with its strategy as JSON (" + OUTPUT_RULES + ")",
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, writable=True),
-    help="draw the histogram of guesses or the value by state family (.png, .svg or .pdf)",
+    type=click.Path(),
+    help="draw the histogram of guesses or the value by state family (.png, .svg or .pdf; "
+    + OUTPUT_RULES
+    + ")",
 )
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def solve(
@@ -246,11 +249,11 @@ def solve(
     from .engine import SolveArgs, engine_of, solve as run
     from .objectives import WITHIN, Objective
     from .progress import reporter
-    from .solution import check_writable, write_json_atomically
+    from .solution import check_outputs, files_read, write_json_atomically
 
     g = load_game(game, _with_flags(assignments, possible_only))
-    if out:  # before the work, which can take minutes
-        check_writable(out, "--out")
+    # before the work, which can take minutes
+    check_outputs({"--out": out, "--plot": plot}, files_read(g, store_path, no_store))
     if plot:
         from .plot import check_plot_path
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .solution import OUTPUT_RULES
+
 if TYPE_CHECKING:
     from .shards import Shard
 
@@ -134,9 +136,11 @@ def list_openings(game, assignments, after, rank, first, words, as_json) -> None
 @click.option("--no-store", is_flag=True, help="neither read nor write a result store")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
-    help="the shard's file: rewritten after each opening, resumed from when it exists",
+    help="the shard's file: rewritten after each opening, resumed from when it exists ("
+    + OUTPUT_RULES
+    + ")",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the shard as one JSON object")
 @click.option("--quiet", is_flag=True, help="no progress bar")
@@ -158,8 +162,13 @@ def value(
     """Value a slice of GAME's openings against --bound (the expected objective's total)."""
     from .engine import engine_of
     from .progress import Bar, Silent
+    from .solution import check_outputs, files_read
 
     g, position = _game(game, assignments, after)
+    reads = files_read(g, store_path, no_store)
+    if spec.strip().startswith("@"):
+        reads["the list of openings (--openings @FILE)"] = spec.strip()[1:]
+    check_outputs({"--out": out}, reads)
     engine = engine_of(g)
     chosen = engine.select_openings(g, engine.openings(g, position), spec)
     progress = Silent() if quiet else Bar()

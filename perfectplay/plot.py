@@ -125,6 +125,6 @@ def _save(plt, fig, ax, path: str | os.PathLike, fmt: str) -> None:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt))
+        write_atomically(path, lambda tmp: fig.savefig(tmp, format=fmt), "--plot")
     finally:
         plt.close(fig)

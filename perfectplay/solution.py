@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .errors import PerfectplayError
 from .objectives import Objective
@@ -175,12 +177,79 @@ class Solution:
         }
 
 
+#: What ``--out`` and ``--plot`` promise, in their help (``check_outputs``,
+#: ``write_atomically``).
+OUTPUT_RULES = (
+    "written whole or not at all; a symbolic link is written through: the file it points "
+    "to is replaced, the link kept; refused before the work: a name ending in /, a "
+    "directory, a FIFO, socket or device, a file the command reads (the store, a word "
+    "list), the other output's file"
+)
+
+
+def check_outputs(
+    outputs: Mapping[str, str | os.PathLike | None], reads: Mapping[str, str | os.PathLike]
+) -> None:
+    """Refuse in one line, before any work, the output paths `outputs` (by option, None
+    when not given, e.g. ``{"--out": "x.json", "--plot": None}``) that cannot or must not
+    be written: each as ``check_writable`` says, none the same file as one the command
+    reads (`reads`, by what names it, as ``files_read`` gives them), and no two the same
+    file (one would keep only the other's contents)."""
+    given = {option: path for option, path in outputs.items() if path}
+    for option, path in given.items():
+        check_writable(path, option)
+    for option, path in given.items():
+        for name, read in reads.items():
+            if _same_file(path, read):
+                raise PerfectplayError(
+                    f"{option} {path}: is {name}, which this command reads; give another path"
+                )
+    for (first, path), (second, other) in itertools.combinations(given.items(), 2):
+        if _same_file(path, other):
+            raise PerfectplayError(
+                f"{first} {path} and {second} {other} are the same file; give each its own"
+            )
+
+
+def files_read(game: Any, store_path: str | os.PathLike | None, no_store: bool) -> dict[str, str]:
+    """The files a solve of `game` reads, by what names them, that its outputs must not
+    replace: the files its parameters name (``answers=PATH``) and, unless `no_store`, the
+    result store (`store_path`, else the default) with SQLite's files beside it."""
+    from .params import param_specs
+
+    files = {
+        f"the file {spec.name}= names": os.fspath(getattr(game, spec.attribute))
+        for spec in param_specs(type(game))
+        if spec.path and getattr(game, spec.attribute)
+    }
+    if not no_store:
+        from .store import default_path
+
+        store = os.fspath(store_path or default_path())
+        files["the result store (--store)"] = store
+        for suffix in ("-wal", "-shm", "-journal"):
+            files[f"the result store's SQLite {suffix[1:]} file"] = store + suffix
+    return files
+
+
+def _same_file(path: str | os.PathLike, other: str | os.PathLike) -> bool:
+    """Whether `path` and `other` name one file: the same path once links are followed,
+    or (both existing) the same file on disk (a hard link, another mount)."""
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
 def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
-    """Refuse, before any work, an output path that cannot be written: its directory
-    missing or not writable, or the path a directory. The message names `path`."""
-    target = Path(path)
-    if target.is_dir():
-        raise PerfectplayError(f"{option} {path}: is a directory")
+    """Refuse, before any work, an output path that cannot be written (the message names
+    `path`): one ending in ``/``, a directory, anything but a regular file (a FIFO, a
+    socket, a device), a directory that is missing or not writable. A symbolic link is
+    written through: the file it points to is checked (and later replaced, the link
+    kept; ``write_atomically``)."""
+    target = _regular_target(path, option)
     parent = target.parent
     if not parent.is_dir():
         raise PerfectplayError(f"{option} {path}: there is no directory {parent}")
@@ -194,11 +263,48 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
     os.unlink(probe)
 
 
-def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> None:
-    """Call ``write(tmp)`` on a temporary file beside `path`, then rename it into place, so
-    that an interruption never leaves a half-written file at `path`. A failure is reported
-    against `path`, the name the user gave, not the temporary file."""
-    target = Path(path)
+def _regular_target(path: str | os.PathLike, option: str) -> Path:
+    """The file `path` writes to, symbolic links followed: refused (naming `option` and
+    `path`) when `path` names a directory (ending in ``/`` or being one) or anything but
+    a regular file."""
+    text = os.fspath(path)
+    if text.endswith(tuple(filter(None, (os.sep, os.altsep)))):
+        raise PerfectplayError(f"{option} {path}: names a directory (it ends in /), not a file")
+    target = Path(os.path.realpath(text))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as err:  # a loop of links, a name too long
+        raise PerfectplayError(f"{option} {path}: {err.strerror or err}") from None
+    if stat.S_ISDIR(mode):
+        raise PerfectplayError(f"{option} {path}: is a directory")
+    if not stat.S_ISREG(mode):
+        raise PerfectplayError(f"{option} {path}: is {_kind(mode)}, not a regular file")
+    return target
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file or a directory is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
+def write_atomically(
+    path: str | os.PathLike, write: Callable[[str], None], option: str = "--out"
+) -> None:
+    """Call ``write(tmp)`` on a temporary file beside the file `path` writes to, then
+    rename it into place, so that an interruption never leaves a half-written file and
+    a failure leaves what was there. A symbolic link is written through (the file it
+    points to replaced, the link kept); a path that is not, or no longer, a regular file
+    or a place for one is refused (``check_writable``, naming `option`). A failure is
+    reported against `path`, the name the user gave, not the temporary file."""
+    target = _regular_target(path, option)
     if not target.parent.is_dir():
         raise PerfectplayError(f"cannot write {path}: there is no directory {target.parent}")
     try:
@@ -221,15 +327,15 @@ def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> N
         raise
 
 
-def write_json_atomically(path: str | os.PathLike, document: Any) -> None:
-    """Write `document` as JSON to `path`, atomically."""
+def write_json_atomically(path: str | os.PathLike, document: Any, option: str = "--out") -> None:
+    """Write `document` as JSON to `path`, atomically (``write_atomically``)."""
 
     def write(tmp: str) -> None:
         with open(tmp, "w") as handle:
             json.dump(document, handle, separators=(",", ":"))
             handle.write("\n")
 
-    write_atomically(path, write)
+    write_atomically(path, write, option)
 
 
 #: The deepest nesting of arrays and objects a document may have. A strategy tree takes two

@@ -157,7 +157,8 @@ def list_games() -> None:
     default="",
     metavar="GUESS:FEEDBACK[,...]",
     help="deduction games: solve from the position these guesses and their "
-    "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB)",
+    "feedbacks leave (e.g. salet:BBYBB,crony:BGGBB); one whose secret is already "
+    "found (crony:GGGGG) is refused",
 )
 @click.option(
     "--store",

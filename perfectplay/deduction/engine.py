@@ -54,7 +54,7 @@ class DeductionEngine(Engine):
         return solve_deduction(game, objective, SolveOptions(**options))
 
     def solve_options(self, game: DeductionGame, args: SolveArgs, note=print) -> dict[str, Any]:
-        from .position import guess_index, parse_position
+        from .position import guess_index, position_to_solve
 
         if args.workers is not None and args.workers < 1:
             raise Unsupported(f"--workers must be at least 1, got {args.workers}")
@@ -64,7 +64,7 @@ class DeductionEngine(Engine):
             "max_guesses": args.max_guesses,
             "workers": args.workers,
             "without": args.without_names(),
-            "position": parse_position(game, args.after),
+            "position": position_to_solve(game, args.after),
             "first": None if args.first is None else guess_index(game, args.first),
             "cluster": args.cluster,
             "top": args.top,
@@ -76,10 +76,10 @@ class DeductionEngine(Engine):
     def rank(
         self, game: DeductionGame, objective: Objective, after: str, progress: Silent
     ) -> Ranking:
-        from .position import format_position, parse_position
+        from .position import format_position, position_to_solve
         from .rank import rank_guesses
 
-        position = parse_position(game, after)
+        position = position_to_solve(game, after)
         ranking = rank_guesses(game, objective, position, progress=progress)
         codes = game.guesses()
         return Ranking(
@@ -96,14 +96,16 @@ class DeductionEngine(Engine):
 
     def trade_off(self, game: DeductionGame, objective: Objective, after: str) -> TradeOff:
         from .frontier import frontier
-        from .position import parse_position
+        from .position import position_to_solve
 
         if objective.horizon is None:
             raise Unsupported(
                 "--frontier and --cost-weight need a horizon "
                 "(--objective probability or probability-then-cost)"
             )
-        front = frontier(game, objective.horizon, parse_position(game, after), objective.determine)
+        front = frontier(
+            game, objective.horizon, position_to_solve(game, after), objective.determine
+        )
         codes = game.guesses()
         return TradeOff(
             front,
@@ -114,9 +116,9 @@ class DeductionEngine(Engine):
         )
 
     def position(self, game: DeductionGame, after: str, needed_for: str) -> History:
-        from .position import parse_position
+        from .position import position_to_solve
 
-        return parse_position(game, after)
+        return position_to_solve(game, after)
 
     def size(self, game: DeductionGame) -> Size:
         return Size(game.n_guesses() * game.n_secrets(), "guess-secret pairs")

@@ -25,7 +25,9 @@ def guess_index(game: DeductionGame, text: str) -> int:
 
 
 def parse_position(game: DeductionGame, text: str) -> History:
-    """The history written ``GUESS:FEEDBACK[,GUESS:FEEDBACK...]`` (empty text: none)."""
+    """The history written ``GUESS:FEEDBACK[,GUESS:FEEDBACK...]`` (empty text: none). A
+    feedback that says the guess was the secret ends the game, so only the last may say
+    it (a finished game, as a board shows it); a guess after it is refused."""
     history: list[tuple[int, int]] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -37,8 +39,27 @@ def parse_position(game: DeductionGame, text: str) -> History:
                 f"e.g. {game.format_code(game.guesses()[0])}:"
                 f"{game.format_feedback(0)})"
             )
+        if history and history[-1][1] == game.solved_feedback():
+            raise Unsupported(
+                f"{game.name}: {format_position(game, history)} already finds the secret: "
+                f"no guess can follow it ({part.strip()!r})"
+            )
         history.append((guess_index(game, guess), game.parse_feedback(feedback)))
     return tuple(history)
+
+
+def position_to_solve(game: DeductionGame, text: str) -> History:
+    """The position `text` writes (``parse_position``) as one to solve, rank or value
+    openings from (``--after``): refused when its last feedback says the secret was
+    found, since nothing is left to solve there (a value would count guesses never
+    played)."""
+    history = parse_position(game, text)
+    if history and history[-1][1] == game.solved_feedback():
+        raise Unsupported(
+            f"{game.name}: the secret is already found after "
+            f"{format_position(game, history)}: nothing left to solve"
+        )
+    return history
 
 
 def format_position(game: DeductionGame, history: History) -> str:

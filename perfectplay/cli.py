@@ -314,6 +314,19 @@ def solve(
         _print_summary(g, solution, out, plot)
 
 
+def _budget(value: float | None) -> float | None:
+    """``play --budget`` as given (None: not given), refused in one line unless a number
+    of seconds from 0 to ``MAX_BUDGET`` (nan, inf, a negative number, or more than the
+    wait for an answer can take)."""
+    from .play.advisor import MAX_BUDGET
+
+    if value is not None and not 0 <= value <= MAX_BUDGET:  # nan fails both comparisons
+        raise click.BadParameter(
+            f"must be a number of seconds from 0 to {MAX_BUDGET:g}, got {value}"
+        )
+    return value
+
+
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
@@ -327,8 +340,9 @@ def solve(
     "--budget",
     type=float,
     default=None,
+    callback=lambda _ctx, _param, value: _budget(value),
     help="deduction games: seconds for the optimal suggestion before a heuristic "
-    "answers (default: 2)",
+    "answers (default: 2; 0: the heuristic at once; at most 86400, a day)",
 )
 def play(game, assignments, seed, secret, budget) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess

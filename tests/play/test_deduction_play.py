@@ -71,6 +71,21 @@ def test_bad_secret_is_one_line_error():
     assert_one_line_error(res, "999")
 
 
+@pytest.mark.parametrize("budget", ["nan", "inf", "-inf", "-1", "1e10"])
+def test_a_budget_that_is_no_number_of_seconds_is_one_line(budget):
+    # nan and inf were tracebacks (exit 1), a negative budget passed as 0
+    res = perfectplay(
+        "play", "mastermind", "pegs=2", "colors=3", "--budget", budget, input="quit\n"
+    )
+    assert_one_line_error(res, "--budget': must be a number of seconds from 0 to 86400")
+
+
+def test_a_budget_of_zero_asks_the_heuristic_at_once():
+    res = advise("mastermind", "pegs=2", "colors=3", "--budget", "0", script="\nquit\n")
+    assert res.returncode == 0, res.stderr
+    assert "(most-parts)" in res.stdout
+
+
 def test_advisor_in_a_terminal():
     child = in_terminal("play", "mastermind", "pegs=3", "colors=3", "--secret", "321")
     assert accept_suggestions(child, "your guess", "solved in", turns=12) == 0

@@ -11,10 +11,13 @@ import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .errors import PerfectplayError
 from .objectives import Objective
+
+if TYPE_CHECKING:
+    from .game import Game
 
 #: Status labels, from strongest to weakest (DESIGN guideline 4).
 PROVEN = "proven optimal"
@@ -211,7 +214,7 @@ def check_outputs(
             )
 
 
-def files_read(game: Any, store_path: str | os.PathLike | None, no_store: bool) -> dict[str, str]:
+def files_read(game: Game, store_path: str | os.PathLike | None, no_store: bool) -> dict[str, str]:
     """The files a solve of `game` reads, by what names them, that its outputs must not
     replace: the files its parameters name (``answers=PATH``) and, unless `no_store`, the
     result store (`store_path`, else the default) with SQLite's files beside it."""

@@ -742,7 +742,9 @@ def store_info(store_path) -> None:
 @store_group.command("clear")
 @_STORE_OPTION
 def store_clear(store_path) -> None:
-    """Delete the store file (readable or damaged) and its companion files."""
+    """Delete the store file (damaged or not, of any engine version) and its companion
+    files. A file that is not a perfectplay store, a read-only store and a store another
+    process has open are not deleted (exit code 2, one line saying why)."""
     from .store import clear, default_path
 
     path = store_path or default_path()

@@ -9,15 +9,21 @@ machines do not redo each other's work.
 
 The file is SQLite (the standard library's ``sqlite3``) in WAL mode: each answer is
 committed on its own, so a solve killed at any moment (SIGKILL included) loses at most
-the answers in flight, and several solves may write the same store at once. Every row
-carries a checksum of its contents; a file that is not a store, or whose rows do not
-match their checksums, is refused in one line naming the way out, never read as values.
+the answers in flight, and several solves may write the same store at once. A file is
+a store when its tables are the store's own (``meta`` and ``answers`` with its columns;
+an empty file is set up as one): another file, SQLite or not, is refused in one line and
+never written to, nor deleted by `clear`. Every row carries a checksum of its contents;
+a store whose rows do not match their checksums is refused in one line naming the way
+out (the engine checks the answers themselves against the game, ``deduction.stored``).
 A store written by another engine version (another ``engine_version()``) is not used.
+A store that another process holds locked for ``BUSY_TIMEOUT`` seconds, or that may not
+be written, is refused saying so; neither is ever called damaged.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import os
@@ -36,8 +42,18 @@ SCHEMA = 3
 #: Environment variable naming the default store file (tests point it elsewhere).
 PATH_ENV = "PERFECTPLAY_STORE"
 
-#: Seconds a writer waits for another to finish before giving up.
-BUSY_TIMEOUT = 60.0
+#: Seconds a solve waits for another process's hold on the store to end before saying
+#: that the store is in use: a solve's own writes hold it for milliseconds (one row), so
+#: a hold this long is another program's transaction (or a `clear` under way).
+BUSY_TIMEOUT = 10.0
+
+#: The columns of the answers table, in order: with a ``meta`` table, what makes an
+#: SQLite file a perfectplay store (every layout so far has had them).
+ANSWER_COLUMNS = ("key", "game", "objective", "secrets", "value", "exact", "payload", "checksum")
+
+#: SQLite's companions of a database file (write-ahead log, its shared memory, and the
+#: rollback journal a file has while it is switched to write-ahead logging).
+COMPANIONS = ("-wal", "-shm", "-journal")
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -72,7 +88,11 @@ WHERE answers.exact = 0 AND (excluded.exact = 1 OR excluded.value > answers.valu
 
 
 class StoreError(PerfectplayError):
-    """A store file that cannot be used (not a store, damaged, not writable)."""
+    """A store file that cannot be used (not a store, damaged, in use, read-only)."""
+
+
+class _NotAStore(Exception):
+    """A file that is not a perfectplay store (the message says what it is instead)."""
 
 
 def default_path() -> Path:
@@ -135,8 +155,15 @@ def _checksum(key: bytes, value: int, exact: bool, payload: bytes | None) -> byt
 
 
 def _way_out(path: Path) -> str:
-    named = "" if path == default_path() else f" --store {path}"
-    return f"run with --no-store, or start afresh with `perfectplay store clear{named}`"
+    """The advice for a store that is damaged or unusable: it names the store's file (the
+    default store too), so that the command advised clears that file and no other."""
+    return f"run with --no-store, or start afresh with `perfectplay store clear --store {path}`"
+
+
+def _elsewhere() -> str:
+    """The advice for a file that is not a store, or one in use or read-only (never to
+    delete it)."""
+    return "run with --no-store, or name another file with --store"
 
 
 class Store:
@@ -151,14 +178,25 @@ class Store:
     def __init__(self, path: str | os.PathLike, note: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.usable = True
+        self.identified = False  # known to be a store (from its tables): damage is its own
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
-        with self._guard():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        why = _read_only(self.path)
+        if why is not None:
+            raise StoreError(
+                f"store {self.path} is read-only ({why}): a solve keeps what it proves there "
+                f"as it goes; make it writable, or {_elsewhere()}"
             )
-            meta = _retrying(self._open)
+        try:
+            with self._guard():
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._conn = sqlite3.connect(
+                    self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+                )
+                meta = _retrying(self._open)
+        except StoreError:
+            self.close()  # (a connection left open would hold the file: `clear` refuses it)
+            raise
         # the WAL folded back even if teardown is skipped; under the lock, as a thread still
         # running at exit (a lane finishing a task no longer wanted) may be writing
         atexit.register(self.close)
@@ -168,61 +206,98 @@ class Store:
             if note:
                 note(
                     f"store {self.path} was written by another engine version "
-                    f"({self.engine}); not used (`perfectplay store clear` starts afresh)"
+                    f"({self.engine}); not used (`perfectplay store clear --store "
+                    f"{self.path}` starts afresh)"
                 )
 
     def _open(self) -> dict[str, str]:
-        """Set the file up (write-ahead log, tables, this engine's version unless another
-        is recorded) and read its meta table; safe to repeat."""
+        """Check that the file is a store (an empty one is set up as one: write-ahead
+        log, tables, this engine's version), then read its meta table; safe to repeat.
+        Nothing is written to a file that is not a store."""
         conn = self._conn
+        fresh = _identify(conn, self.path)
+        self.identified = not fresh
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
             raise sqlite3.DatabaseError("database disk image is malformed")
-        with _immediate(conn):
-            for statement in _TABLES.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            for name, value in (("schema", str(SCHEMA)), ("engine", engine_version())):
-                conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (name, value))
+        if fresh:
+            with _immediate(conn):  # (IF NOT EXISTS: another solve may set it up at once)
+                for statement in _TABLES.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                for name, value in (("schema", str(SCHEMA)), ("engine", engine_version())):
+                    conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (name, value))
+            self.identified = True
         return dict(conn.execute("SELECT name, value FROM meta"))
 
+    @contextlib.contextmanager
     def _guard(self):
-        """A context turning any SQLite or file error into one line naming the file."""
-        store = self
+        """Hold the store's lock, turning any SQLite or file error into one line naming
+        the file and what to do (``_trouble``)."""
+        with self._lock:
+            try:
+                yield
+            except _NotAStore as err:
+                raise StoreError(
+                    f"store {self.path} is not a perfectplay store ({err}); {_elsewhere()}"
+                ) from None
+            except (sqlite3.Error, OSError) as err:
+                raise self._trouble(err) from None
 
-        class Guard:
-            def __enter__(self):
-                store._lock.acquire()
+    def _trouble(self, err: sqlite3.Error | OSError) -> StoreError:
+        """The one-line error for `err`: another process holding the store, a store that
+        may not be written, a damaged store (the way out clears it), or another failure
+        (clearing is advised only for a file known to be a store)."""
+        text = str(err)
+        if isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+            return StoreError(
+                f"store {self.path} is in use by another process (it held the store for "
+                f"{BUSY_TIMEOUT:g} s); try again once it has finished, or {_elsewhere()}"
+            )
+        if "readonly" in text or isinstance(err, PermissionError):
+            return StoreError(
+                f"store {self.path} is read-only ({getattr(err, 'strerror', None) or text}); "
+                f"make it writable, or {_elsewhere()}"
+            )
+        reason = getattr(err, "strerror", None) or text
+        if not self.identified:
+            return StoreError(f"store {self.path} cannot be used ({reason}); {_elsewhere()}")
+        if "malformed" in text or "no such" in text:
+            return self.damaged(reason)
+        return StoreError(f"store {self.path} cannot be used ({reason}); {_way_out(self.path)}")
 
-            def __exit__(self, kind, err, tb):
-                store._lock.release()
-                if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
-                    raise StoreError(
-                        f"store {store.path} stayed locked by another solve for "
-                        f"{BUSY_TIMEOUT:.0f} s; {_way_out(store.path)}"
-                    ) from None
-                if isinstance(err, (sqlite3.Error, OSError)):
-                    reason = getattr(err, "strerror", None) or err
-                    raise StoreError(
-                        f"store {store.path} cannot be used ({reason}); {_way_out(store.path)}"
-                    ) from None
-                return False
+    def damaged(self, reason: str) -> StoreError:
+        """The one-line error for a store holding something it should not (`reason`): a
+        row that does not match its checksum, or an answer that does not agree with
+        itself or with its game (``deduction.stored``)."""
+        return StoreError(f"store {self.path} is damaged ({reason}); {_way_out(self.path)}")
 
-        return Guard()
-
-    def get(self, key: bytes) -> Stored | None:
-        """The answer kept under `key`, or None."""
+    def get(self, key: bytes, game: str, objective: str, secrets: int) -> Stored | None:
+        """The answer kept under `key`, or None; a row kept for another `game`,
+        `objective` or number of `secrets` than the key's (those ``put`` was given) is
+        refused as damage."""
         if not self.usable:
             return None
         with self._guard():
             row = self._conn.execute(
-                "SELECT value, exact, payload, checksum FROM answers WHERE key = ?", (key,)
+                "SELECT game, objective, secrets, value, exact, payload, checksum "
+                "FROM answers WHERE key = ?",
+                (key,),
             ).fetchone()
         if row is None:
             return None
-        value, exact, payload, checksum = row
+        kept_for, (value, exact, payload, checksum) = row[:3], row[3:]
+        if not isinstance(value, int) or exact not in (0, 1):
+            raise self.damaged(f"a row holds value {value!r} and exact {exact!r}")
+        if payload is not None and not isinstance(payload, bytes):
+            raise self.damaged("a row's payload is not bytes")
         self._check(_checksum(key, value, bool(exact), payload), checksum)
+        if kept_for != (game, objective, secrets):
+            raise self.damaged(
+                f"a row for {game} {objective} with {secrets:,} secrets says it is for "
+                f"{' '.join(map(str, kept_for))}"
+            )
         return Stored(value, bool(exact), payload)
 
     def put(self, key: bytes, stored: Stored, game: str, objective: str, secrets: int) -> None:
@@ -268,13 +343,11 @@ class Store:
     def _check(self, computed: bytes, recorded: bytes) -> None:
         """Refuse, in one line, a row whose checksum does not match its contents."""
         if computed != recorded:
-            raise StoreError(
-                f"store {self.path} is damaged (a row does not match its "
-                f"checksum); {_way_out(self.path)}"
-            )
+            raise self.damaged("a row does not match its checksum")
 
-    def journal(self, context: bytes) -> list[bytes]:
-        """Every batch kept under `context` (``add_journal``), oldest first."""
+    def journal(self, context: bytes) -> list[tuple[int, bytes]]:
+        """Every batch kept under `context` (``add_journal``), oldest first: its number of
+        entries and its rows."""
         if not self.usable:
             return []
         with self._guard():
@@ -283,8 +356,10 @@ class Store:
                 (context,),
             ).fetchall()
         for entries, rows, checksum in found:
+            if not isinstance(entries, int) or not isinstance(rows, bytes):
+                raise self.damaged("a journal row holds no entries or no rows")
             self._check(_checksum(context, entries, False, rows), checksum)
-        return [rows for _, rows, _ in found]
+        return [(entries, rows) for entries, rows, _ in found]
 
     def summary(self) -> Summary:
         """Size and contents, by game and objective."""
@@ -344,21 +419,143 @@ def _retrying(work: Callable[[], object]) -> object:
             time.sleep(0.05)
 
 
+def _identify(conn: sqlite3.Connection, path: Path) -> bool:
+    """Whether the file at `path`, open on `conn`, is empty (True: to be set up as a
+    store) or a store (False: its tables are a store's, ``ANSWER_COLUMNS``, or, when
+    SQLite cannot read them, its first page is a store's, `_written_as_store`);
+    `_NotAStore` saying what it is otherwise. SQLite's own failures (a lock, a file that
+    cannot be opened) are raised as they are."""
+    try:
+        objects = conn.execute("SELECT type, name FROM sqlite_master").fetchall()
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as err:  # (not an SQLite file, or its schema unreadable)
+        if _written_as_store(path):
+            return False  # a store, damaged (what reads it next fails, as damage)
+        raise _NotAStore(f"not a readable SQLite database: {err}") from None
+    if not objects:
+        return True
+    tables = {name for kind, name in objects if kind == "table"}
+    columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(answers)"))
+    if "meta" not in tables or columns != ANSWER_COLUMNS:
+        raise _NotAStore("an SQLite database of something else")
+    return False
+
+
+#: The statements creating the tables that make a store, as SQLite keeps them in the
+#: first page of the file (without IF NOT EXISTS).
+_MARKS = tuple(
+    statement.strip().replace("IF NOT EXISTS ", "").encode()
+    for statement in _TABLES.split(";")
+    if statement.strip().startswith(
+        tuple(f"CREATE TABLE IF NOT EXISTS {t} " for t in ("meta", "answers"))
+    )
+)
+
+
+def _written_as_store(path: Path) -> bool:
+    """Whether the first page of the file at `path`, read as bytes, is a store's:
+    SQLite's header and the statements that created the store's tables (``_MARKS``).
+    What marks a store whose other pages are damaged or cut off, which SQLite no longer
+    reads (a store just set up may have its tables in the write-ahead log only: SQLite
+    reads those, ``_identify``)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(1 << 16)
+    except OSError:
+        return False
+    if not head.startswith(b"SQLite format 3\0"):
+        return False
+    size = int.from_bytes(head[16:18], "big")
+    page = head[: 1 << 16 if size == 1 else size]
+    return all(mark in page for mark in _MARKS)
+
+
+def _read_only(path: Path) -> str | None:
+    """Why the store at `path` may not be written (None: as far as the files' modes and
+    this user's rights show, it may): the file or a companion with no write permission
+    for anyone (``chmod a-w``, which even the superuser's writes would ignore) or for
+    this user, or a folder in which the companions cannot be made."""
+    for file in _files(path):
+        if file.is_file() and (not file.stat().st_mode & 0o222 or not os.access(file, os.W_OK)):
+            return f"{file.name} may not be written"
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} may not be written"
+    return None
+
+
+#: Where SQLite locks a database file (its pending, reserved and shared bytes): every
+#: connection open on a store holds a lock there (a shared one, even when idle).
+_LOCK_BYTES = (0x40000000, 512)
+
+
+def _held_elsewhere(path: Path) -> bool:
+    """Whether another process holds SQLite's lock on the file at `path` (``_LOCK_BYTES``),
+    asked of the system by taking the exclusive lock without waiting and letting it go:
+    for a damaged store, which SQLite no longer reads far enough to lock. False where
+    the system has no such locks (Windows: a file open elsewhere is not deleted there)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    fd = os.open(path, os.O_RDWR)
+    try:
+        start, length = _LOCK_BYTES
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, length, start)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def _files(path: Path) -> list[Path]:
-    """The store file and SQLite's companions (write-ahead log, shared memory)."""
-    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+    """The store file and SQLite's companions of it (``COMPANIONS``)."""
+    return [path, *(path.with_name(path.name + suffix) for suffix in COMPANIONS)]
 
 
 def clear(path: str | os.PathLike) -> bool:
-    """Delete the store at `path` (damaged or not) with its companion files; False if
-    there was none."""
-    found = False
-    for file in _files(Path(path)):
+    """Delete the store at `path` (damaged or not, of any engine version) with its
+    companion files; False if there is no file there. Nothing is deleted, and
+    StoreError says why in one line, when the file is not a perfectplay store (by its
+    tables, ``_identify``), is read-only, or is open in another process: the check holds
+    SQLite's exclusive lock without waiting (``locking_mode=EXCLUSIVE``, which fails
+    while any other connection has the file open, even an idle one), and the files are
+    deleted while it is held."""
+    path = Path(path)
+    if not os.path.lexists(path):
+        return False
+    if path.is_symlink() or not path.is_file():
+        raise StoreError(f"{path}: not deleted: not a regular file, so not a store")
+    why = _read_only(path)
+    if why is not None:
+        raise StoreError(f"{path}: not deleted: the store is read-only ({why})")
+    conn = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+        if _identify(conn, path):
+            raise _NotAStore("an empty file")
         try:
-            file.unlink()
-            found = True
-        except FileNotFoundError:
-            pass
-        except OSError as err:
-            raise StoreError(f"cannot delete {file}: {err.strerror or err}") from None
-    return found
+            conn.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError:  # a damaged store, which SQLite no longer locks
+            if _held_elsewhere(path):
+                raise sqlite3.OperationalError("database is locked") from None
+        for file in _files(path):
+            file.unlink(missing_ok=True)
+    except _NotAStore as err:
+        raise StoreError(f"{path}: not deleted: not a perfectplay store ({err})") from None
+    except sqlite3.OperationalError as err:
+        if "locked" in str(err) or "busy" in str(err):
+            raise StoreError(
+                f"{path}: not deleted: another process is using the store (a solve?); "
+                f"try again once it has finished"
+            ) from None
+        raise StoreError(f"{path}: not deleted: {err}") from None
+    except OSError as err:
+        raise StoreError(f"cannot delete {err.filename}: {err.strerror or err}") from None
+    finally:
+        conn.close()
+    return True

@@ -1,6 +1,8 @@
 """The result store: answers kept and answered, resume after SIGKILL, concurrent writers,
-other engine versions and damaged files refused in one line."""
+other engine versions and damaged files refused in one line; files that are not stores,
+stores in use or read-only never called damaged, and `store clear` deleting a store only."""
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -14,13 +16,13 @@ import numpy as np
 import pytest
 
 from perfectplay import load_game
+from perfectplay import store as store_module
 from perfectplay.deduction.feedback import build_table
-from perfectplay.deduction.objective import INF
-from perfectplay.deduction.root import Subproblem
+from perfectplay.deduction.objective import EXPECTED, INF
+from perfectplay.deduction.root import Subproblem, grow
 from perfectplay.deduction.tree import Answer
-from perfectplay.deduction.search import SpeedUps
+from perfectplay.deduction.search import Search, SpeedUps
 from perfectplay.deduction.stored import AnswerStore
-from perfectplay.deduction.tree import Node
 from perfectplay.store import Store, Stored, StoreError, clear, default_path
 
 from .cli_runner import assert_one_line_error
@@ -87,13 +89,14 @@ def test_store_info_and_clear(tmp_path):
 def test_bounds_never_overwrite_values(tmp_path):
     store = Store(tmp_path / "s.sqlite")
     key = b"k" * 32
-    store.put(key, Stored(5, False, None), "g", "expected", 100)
-    store.put(key, Stored(3, False, None), "g", "expected", 100)
-    assert store.get(key) == Stored(5, False, None)  # a smaller bound is not kept
-    store.put(key, Stored(7, True, b"tree"), "g", "expected", 100)
-    store.put(key, Stored(9, False, None), "g", "expected", 100)
-    assert store.get(key) == Stored(7, True, b"tree")  # an exact value stays
-    assert store.get(b"x" * 32) is None
+    row = ("g", "expected", 100)  # what the key is for
+    store.put(key, Stored(5, False, None), *row)
+    store.put(key, Stored(3, False, None), *row)
+    assert store.get(key, *row) == Stored(5, False, None)  # a smaller bound is not kept
+    store.put(key, Stored(7, True, b"tree"), *row)
+    store.put(key, Stored(9, False, None), *row)
+    assert store.get(key, *row) == Stored(7, True, b"tree")  # an exact value stays
+    assert store.get(b"x" * 32, *row) is None
 
 
 def test_answers_with_more_guesses_bound_fewer(tmp_path):
@@ -101,28 +104,33 @@ def test_answers_with_more_guesses_bound_fewer(tmp_path):
     or one per secret: the uncapped pass before a tie-break) bounds it with fewer, and
     settles it at a budget the bound reaches; what is kept with fewer bounds nothing."""
     game = load_game("mastermind(pegs=4,colors=4)")
-    answers = AnswerStore(Store(tmp_path / "s.sqlite"), game, build_table(game))
+    table = build_table(game)
+    answers = AnswerStore(Store(tmp_path / "s.sqlite"), game, table)
     cell = np.arange(40)
+    search = Search(table, EXPECTED)
+    value = search.best(cell, (), len(cell)).value
+    tree = grow(search, cell, (), len(cell))
 
     def sub(cap: int, budget: int = INF) -> Subproblem:
         return Subproblem(game, "expected", SpeedUps(), (), cell, cap, budget)
 
-    answers.record(sub(len(cell)), Answer(100, Node(0), 0))  # exact, with every guess
-    answers.record(sub(3), Answer(120, None, 0))  # a bound within 3 guesses
-    assert answers.bound(sub(2)) == 120 and answers.bound(sub(4)) == 100
-    settled = answers.recall(sub(2, budget=110)).answer
-    assert settled.value == 120 and settled.tree is None
-    assert answers.recall(sub(3, budget=121)).answer is None
-    assert answers.recall(sub(4, budget=101)).answer is None  # not 120: found with fewer
-    assert answers.recall(sub(4, budget=100)).answer == Answer(100, None, 0)
+    answers.record(sub(len(cell)), Answer(value, tree, 0))  # exact, with every guess
+    answers.record(sub(3), Answer(value + 20, None, 0))  # a bound within 3 guesses
+    assert answers.bound(sub(2)) == value + 20 and answers.bound(sub(4)) == value
+    settled = answers.recall(sub(2, budget=value + 10)).answer
+    assert settled.value == value + 20 and settled.tree is None
+    assert answers.recall(sub(3, budget=value + 21)).answer is None
+    assert answers.recall(sub(4, budget=value + 1)).answer is None  # not value + 20: fewer
+    assert answers.recall(sub(4, budget=value)).answer == Answer(value, None, 0)
     assert answers.recall(sub(2)).answer is None  # no budget: a bound settles nothing
     assert answers.tally.read == 2
+    assert answers.recall(sub(len(cell))).answer == Answer(value, tree, 0)
 
 
 def _write_many(path: str, worker: int, rounds: int) -> None:
     store = Store(path)
     for i in range(rounds):
-        store.put(f"key{i % 50}".encode(), Stored(i, False, None), "g", "expected", worker)
+        store.put(f"key{i % 50}".encode(), Stored(i, False, None), "g", "expected", 0)
     store.close()
 
 
@@ -138,7 +146,7 @@ def test_two_writers_at_once_are_safe(tmp_path):
         assert p.exitcode == 0
     store = Store(path)
     for j in range(50):  # the largest bound written under each key survives
-        assert store.get(f"key{j}".encode()) == Stored(350 + j, False, None)
+        assert store.get(f"key{j}".encode(), "g", "expected", 0) == Stored(350 + j, False, None)
 
 
 def test_two_solves_writing_one_store_at_once(tmp_path):
@@ -172,35 +180,157 @@ def test_two_solves_writing_one_store_at_once(tmp_path):
 def test_another_engine_version_is_not_used(tmp_path):
     path = tmp_path / "old.sqlite"
     solve_json(*SMALL, "--store", str(path))
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE meta SET value = '0.0.1+old' WHERE name = 'engine'")
     rows = answer_rows(path)
     res = run("solve", *SMALL, "--json", "--quiet", "--store", str(path))
     assert res.returncode == 0
     notes = res.stderr.strip().splitlines()
-    assert len(notes) == 1 and "another engine version" in notes[0] and str(path) in notes[0]
+    assert len(notes) == 1 and "another engine version" in notes[0]
+    assert f"`perfectplay store clear --store {path}` starts afresh" in notes[0]
     out = json.loads(res.stdout)
     assert out["value"] == SMALL_VALUE and "from_store" not in out
     assert answer_rows(path) == rows  # nothing read, nothing added
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "tampered"])
+@pytest.mark.parametrize("damage", ["truncated", "tampered"])
 def test_a_damaged_store_is_one_line_naming_it_and_the_way_out(tmp_path, damage):
     path = tmp_path / "bad.sqlite"
     solve_json(*SMALL, "--store", str(path))
-    if damage == "garbage":
-        path.write_bytes(b"this is not a database at all" * 200)
-    elif damage == "truncated":
+    if damage == "truncated":
         data = path.read_bytes()
         path.write_bytes(data[: len(data) // 2])
     else:  # a value changed behind the store's back: its checksum no longer matches
-        with sqlite3.connect(path) as conn:
+        with contextlib.closing(sqlite3.connect(path)) as conn, conn:
             conn.execute("UPDATE answers SET value = value - 1 WHERE exact = 1")
     res = run("solve", *SMALL, "--store", str(path))
-    assert_one_line_error(res, str(path))
-    assert "--no-store" in res.stderr and "perfectplay store clear --store" in res.stderr
-    assert run("store", "clear", "--store", str(path)).returncode == 0
+    assert_one_line_error(res, f"store {path} is damaged")
+    assert (
+        f"--no-store, or start afresh with `perfectplay store clear --store {path}`" in res.stderr
+    )
+    assert run("store", "clear", "--store", str(path)).returncode == 0 and not path.exists()
     assert solve_json(*SMALL, "--store", str(path))["value"] == SMALL_VALUE
+
+
+def _foreign_database(path) -> None:
+    """An SQLite database of another program (a table of its own)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('keep me')")
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite", "store-like"])
+def test_a_file_that_is_not_a_store_is_neither_written_nor_deleted(tmp_path, kind):
+    """`--store important.txt` is refused without a word of deleting it, and `store clear`
+    refuses it too: a text file, another program's SQLite database, or one with tables
+    named as a store's but not its columns."""
+    path = tmp_path / "important.txt"
+    if kind == "text":
+        path.write_text("my notes\n" * 100)
+    elif kind == "sqlite":
+        _foreign_database(path)
+    else:
+        with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+            conn.execute("CREATE TABLE meta (name TEXT)")
+            conn.execute("CREATE TABLE answers (key BLOB, value INTEGER)")
+    before = path.read_bytes()
+    res = run("solve", *SMALL, "--store", str(path))
+    assert_one_line_error(res, f"store {path} is not a perfectplay store")
+    assert "clear" not in res.stderr and "delet" not in res.stderr
+    cleared = run("store", "clear", "--store", str(path))
+    assert_one_line_error(cleared, f"{path}: not deleted: not a perfectplay store")
+    assert path.read_bytes() == before and sorted(os.listdir(tmp_path)) == ["important.txt"]
+
+
+def test_store_clear_deletes_a_store_and_its_companions(tmp_path):
+    path = tmp_path / "s.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    companions = [tmp_path / f"s.sqlite{suffix}" for suffix in ("-wal", "-shm", "-journal")]
+    for file in companions:  # (as a solve killed at the wrong moment leaves them)
+        file.touch()
+    cleared = run("store", "clear", "--store", str(path))
+    assert cleared.returncode == 0 and f"{path}: deleted" in cleared.stdout
+    assert os.listdir(tmp_path) == []
+    assert "no store to delete" in run("store", "clear", "--store", str(path)).stdout
+
+
+HOLD = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "exclusive":  # as another program's transaction may hold it
+    conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+    conn.execute("BEGIN EXCLUSIVE")
+conn.execute("SELECT COUNT(*) FROM answers").fetchone()
+print("holding", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextlib.contextmanager
+def held(path, how: str):
+    """Another process holding the store at `path` open (idle, as a solve between its
+    writes) or locked (`exclusive`) until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path), how],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline().strip() == "holding"
+        yield
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+
+
+@pytest.mark.parametrize("how", ["idle", "exclusive", "damaged"])
+def test_store_clear_never_deletes_a_store_another_process_holds(tmp_path, how):
+    """Open in another process (as a solve between two writes), locked by one, or open in
+    one and then damaged (its header's format numbers: SQLite no longer reads it far
+    enough to lock it, and the system's lock is asked instead)."""
+    path = tmp_path / "s.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    with held(path, "exclusive" if how == "exclusive" else "idle"):
+        if how == "damaged":
+            with open(path, "r+b") as file:
+                file.seek(18)  # the file format's write and read versions (1 or 2)
+                file.write(bytes([3, 3]))
+        res = run("store", "clear", "--store", str(path))
+        assert_one_line_error(res, f"{path}: not deleted: another process is using the store")
+        assert path.exists()
+    assert run("store", "clear", "--store", str(path)).returncode == 0 and not path.exists()
+
+
+def test_a_store_locked_by_another_process_is_said_to_be_in_use(tmp_path, monkeypatch):
+    """A solve waits for the lock a bounded time (``BUSY_TIMEOUT``, shortened here), then
+    says another process is using the store, never that it is damaged or to clear it."""
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.5)
+    path = tmp_path / "s.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    with held(path, "exclusive"):
+        res = run("solve", *SMALL, "--store", str(path))
+    assert_one_line_error(res, f"store {path} is in use by another process")
+    assert "clear" not in res.stderr and "damaged" not in res.stderr
+    assert solve_json(*SMALL, "--store", str(path))["from_store"] is True  # untouched
+
+
+def test_a_read_only_store_is_said_to_be_read_only(tmp_path):
+    """A store no one may write (chmod a-w: the superuser's writes would ignore it) is
+    refused as read-only by a solve and by `store clear`; neither advises deleting it."""
+    path = tmp_path / "s.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    before = path.read_bytes()
+    path.chmod(0o444)
+    try:
+        res = run("solve", *SMALL, "--store", str(path))
+        assert_one_line_error(res, f"store {path} is read-only")
+        assert "clear" not in res.stderr and "damaged" not in res.stderr
+        cleared = run("store", "clear", "--store", str(path))
+        assert_one_line_error(cleared, f"{path}: not deleted: the store is read-only")
+        assert path.read_bytes() == before
+    finally:
+        path.chmod(0o644)
 
 
 def test_store_options_are_for_deduction_games(tmp_path):
@@ -285,7 +415,9 @@ def test_a_mid_size_solve_killed_half_way_on_two_workers_resumes(tmp_path):
 def test_store_errors_are_perfectplay_errors(tmp_path):
     path = tmp_path / "x.sqlite"
     path.write_bytes(b"\0" * 10 + b"garbage" * 100)
-    with pytest.raises(StoreError, match="run with --no-store"):
+    with pytest.raises(StoreError, match="is not a perfectplay store.*run with --no-store"):
         Store(path)
-    assert clear(path) and not path.exists()
-    assert not clear(path)
+    with pytest.raises(StoreError, match="not deleted: not a perfectplay store"):
+        clear(path)
+    Store(tmp_path / "s.sqlite").close()
+    assert clear(tmp_path / "s.sqlite") and not clear(tmp_path / "s.sqlite")

@@ -140,3 +140,9 @@ def probability_then_cost(
 
 
 OBJECTIVES = {o.name: o for base in (EXPECTED, WORST, LOSSES) for o in (base, base.determined())}
+
+
+def search_objective(objective: str | SearchObjective) -> SearchObjective:
+    """An objective given by name (``OBJECTIVES``) or, when it carries data of its own
+    (costs), as a value: its data."""
+    return OBJECTIVES[objective] if isinstance(objective, str) else objective

@@ -35,7 +35,7 @@ import numpy as np
 
 from .feedback import build_table
 from .model import DeductionGame, History
-from .objective import INF, OBJECTIVES, SearchObjective
+from .objective import INF, SearchObjective, search_objective
 from .search import Search, SpeedUps
 from .stored import MIN_SECRETS, AnswerStore
 from .tree import NO_ROWS, Answer, Node
@@ -87,8 +87,7 @@ def search_for(
     searches = _SEARCHES if searches is None else searches
     key = (game, objective, speedups, top)
     if key not in searches:
-        data = OBJECTIVES[objective] if isinstance(objective, str) else objective
-        searches[key] = Search(build_table(game), data, speedups, top=top)
+        searches[key] = Search(build_table(game), search_objective(objective), speedups, top=top)
     return searches[key]
 
 

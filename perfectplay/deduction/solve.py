@@ -327,7 +327,7 @@ def solve_deduction(
     whole = None
     if store is not None and store.usable and strategy == "optimal":
         whole = solution_key(game, objective, max_guesses, position, first)
-        found = stored_solution(store, whole, game, objective)
+        found = stored_solution(store, whole, game, objective, max_guesses, position, first)
         if found is not None:
             note("answered whole from the store")
             if cluster is not None:

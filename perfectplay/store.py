@@ -193,6 +193,7 @@ class Store:
                 self._conn = sqlite3.connect(
                     self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
                 )
+                self._conn.text_factory = _text
                 meta = _retrying(self._open)
         except StoreError:
             self.close()  # (a connection left open would hold the file: `clear` refuses it)
@@ -206,7 +207,7 @@ class Store:
             if note:
                 note(
                     f"store {self.path} was written by another engine version "
-                    f"({self.engine}); not used (`perfectplay store clear --store "
+                    f"({self.engine!r}); not used (`perfectplay store clear --store "
                     f"{self.path}` starts afresh)"
                 )
 
@@ -244,6 +245,8 @@ class Store:
                 ) from None
             except (sqlite3.Error, OSError) as err:
                 raise self._trouble(err) from None
+            except UnicodeDecodeError:  # (SQLite's message quoting a damaged schema's text)
+                raise self._trouble(sqlite3.DatabaseError("malformed schema text")) from None
 
     def _trouble(self, err: sqlite3.Error | OSError) -> StoreError:
         """The one-line error for `err`: another process holding the store, a store that
@@ -296,7 +299,7 @@ class Store:
         if kept_for != (game, objective, secrets):
             raise self.damaged(
                 f"a row for {game} {objective} with {secrets:,} secrets says it is for "
-                f"{' '.join(map(str, kept_for))}"
+                f"{' '.join(map(repr, kept_for))}"  # (quoted: the file's text, any text)
             )
         return Stored(value, bool(exact), payload)
 
@@ -419,6 +422,13 @@ def _retrying(work: Callable[[], object]) -> object:
             time.sleep(0.05)
 
 
+def _text(data: bytes) -> str:
+    """Text as the file holds it, read whatever its bytes (invalid UTF-8, in a damaged
+    row, becomes U+FFFD): a store's text is compared with what is expected, never
+    trusted, and reading it must not fail."""
+    return data.decode("utf-8", "replace")
+
+
 def _identify(conn: sqlite3.Connection, path: Path) -> bool:
     """Whether the file at `path`, open on `conn`, is empty (True: to be set up as a
     store) or a store (False: its tables are a store's, ``ANSWER_COLUMNS``, or, when
@@ -429,7 +439,7 @@ def _identify(conn: sqlite3.Connection, path: Path) -> bool:
         objects = conn.execute("SELECT type, name FROM sqlite_master").fetchall()
     except sqlite3.OperationalError:
         raise
-    except sqlite3.DatabaseError as err:  # (not an SQLite file, or its schema unreadable)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # (not SQLite, or damaged)
         if _written_as_store(path):
             return False  # a store, damaged (what reads it next fails, as damage)
         raise _NotAStore(f"not a readable SQLite database: {err}") from None
@@ -532,6 +542,7 @@ def clear(path: str | os.PathLike) -> bool:
     if why is not None:
         raise StoreError(f"{path}: not deleted: the store is read-only ({why})")
     conn = sqlite3.connect(path, timeout=0, isolation_level=None)
+    conn.text_factory = _text
     try:
         conn.execute("PRAGMA locking_mode=EXCLUSIVE")
         if _identify(conn, path):

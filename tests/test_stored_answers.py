@@ -7,11 +7,14 @@ import contextlib
 import json
 import shutil
 import sqlite3
+import tempfile
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from perfectplay.store import _checksum
 
@@ -232,3 +235,247 @@ def test_the_answers_a_solve_keeps_are_believed(tmp_path, kind):
         assert again.returncode == 0, again.stderr
         out = json.loads(again.stdout)
         assert out["value"] == value and out["store"]["read"] >= 1
+
+
+# --- any store, mutated: exit 0 with the true value, or exit 2 with one line -----------
+
+#: JSON values of any type, as a mutated document may hold them.
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=4,
+)
+
+#: Places of a kept solution's document (``stored.keep_solution``) a mutation may change.
+DOCUMENT_PLACES = [
+    ("value",),
+    ("status",),
+    ("proven",),
+    *(
+        ("facts", name)
+        for name in ("method", "max_guesses", "after", "secrets", "total", "worst", "histogram")
+    ),
+    ("facts", "histogram", "3"),
+    ("stats", "nodes"),
+    ("stats", "value"),
+    ("strategy",),
+    ("strategy", "label"),
+    ("strategy", "total"),
+    ("strategy", "after"),
+    ("strategy", "determine"),
+    ("strategy", "horizon"),
+    ("strategy", "root", "guess"),
+    ("strategy", "root", "next"),
+]
+
+row = st.integers(0, 10**6)  # which answer (modulo the rows kept)
+recompute = st.booleans()  # whether the checksum is recomputed (a forger's rewrite)
+MUTATIONS = st.one_of(
+    st.tuples(
+        st.just("value"), row, st.integers(-3, 3) | st.integers(-(2**63), 2**63 - 1), recompute
+    ),
+    st.tuples(st.just("exact"), row, recompute),
+    st.tuples(st.just("byte"), row, st.integers(0, 10**6), st.integers(0, 255), recompute),
+    st.tuples(st.just("cut"), row, st.integers(0, 10**6), recompute),
+    st.tuples(st.just("bytes"), row, st.binary(max_size=64), recompute),
+    st.tuples(st.just("document"), st.sampled_from(DOCUMENT_PLACES), st.booleans(), JSON),
+    st.tuples(
+        st.just("subtree"), row, st.lists(st.integers(0, 10**6), min_size=1, max_size=6), JSON
+    ),
+    st.tuples(st.just("checksum"), row, st.binary(max_size=20)),
+    st.tuples(st.just("kept for"), row, st.sampled_from(["game", "objective", "secrets"]), JSON),
+    st.tuples(st.just("delete"), row),
+    st.tuples(
+        st.just("meta"),
+        st.sampled_from(["schema", "engine", "other"]),
+        st.none() | st.text(max_size=8),
+    ),
+    st.tuples(st.just("table"), st.sampled_from(["meta", "answers", "journal"]), st.booleans()),
+    st.tuples(st.just("journal"), row, st.integers(-5, 5), st.integers(0, 10**6), recompute),
+    st.tuples(st.just("file cut"), st.integers(0, 10**6)),
+    st.tuples(st.just("file bytes"), st.integers(0, 10**6), st.binary(min_size=1, max_size=32)),
+)
+
+
+def _sql_value(value):
+    """A JSON value as SQLite stores it (text for what it has no type for)."""
+    if value is None or isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        return value if not isinstance(value, int) or -(2**63) <= value < 2**63 else str(value)
+    return json.dumps(value)
+
+
+def _set(doc, place: tuple, drop: bool, value) -> None:
+    """Set (or drop) `place` in the JSON document `doc`, where it can be reached."""
+    *way, last = place
+    for step in way:
+        doc = doc.get(step) if isinstance(doc, dict) else None
+    if isinstance(doc, dict):
+        if drop:
+            doc.pop(last, None)
+        else:
+            doc[last] = value
+
+
+def _edit_subtree(flat, choices: list[int], value) -> None:
+    """Replace one element of a flat subtree (``stored.encode_tree``) by `value`, at a
+    place `choices` walks to."""
+    item = flat
+    for choice in choices[:-1]:
+        inner = [x for x in item if isinstance(x, list)] if isinstance(item, list) else []
+        if not inner:
+            break
+        item = inner[choice % len(inner)]
+    if isinstance(item, list) and item:
+        item[choices[-1] % len(item)] = value
+
+
+def _readable(payload: bytes | None):
+    """The JSON a payload holds; None when an earlier mutation left it unreadable."""
+    try:
+        return json.loads(zlib.decompress(payload))
+    except (TypeError, ValueError, zlib.error):
+        return None
+
+
+def _mutate(conn, mutation: tuple) -> None:
+    """Apply one mutation (``MUTATIONS``) through SQLite. A bound's value or a journal's
+    values are never rewritten with their checksums recomputed: they are claims of the
+    search's own, which nothing short of that search checks (see ``stored``)."""
+    kind, *args = mutation
+    rows = conn.execute(
+        "SELECT key, secrets, value, exact, payload FROM answers ORDER BY secrets DESC, key"
+    ).fetchall()
+    pick = (lambda i: rows[i % len(rows)]) if rows else None
+    if kind == "meta":
+        name, value = args
+        if value is None:
+            conn.execute("DELETE FROM meta WHERE name = ?", (name,))
+        else:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+    elif kind == "table":
+        table, drop = args
+        if drop:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        elif table == "answers":
+            conn.execute("ALTER TABLE answers RENAME COLUMN payload TO tree")
+        else:
+            conn.execute(f"DELETE FROM {table}")
+    elif kind == "journal":
+        index, more, position, forge = args
+        batches = conn.execute("SELECT rowid, context, entries, rows FROM journal").fetchall()
+        if batches:
+            rowid, context, entries, blob = batches[index % len(batches)]
+            blob = bytearray(blob)
+            blob[position % len(blob)] ^= 0xFF  # (zlib's own check sees a changed stream)
+            entries += more
+            checksum = _checksum(context, entries, False, bytes(blob)) if forge else b"x"
+            conn.execute(
+                "UPDATE journal SET entries = ?, rows = ?, checksum = ? WHERE rowid = ?",
+                (entries, bytes(blob), checksum, rowid),
+            )
+    elif kind == "document":
+        place, drop, value = args
+        key, _, stored, exact, payload = next((r for r in rows if r[1] == 0), (None,) * 5)
+        doc = _readable(payload)
+        if key is not None and doc is not None:
+            _set(doc, place, drop, value)
+            rewrite(conn, key, stored, exact, zlib.compress(json.dumps(doc).encode()))
+    elif rows:
+        key, secrets, value, exact, payload = pick(args[0])
+        checksum = b"forged"
+        if kind == "value":
+            value += args[1]
+            value = value if -(2**63) <= value < 2**63 else 0
+            forge = args[2] and exact  # (a bound's value is not forged: see above)
+        elif kind == "exact":
+            exact, forge = 1 - exact, args[1]
+        elif kind in ("byte", "cut", "bytes") and payload:
+            if kind == "byte":
+                payload = bytearray(payload)
+                payload[args[1] % len(payload)] = args[2]
+                payload = bytes(payload)
+            else:
+                payload = payload[: args[1] % len(payload)] if kind == "cut" else args[1]
+            forge = args[-1]
+        elif kind == "subtree" and secrets and _readable(payload) is not None:
+            flat = _readable(payload)
+            _edit_subtree(flat, args[1], args[2])
+            payload, forge = zlib.compress(json.dumps(flat).encode()), True
+        elif kind == "checksum":
+            checksum, forge = args[1], False
+        elif kind == "kept for":
+            column, new = args[1], _sql_value(args[2])
+            conn.execute(f"UPDATE answers SET {column} = ? WHERE key = ?", (new, key))
+            return
+        elif kind == "delete":
+            conn.execute("DELETE FROM answers WHERE key = ?", (key,))
+            return
+        else:
+            return
+        if forge:
+            rewrite(conn, key, value, exact, payload)
+        else:
+            conn.execute(
+                "UPDATE answers SET value = ?, exact = ?, payload = ?, checksum = ? WHERE key = ?",
+                (value, exact, payload, checksum, key),
+            )
+
+
+def _mutate_file(path: Path, mutation: tuple) -> None:
+    """Apply a mutation of the file's bytes (cut short, or overwritten somewhere)."""
+    data = bytearray(path.read_bytes())
+    if mutation[0] == "file cut":
+        del data[mutation[1] % (len(data) + 1) :]
+    else:
+        at = mutation[1] % (len(data) + 1)
+        data[at : at + len(mutation[2])] = mutation[2]
+    path.write_bytes(bytes(data))
+
+
+#: Answers deleted before the mutations, so that a solve reads deeper into the store.
+FORGET = {
+    "nothing": "0",
+    "the solution": "secrets = 0",
+    "the position": "secrets IN (0, 343)",
+    "every answer": "1",
+}
+
+
+@settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(forget=st.sampled_from(list(FORGET)), mutations=st.lists(MUTATIONS, min_size=1, max_size=3))
+def test_a_mutated_store_gives_the_true_value_or_one_line(solved, forget, mutations):
+    """Whatever is done to a store (values, flags, payloads, documents, subtrees,
+    checksums, the rows' games and sizes, rows deleted, meta and tables, journals, the
+    file cut short or overwritten), `solve --store` exits 0 with the true value, or 2
+    with one line naming the store; never a traceback (exit 1), never another value.
+    Answers are forgotten first (`FORGET`) so that the solve reads the position's
+    answers, the cells' or the journal's, and the mutations meet them."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "store.sqlite"
+        shutil.copy(solved, path)
+        with opened(path) as conn:
+            conn.execute(f"DELETE FROM answers WHERE {FORGET[forget]}")
+        for mutation in mutations:
+            if mutation[0].startswith("file"):
+                _mutate_file(path, mutation)
+                continue
+            try:
+                with opened(path) as conn:
+                    _mutate(conn, mutation)
+            except (sqlite3.DatabaseError, UnicodeDecodeError):
+                pass  # (a file an earlier mutation damaged: SQLite cannot change it)
+        res = solve(path)
+        assert res.returncode in (0, 2) and "Traceback" not in res.stderr, res.stderr
+        lines = res.stderr.strip().splitlines()
+        said = lines[0].replace(str(path), "PATH").split("(")[0] if lines else ""
+        event(f"exit {res.returncode} {said}")
+        if res.returncode == 2:
+            assert len(lines) == 1 and f"store {path}" in lines[0], res.stderr
+        else:
+            assert json.loads(res.stdout)["value"] == VALUE and len(lines) <= 1, res.stderr

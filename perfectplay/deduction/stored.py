@@ -346,6 +346,8 @@ def _check_solution(
         raise ValueError(f"it was solved after {solution.after!r}, not {after!r}")
     if bool(strategy.get("determine")) != solution.objective.determine:
         raise ValueError("its tree counts secrets determined otherwise than this solve")
+    if strategy.get("horizon") != solution.objective.horizon:
+        raise ValueError(f"its tree was solved within {strategy.get('horizon')!r} guesses")
     facts = (solution.wins,) if solution.objective.horizon is not None else (solution.total,)
     if None in (solution.secrets, solution.histogram, *facts):
         raise ValueError("its document leaves out the numbers a solve states")

@@ -129,3 +129,61 @@ def test_register_refuses_what_is_not_a_game():
 
     with pytest.raises(BadGame, match="not a perfectplay Game class"):
         register(dict)
+
+
+def test_the_rules_receive_the_rows_of_the_codes_everywhere(tmp_path, monkeypatch):
+    """A game whose feedback works only on numpy arrays (``.tolist()``, ``guess ==
+    secret`` counted with ``np.sum``) is solved, verified and played: every caller hands
+    the rules rows of ``guesses()``/``secrets()``, never tuples."""
+    from dataclasses import dataclass
+
+    import numpy as np
+
+    from perfectplay import catalogue
+    from perfectplay.deduction.model import DeductionGame, check_game
+
+    from .cli_runner import perfectplay
+
+    @dataclass(frozen=True)
+    class ArraysOnly(DeductionGame):
+        name = "arrays-only"
+        summary = "right symbols in the right place, counted on arrays"
+
+        def length(self) -> int:
+            return 2
+
+        def n_symbols(self) -> int:
+            return 3
+
+        def guesses(self) -> np.ndarray:
+            return np.array([(a, b) for a in range(3) for b in range(3)], dtype=np.int8)
+
+        def n_feedbacks(self) -> int:
+            return 3
+
+        def solved_feedback(self) -> int:
+            return 2
+
+        def feedback(self, guess, secret) -> int:
+            assert isinstance(guess, np.ndarray) and isinstance(secret, np.ndarray)
+            assert guess.shape == secret.shape == (2,) and guess.dtype == secret.dtype == np.int8
+            return int(np.sum(guess == secret)) + 0 * len(secret.tolist())
+
+    monkeypatch.setitem(catalogue._REGISTERED, ArraysOnly.name, ArraysOnly)  # as register does
+    out = tmp_path / "a.json"
+    res = perfectplay("solve", "arrays-only", "--out", str(out), "--json", "--no-store")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["value"] == "25/9"
+    res = perfectplay("verify", str(out))
+    assert res.returncode == 0 and "total 25 over 9 secrets" in res.stdout, res.stderr
+    res = perfectplay("play", "arrays-only", "--secret", "32", input="\n" * 5)
+    assert res.returncode == 0 and "solved in" in res.stdout, res.stdout + res.stderr
+    res = perfectplay("solve", "arrays-only", "--after", "11:0", "--out", str(out), "--no-store")
+    assert res.returncode == 0, res.stderr
+    assert perfectplay("verify", str(out)).returncode == 0
+    check_game(ArraysOnly())
+    from perfectplay.gym import DeductionEnv
+
+    env = DeductionEnv("arrays-only")
+    env.reset(seed=1)
+    assert env.step(0)[0]["feedbacks"][0] > 0

@@ -1,7 +1,9 @@
 """Re-check an exported strategy tree without the solver: replay every secret by the rules.
 
 The replay reads only the game's scalar rules (``feedback``, ``parse_code``,
-``restrict_guesses``): a tree is accepted when every guess is one the rules allow,
+``restrict_guesses``), handing them what the engine hands them: codes as rows of
+``guesses()`` and ``secrets()`` (one-dimensional int8 arrays), never tuples, so that rules
+written with array operations mean the same here. A tree is accepted when every guess is one the rules allow,
 every secret reaches a node that guesses it (within a horizon: the secrets won are
 counted instead), and every branch is taken by some secret. One replayer serves every
 objective (`replay`).
@@ -37,21 +39,27 @@ def tree_document(doc: Any) -> dict[str, Any]:
 
 
 def checked_guess(
-    game: DeductionGame, node: Any, where: str, history: tuple, index: dict[tuple[int, ...], int]
-) -> tuple[np.ndarray, int]:
-    """The guess of a tree node and its index, checked against the rules after `history`;
-    BadStrategy naming the place (`where`) if the node has no guess or a forbidden one."""
+    game: DeductionGame,
+    node: Any,
+    where: str,
+    history: tuple,
+    guesses: np.ndarray,
+    index: dict[tuple[int, ...], int],
+) -> int:
+    """The index in `guesses` (``game.guesses()``; `index` maps their codes to it) of a
+    tree node's guess, checked against the rules after `history`; BadStrategy naming the
+    place (`where`) if the node has no guess or a forbidden one."""
     if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
         raise BadStrategy(f"a node {where} has no guess")
     try:
         code = game.parse_code(node["guess"])
     except PerfectplayError as err:
         raise BadStrategy(f"bad guess {where}: {err}") from None
-    key = tuple(int(x) for x in code)
-    mask = game.restrict_guesses(history, code[None, :])
-    if key not in index or (mask is not None and not mask[0]):
+    g = index.get(tuple(int(x) for x in code))
+    mask = None if g is None else game.restrict_guesses(history, guesses[g][None, :])
+    if g is None or (mask is not None and not mask[0]):
         raise BadStrategy(f"guess {node['guess']} {where} is not allowed by the rules")
-    return code, index[key]
+    return g
 
 
 def _where(path: list[str]) -> str:
@@ -125,7 +133,7 @@ def replay(
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     solved = game.solved_feedback()
     played, left = start(game, after)
-    secrets = [tuple(int(x) for x in s) for s in left]
+    secrets = list(left)
     limit = len(secrets) + len(played) + 1
     wins: Counter[int] = Counter()
     cost = 0
@@ -143,7 +151,8 @@ def replay(
             raise BadStrategy(
                 f"secret {game.format_code(group[0])} is never solved (the tree loops)"
             )
-        code, g = checked_guess(game, node, where, history, index)
+        g = checked_guess(game, node, where, history, guesses, index)
+        code = guesses[g]
         cost += game.guess_cost(code, history) * len(group)
         cells: dict[int, list] = {}
         for secret in group:

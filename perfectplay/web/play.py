@@ -189,7 +189,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     state, paid, log = game.initial_state(), 0, []
     played = 0
     k = None
-    while not bool(np.asarray(game.is_terminal(np.array([state])))[0]):
+    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
         exp = game.expand(np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)

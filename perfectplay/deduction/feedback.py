@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Unsupported
-from .model import DeductionGame, Symmetry
+from .model import MAX_FEEDBACKS, DeductionGame, Symmetry
 
 #: Tables of at least this many entries are filled on every core.
 PARALLEL_ENTRIES = 1 << 22
@@ -156,8 +156,10 @@ def _keep(path: Path, array: np.ndarray) -> bool:
 
 def feedback_dtype(game: DeductionGame) -> type:
     """The narrowest unsigned type holding the game's feedbacks (one byte where they fit)."""
-    if game.n_feedbacks() > 65536:
-        raise Unsupported(f"{game}: {game.n_feedbacks():,} feedbacks are more than 65,536")
+    if game.n_feedbacks() > MAX_FEEDBACKS:
+        raise Unsupported(
+            f"{game}: {game.n_feedbacks():,} feedbacks are more than {MAX_FEEDBACKS:,}"
+        )
     return np.uint8 if game.n_feedbacks() <= 256 else np.uint16
 
 
@@ -196,7 +198,8 @@ def _read_only(codes: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def build_table(game: DeductionGame) -> Table:
-    """The game's feedback table and code indices (cached per game: built once).
+    """The game's feedback table and code indices (cached per game: built once), and the
+    symmetry the search uses (``_symmetry``).
 
     Beyond MAX_TABLE entries no table is built (``fb`` is None): the engine then
     computes the feedbacks of each node's guesses against its secrets.
@@ -233,6 +236,15 @@ def build_table(game: DeductionGame) -> Table:
         branching,
         secret_of_guess,
         guess_of_secret,
-        game.symmetry(),
+        _symmetry(game, fb),
         kept,
     )
+
+
+def _symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry:
+    """The symmetry the search uses: the game's own, or, for a game that declares none,
+    the one its table is found to keep (``undeclared``)."""
+    from .undeclared import found_symmetry
+
+    found = found_symmetry(game, fb)
+    return found.symmetry if found is not None and found.used else game.symmetry()

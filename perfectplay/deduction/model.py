@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import numbers
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,9 @@ from .restriction import Restriction
 NEEDS = (
     "a deduction game defines length, n_symbols, guesses, n_feedbacks, solved_feedback and feedback"
 )
+
+#: The most feedbacks a game may have (its table then holds two bytes per entry).
+MAX_FEEDBACKS = 65536
 
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
@@ -124,15 +128,21 @@ class DeductionGame(Game):
         return len(self.secrets())
 
     def n_feedbacks(self) -> int:
-        """Feedbacks are integers 0 .. n_feedbacks-1 (at most 256)."""
+        """Feedbacks are integers 0 .. n_feedbacks-1 (at most MAX_FEEDBACKS; up to 256 the
+        engine's table holds one byte per entry, above two)."""
         raise missing_rule(self, "n_feedbacks", NEEDS)
 
     def solved_feedback(self) -> int:
         """The feedback that says the guess is the secret."""
         raise missing_rule(self, "solved_feedback", NEEDS)
 
-    def feedback(self, guess: Sequence[int], secret: Sequence[int]) -> int:
-        """The feedback of one guess against one secret: the scalar reference of the rules."""
+    def feedback(self, guess: np.ndarray, secret: np.ndarray) -> int:
+        """The feedback of one guess against one secret: the scalar reference of the rules.
+
+        `guess` and `secret` are rows of ``guesses()`` and ``secrets()``: one-dimensional
+        int8 arrays, wherever the package calls it (the default kernel, verify, play, the
+        web board, Gymnasium, ``check_game``), so array operations mean the same
+        everywhere. Returns an integer 0 .. n_feedbacks-1."""
         raise missing_rule(self, "feedback", NEEDS)
 
     def feedback_kernel(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
@@ -352,11 +362,17 @@ def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:
 def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     """Check that `game` keeps the protocol; raise AssertionError naming the first breach.
 
-    Checks: code arrays (shape, dtype, lexicographic order, no duplicates, every secret a
-    guess, counted by n_guesses and n_secrets); feedback values in range, solved exactly when guess == secret; the compiled
-    kernel equals the scalar reference; feedback and codes invariant under random
-    elements of the declared symmetry group; feedbacks and codes survive format/parse.
+    The rules are called as the engine calls them: ``feedback`` with rows of ``guesses()``
+    and ``secrets()`` (one-dimensional int8 arrays), the kernel through the engine's own
+    ``compute_feedback`` on blocks of codes. Checks: code arrays (shape, dtype,
+    lexicographic order, no duplicates, every secret a guess, counted by ``n_guesses`` and
+    ``n_secrets``); feedback values in range, solved exactly when guess == secret; the
+    kernel equals the scalar reference, one pair at a time and on a block; feedback and
+    codes invariant under random elements of the declared symmetry group; feedbacks and
+    codes survive format/parse.
     """
+    from .feedback import compute_feedback
+
     rng = np.random.default_rng(seed)
     G, S, L = game.guesses(), game.secrets(), game.length()
     for name, codes in (("guesses", G), ("secrets", S)):
@@ -370,26 +386,33 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     )
     guess_set = set(keys_of(G))
     assert all(tuple(s) in guess_set for s in S.tolist()), "every secret must be a guess"
-    assert 0 < game.n_feedbacks() <= 256 and 0 <= game.solved_feedback() < game.n_feedbacks()
+    assert 0 < game.n_feedbacks() <= MAX_FEEDBACKS, f"n_feedbacks must be 1..{MAX_FEEDBACKS}"
+    assert 0 <= game.solved_feedback() < game.n_feedbacks(), "solved_feedback out of range"
 
     gi = rng.integers(0, len(G), samples)
     si = rng.integers(0, len(S), samples)
     guess_index = {c: i for i, c in enumerate(keys_of(G))}
     equal = min(samples, 20)  # some pairs with guess == secret, to check "solved"
     gi[:equal] = [guess_index[tuple(S[j])] for j in si[:equal].tolist()]
-    out = np.empty((1, 1), dtype=np.uint8)
-    kernel = game.feedback_kernel()
     for a, b in zip(gi.tolist(), si.tolist()):
         g, s = G[a], S[b]
         f = game.feedback(g, s)
+        assert isinstance(f, numbers.Integral), f"feedback must give an integer, not {f!r}"
         assert 0 <= f < game.n_feedbacks(), f"feedback {f} out of range"
         assert (f == game.solved_feedback()) == bool(np.array_equal(g, s)), (
             "solved iff guess == secret"
         )
-        kernel(g[None, :], s[None, :], out)
-        assert int(out[0, 0]) == f, f"kernel disagrees with feedback() on {g}, {s}"
+        kernel_f = int(compute_feedback(game, G[a : a + 1], S[b : b + 1])[0, 0])
+        assert kernel_f == f, f"kernel disagrees with feedback() on {g}, {s}"
         assert game.parse_feedback(game.format_feedback(f)) == f, "feedback format/parse"
         assert np.array_equal(game.parse_code(game.format_code(g)), g), "code format/parse"
+    rows, cols = gi[:16], si[:16]  # a block, as the engine fills its table
+    block = compute_feedback(game, G[rows], S[cols])
+    for i, a in enumerate(rows.tolist()):
+        for j, b in enumerate(cols.tolist()):
+            assert int(block[i, j]) == game.feedback(G[a], S[b]), (
+                f"kernel disagrees with feedback() on {G[a]}, {S[b]} within a block of codes"
+            )
 
     if game.blind_to_absent_symbols():
         for a, b in zip(gi[:100].tolist(), si[:100].tolist()):

@@ -18,6 +18,9 @@ BYTES_PER_EDGE = 24
 MEMORY_BYTES = 20 * 2**30
 #: Largest code space tracked by a bitmap of seen states (2^36 bits = 8 GiB).
 BITMAP_LIMIT = 1 << 36
+#: States handed to ``is_terminal`` and ``expand`` at once by the exploration through the
+#: vectorised rules (``check_game`` calls them in the same batches).
+EXPLORE_BATCH = 1 << 16
 
 
 class Rows(NamedTuple):
@@ -305,7 +308,7 @@ def compile_game(
     game: MarkovGame,
     *,
     memory_bytes: int = MEMORY_BYTES,
-    batch: int = 1 << 16,
+    batch: int = EXPLORE_BATCH,
     progress: Silent | None = None,
     compiled: bool | None = None,
     reached: Reached | None = None,

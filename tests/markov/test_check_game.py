@@ -37,3 +37,44 @@ def test_tricky_trios_estimates_its_memory_up_front():
         r"need ~5 GiB, more than the 4 GiB allowed",
     ):
         compile_game(load_game("tricky-trios", ["n=100"]), memory_bytes=4 * 2**30)
+
+
+def test_check_game_takes_what_the_docs_allow_and_calls_the_rules_as_the_engine_does():
+    # numpy integers where the docs say "an integer": the start's code and state_family
+    # (numpy code gives them: ``states.sum()``); a cost given once for every choice,
+    # which the engine broadcasts; the rules called with int64 arrays only
+    import numpy as np
+
+    from perfectplay.markov.model import Expansion
+    from perfectplay.markov.table import TableGame
+
+    class Numpy(TableGame):
+        def is_terminal(self, states):
+            assert isinstance(states, np.ndarray) and states.dtype == np.int64, states
+            return super().is_terminal(states)
+
+        def expand(self, states):
+            assert isinstance(states, np.ndarray) and states.dtype == np.int64, states
+            e = super().expand(states)
+            return Expansion(e.weight, e.next, np.ones((1, 1, 1), dtype=np.int64))
+
+        def state_family(self, state):
+            return np.int64(state) * 2
+
+    coin = {0: [(1, [(1, 1)]), (1, [(0, 1)])]}
+    check_game(Numpy(coin, terminal=frozenset({1}), start=np.int64(0)))
+
+
+def test_check_game_names_labels_of_the_wrong_shape():
+    import numpy as np
+
+    from perfectplay.markov.table import TableGame
+
+    class Labelled(TableGame):
+        choice_kind_names = ("heads", "tails")
+
+        def choice_kinds(self, states, expansion):
+            return np.zeros(len(states), dtype=np.int8)  # one per state, not per choice
+
+    with pytest.raises(AssertionError, match="choice_kinds must have next's shape"):
+        check_game(Labelled({0: [(1, [(1, 1)]), (1, [(0, 1)])]}, terminal=frozenset({1})))

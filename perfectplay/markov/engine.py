@@ -31,6 +31,7 @@ class MarkovEngine(Engine):
 
         names = args.without_names()
         return {
+            "note": note,
             "exact": args.exact,
             **({"tol": args.tol} if args.tol is not None else {}),
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),

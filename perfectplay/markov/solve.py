@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -48,10 +48,16 @@ ROUGH_SHARE = 0.01
 MAX_DENSE = 400
 #: Strong components up to this size are solved where Tarjan completes them
 #: (``by_components``); a graph with a larger one goes to sweeps and policy iteration.
+#: (A game's declared blocks, ``MarkovGame.cycle_span``, are solved as blocks whatever
+#: their size: a block holds at most ``cycle_span`` states, and its room is made for
+#: that many: ``_block_room``.)
 LOCAL_BLOCK = 1000
 #: ... and the depth-first search keeps at most this many states on its stacks (16 bytes
 #: each); a deeper one also goes to the sweeps.
 LOCAL_STACK = 1 << 22
+#: Room for its blocks up to this many bytes never keeps a game that may be solved as
+#: explored (``streamed``) from it; beyond, only room smaller than the graph it spares.
+STREAM_ROOM = 64 * 2**20
 #: A graph of at most this many states is swept in its visiting order as it is numbered,
 #: not renumbered into that order (``_visiting_order``): its arrays stay in the cache, so
 #: reading them in order gains nothing, and the renumbering's seven kernels are not
@@ -75,6 +81,7 @@ def solve_markov(
     progress: Silent | None = None,
     compiled: bool | None = None,
     speedups: SpeedUps = SpeedUps(),
+    note: Callable[[str], None] | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -84,6 +91,8 @@ def solve_markov(
     The float stage ends when no value changes by more than `tol` (relative) in a sweep;
     exact=None then runs the exact stage where sizes allow (True insists, False skips).
     `speedups` (``markov.speedups.SpeedUps``) switches speed-ups off: the value stays.
+    `note` receives a remark for the person when the solve cannot take a way the game
+    asked for (the command line prints it).
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -100,9 +109,12 @@ def solve_markov(
                 raise Unsupported(
                     f"exact solve refused: {reached.states:,} states exceed {EXACT_STATES:,}"
                 )
-            sol = _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0)
-            sol.objective = objective
-            return sol
+            refusal = _stream_refusal(game, rules, reached)
+            if refusal is None:
+                sol = _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0)
+                sol.objective = objective
+                return sol
+            (note or (lambda _: None))(refusal)
     g = compile_game(game, progress=progress, compiled=compiled, reached=reached)
     stats = {
         "states": g.n_states,
@@ -130,7 +142,45 @@ def _streams(game, rules, speedups: SpeedUps) -> bool:
         and rules.solve_blocks is not None
         and speedups.streamed
         and speedups.blocks
-        and 0 < game.cycle_span <= LOCAL_BLOCK
+        and game.cycle_span > 0
+    )
+
+
+def _block_room(span: int, states: int) -> int:
+    """The states one block of a game's `span` may hold (a block is the codes sharing
+    ``code // span``: at most `span` of them, and no more than the game has)."""
+    return max(1, min(span, states))
+
+
+def _streamed_bytes(room: int, outcomes: int, choices: int) -> int:
+    """The memory ``streamed.solve_blocks`` takes for blocks of `room` states padded to
+    `outcomes` x `choices` each (its arrays, as it makes them): the block's graph with
+    one exit slot per choice, its values and flags, the chosen choices."""
+    return room * (41 * outcomes * choices + 24 * outcomes + 53)
+
+
+def _graph_bytes(reached) -> int:
+    """About what the kept graph of a `reached` game takes (``compile.Graph``'s arrays at
+    their usual widths: 21 bytes a state, 9 an outcome, 6 a choice)."""
+    return 21 * reached.states + 9 * reached.outcomes + 6 * reached.choices
+
+
+def _stream_refusal(game, rules, reached) -> str | None:
+    """Why a game whose blocks may be solved as explored is not (its graph kept and
+    solved by blocks instead), or None: solved as explored unless the room its blocks
+    need, padded to every outcome and choice the rules allow, exceeds both STREAM_ROOM
+    and the graph it would spare."""
+    room = _block_room(game.cycle_span, reached.states)
+    need = _streamed_bytes(room, rules.outcomes, rules.choices)
+    spared = _graph_bytes(reached)
+    if need <= max(spared, STREAM_ROOM):
+        return None
+    return (
+        f"{game}: its blocks (cycle_span {game.cycle_span:,}: up to {room:,} states of "
+        f"{rules.outcomes} outcomes x {rules.choices} choices) need "
+        f"{need / 2**20:,.0f} MiB to be solved as explored, more than the "
+        f"{spared / 2**20:,.0f} MiB graph that would spare: the graph is kept and solved "
+        "by blocks instead (a smaller cycle_span streams)"
     )
 
 
@@ -160,15 +210,15 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
             rules.outcomes,
             rules.choices,
             np.int64(game.cycle_span),
-            _limits(tol, max_sweeps),
+            _limits(tol, max_sweeps, _block_room(game.cycle_span, reached.states)),
             V,
             chosen,
             rank,
         ),
     )
     _check_status(game, status, int(failing), max_sweeps)
-    if status != OK:  # BIG: a block over LOCAL_BLOCK states (``_streams`` rules it out)
-        raise PerfectplayError(f"{game}: a block of more than {LOCAL_BLOCK:,} states")
+    if status != OK:  # BIG: a block over its room, which holds any block of the span
+        raise PerfectplayError(f"{game}: a block of more than {game.cycle_span:,} states")
     explored = ReachedCodes(reached, rank, 0)
     explored.start = int(explored.index_of(np.array([game.initial_state()]))[0])
     stats.update(
@@ -296,16 +346,17 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
 
 def _by_components(game, g, tol, max_sweeps, speedups):
     """(values, greedy choices, components, most sweeps in one) when every strong
-    component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK
-    (``by_components``), else None. The greedy choices of a graph of more than
-    RENUMBER_STATES states are taken in two halves at once (``speedups.halves``)."""
+    component has at most LOCAL_BLOCK states and the search fits in LOCAL_STACK, or the
+    game's declared blocks are taken instead, whatever their size (``by_components``),
+    else None. The greedy choices of a graph of more than RENUMBER_STATES states are
+    taken in two halves at once (``speedups.halves``)."""
     from .by_components import BIG, solve_by_components
     from .prefault import writing
 
     n = g.n_states
     span = _cycle_span(game, g, speedups)
     V, flags = np.empty(n), np.zeros(n, dtype=np.uint8)
-    room = LOCAL_BLOCK if span else n  # a block's states, or Tarjan's for every state
+    room = _block_room(span, n) if span else n  # a block's states, or Tarjan's for all
     order, starts, local = (
         np.empty(room, np.int32),
         np.empty(room + 1, np.int32),
@@ -314,7 +365,15 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     status, failing, n_components, _, most = writing(
         (order, starts, local, V, flags),
         lambda: solve_by_components(
-            g.rows, _limits(tol, max_sweeps), V, order, starts, local, flags, g.codes, span
+            g.rows,
+            _limits(tol, max_sweeps, room if span else LOCAL_BLOCK),
+            V,
+            order,
+            starts,
+            local,
+            flags,
+            g.codes,
+            span,
         ),
     )
     order = starts = local = flags = None  # freed: only the kernel needed them
@@ -328,21 +387,21 @@ def _by_components(game, g, tol, max_sweeps, speedups):
     return V, greedy(V, g, Pairs.none().arrays()), n_components, most
 
 
-def _limits(tol: float, max_sweeps: int) -> Limits:
-    """The components pass's ``Limits`` (of one type for every solve: each new type of
-    a compiled argument is one compile more)."""
+def _limits(tol: float, max_sweeps: int, max_block: int) -> Limits:
+    """The components pass's ``Limits``, a component or block of at most `max_block`
+    states (of one type for every solve: each new type of a compiled argument is one
+    compile more)."""
     from .by_components import Limits
 
-    return Limits(float(tol), int(max_sweeps), LOCAL_BLOCK, LOCAL_STACK)
+    return Limits(float(tol), int(max_sweeps), int(max_block), LOCAL_STACK)
 
 
 def _cycle_span(game, g, speedups: SpeedUps) -> int:
     """The game's ``cycle_span`` when the components pass may solve its blocks instead of
-    seeking strong components: the switch on, the span within LOCAL_BLOCK, and the states
-    indexed in code order (a compiled exploration's; a block's states are then
-    consecutive); else 0."""
+    seeking strong components: the switch on and the states indexed in code order (a
+    compiled exploration's; a block's states are then consecutive); else 0."""
     span = game.cycle_span if speedups.blocks else 0
-    return span if 0 < span <= LOCAL_BLOCK and g.in_code_order else 0
+    return span if span > 0 and g.in_code_order else 0
 
 
 def _sweep(V, order, g, pairs, tol, budget, progress, done) -> tuple[int, float]:

@@ -13,11 +13,14 @@ class SpeedUps:
                 time, successors first (off: sweeps over the whole graph and policy
                 iteration, as for a game with a large cycle)
     blocks      a game that keeps its cycles within blocks of codes
-                (``MarkovGame.cycle_span``) solved block by block in code order, no
-                strong components sought (off: Tarjan's components, as for any game)
+                (``MarkovGame.cycle_span``) solved block by block in code order, blocks
+                of any size, no strong components sought (off: Tarjan's components, as
+                for any game)
     streamed    such a game of more than ``solve.EXACT_STATES`` states solved block by
                 block as its rules are read, no graph kept (``markov.streamed``; off: the
-                graph explored, kept, then solved by blocks; the same bits)
+                graph explored, kept, then solved by blocks; the same bits). Not where
+                its blocks need more room than ``solve.STREAM_ROOM`` and the graph it
+                spares: the graph is kept then, and the command line says so
     packed      sweeps read each state's distinct (target, cost) pairs once
                 (``compile.Pairs``; off: every choice's target; the same values bit for bit)
     merged      policy evaluation merges a state's outcomes that choose the same pair

@@ -2,6 +2,8 @@
 strong components give: the same values, the same verdict on games that never end or
 hold a zero-cost cycle; a wrong span is an error naming the state, never a wrong value."""
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -10,7 +12,7 @@ from perfectplay import load_game, solve
 from perfectplay.errors import PerfectplayError
 from perfectplay.games.tricky_trios import TrickyTrios
 from perfectplay.markov.by_components import FORWARD, OK, Limits, solve_by_components
-from perfectplay.markov.compile import Rows
+from perfectplay.markov.compile import Rows, compile_game
 from perfectplay.markov.speedups import SpeedUps
 
 from ..golden import TRICKY_TRIOS
@@ -118,3 +120,46 @@ def test_tricky_trios_by_blocks_and_by_components(n):
     assert abs(np.asarray(blocks.strategy.values) - np.asarray(tarjan.strategy.values)).max() < 1e-9
     if n in TRICKY_TRIOS:
         assert round(blocks.value_float, 6) == TRICKY_TRIOS[n]
+
+
+class WideBlocks(TrickyTrios):
+    """Tricky Trios vouching for blocks of 729 rounds (17,496 codes, a multiple of a
+    round's 24: a promise as true as the round's own): at n = 8, 9 blocks of up to 1,505
+    states, more than ``solve.LOCAL_BLOCK``."""
+
+    cycle_span = 24 * 9**3
+
+
+def test_blocks_of_any_size_are_solved_as_blocks():
+    # a block of more than LOCAL_BLOCK (1,000) states used to turn the blocks off
+    # silently (Tarjan's components instead): now every declared block is one
+    game = WideBlocks(n=8)
+    blocks = np.bincount(compile_game(game).codes // game.cycle_span)
+    assert blocks.max() > 1000
+    wide = solve(game, exact=False)
+    rounds = solve(TrickyTrios(n=8), exact=False)
+    assert wide.stats["components"] == np.count_nonzero(blocks)
+    assert abs(np.asarray(wide.strategy.values) - np.asarray(rounds.strategy.values)).max() < 1e-9
+
+
+def test_blocks_too_wide_to_stream_are_kept_and_said(monkeypatch):
+    # solved as explored, blocks of 17,496 codes would need room for 1,505 states of 4 x 5
+    # choices each, more than the graph they spare: the graph is kept, and the command
+    # says so once, through its notes
+    from perfectplay import catalogue
+    from perfectplay.markov import solve as markov_solve
+
+    from ..cli_runner import perfectplay
+
+    monkeypatch.setattr(markov_solve, "EXACT_STATES", 0)  # every solve large enough
+    monkeypatch.setattr(markov_solve, "STREAM_ROOM", 0)  # and room counted from the first byte
+    monkeypatch.setitem(catalogue._REGISTERED, "wide-trios", type("W", (WideBlocks,), {}))
+    monkeypatch.setattr(catalogue._REGISTERED["wide-trios"], "name", "wide-trios")
+    wide = perfectplay("solve", "wide-trios", "n=8", "--json")
+    assert wide.returncode == 0, wide.stderr
+    assert wide.stderr.count("perfectplay: note:") == 1
+    assert "(cycle_span 17,496: up to 4,253 states of 4 outcomes x 5 choices) need" in wide.stderr
+    assert "the graph is kept and solved by blocks instead" in wide.stderr
+    rounds = perfectplay("solve", "tricky-trios", "n=8", "--json")  # its rounds stream
+    assert rounds.returncode == 0 and "note" not in rounds.stderr, rounds.stderr
+    assert json.loads(wide.stdout)["value"] == json.loads(rounds.stdout)["value"]

@@ -71,6 +71,9 @@ class DeductionEngine(Engine):
         }
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
             options["store"] = open_store(args.store, args.no_store, note)
+        from .undeclared import note as note_symmetry
+
+        note_symmetry(game, note)
         return options
 
     def rank(

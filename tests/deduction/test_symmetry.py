@@ -1,11 +1,17 @@
 """Symmetry: canonical guesses on a consistent set, and canonical keys of histories."""
 
+import itertools
+import json
+from dataclasses import dataclass
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import load_game
 from perfectplay.deduction.feedback import build_table
+from perfectplay.deduction.model import DeductionGame
+from perfectplay.deduction.undeclared import found_symmetry, note
 from perfectplay.deduction.partition import cells
 from perfectplay.deduction.search import Search
 
@@ -121,3 +127,76 @@ def test_symbols_absent_from_the_consistent_set_are_interchangeable():
     # both are guesses: the set's symmetries keep one of them
     codes = {game.format_code(c) for c in table.guesses}
     assert {"1345", "2345"} <= codes and len(with_set) < len(codes)
+
+
+@dataclass(frozen=True)
+class Bagels(DeductionGame):
+    """Bagels as a person writes it, declaring no symmetry: three distinct digits,
+    answered fermi (right digit, right place) and pico (right digit, wrong place)."""
+
+    name = "bagels"
+    summary = "three distinct digits; fermi: right place, pico: wrong place"
+
+    def length(self) -> int:
+        return 3
+
+    def n_symbols(self) -> int:
+        return 10
+
+    def guesses(self) -> np.ndarray:
+        return np.array(list(itertools.permutations(range(10), 3)), dtype=np.int8)
+
+    def n_feedbacks(self) -> int:
+        return 16
+
+    def solved_feedback(self) -> int:
+        return 12
+
+    def feedback(self, guess, secret) -> int:
+        fermi = int(np.sum(guess == secret))
+        return 4 * fermi + len(set(guess.tolist()) & set(secret.tolist())) - fermi
+
+
+def test_a_symmetry_left_undeclared_is_found_used_and_said(monkeypatch):
+    # without its symmetry Bagels ran for more than 1,200 s and nothing said why: the
+    # engine finds every permutation of the positions and every relabelling of the
+    # digits, checks them on the whole table, uses them (3 s with them declared) and
+    # says once what declaring them saves
+    from perfectplay import catalogue
+
+    from ..cli_runner import perfectplay
+
+    monkeypatch.setitem(catalogue._REGISTERED, "bagels", Bagels)
+    res = perfectplay("solve", "bagels", "--json", "--no-store")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["value"] == "715/144"
+    assert res.stderr.count("perfectplay: note:") == 1, res.stderr
+    assert (
+        "bagels() declares no symmetry, but its rules keep every permutation of the 3 "
+        "positions and every relabelling of the symbols (checked on every guess and secret): "
+        "the search uses it, 1 first guess to try instead of 720; declaring it (symmetry() "
+        "returning Symmetry.full(3, symbols=True)) skips this check"
+    ) in " ".join(res.stderr.split())
+
+
+class CostlyBagels(Bagels):
+    """Bagels whose digits cost differently: a relabelling changes what a guess costs."""
+
+    def symbol_costs(self) -> np.ndarray:
+        return np.arange(1, 11, dtype=np.int64)
+
+
+def test_what_the_search_cannot_assume_is_not_used():
+    # digits of different costs: the positions' permutations only
+    found = found_symmetry(CostlyBagels(), build_table(CostlyBagels()).fb)
+    assert found.used and not found.symmetry.symbols and len(found.symmetry.positions) == 6
+    assert found.classes == 120  # 720 guesses, 6 orders of each set of digits
+    # no whole table to check on: named from the sample, not used
+    found = found_symmetry(Bagels(), None)
+    assert not found.used and found.symmetry.symbols and found.classes == 1
+    # a game that declares its symmetry, or has none, is left alone
+    notes = []
+    for game in (load_game("bulls-and-cows(digits=3)"), load_game("wordle")):
+        assert found_symmetry(game, None) is None
+        note(game, notes.append)
+    assert notes == []

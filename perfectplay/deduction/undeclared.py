@@ -1,0 +1,299 @@
+"""Symmetries a deduction game's rules keep but the game does not declare, found.
+
+A game that declares no symmetry (``DeductionGame.symmetry``: the trivial group) is
+searched guess by guess: Bagels (3 distinct digits of 10, 720 codes) ran for more than
+1,200 s so where its declared symmetry takes 3 s. For a game of more than FIND_ABOVE
+guesses that declares none, the transpositions of two positions and of two adjacent
+symbols are tried: each must map the guesses onto the guesses and the secrets onto the
+secrets (every code, at once) and keep the feedback of a sample of SAMPLE guesses
+against SAMPLE secrets; those that pass are then checked on the whole feedback table
+the engine builds anyway. The group they generate (every permutation within each set
+of positions the position transpositions connect; every relabelling of the symbols when
+every adjacent symbol transposition passes) is a symmetry of the table: the engine uses
+it (``feedback.build_table``) when the game has no hard mode and the search's other
+assumptions hold (``_usable``), and the command line names it either way, with the
+first guesses it leaves to try (``note``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from .model import DeductionGame, Symmetry
+
+#: Games of more guesses than this that declare no symmetry are searched for one.
+FIND_ABOVE = 500
+#: Guesses (and secrets) of the sample every transposition is tried on first.
+SAMPLE = 40
+#: Most position permutations a found group may hold (``Symmetry`` lists them all).
+MAX_GROUP = 5040
+#: Table rows compared at once when a symmetry is checked on the whole table.
+ROWS_AT_ONCE = 1 << 20
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What the sample left: the sets of positions whose transpositions passed
+    (connected: each set's positions are all interchangeable), and whether every adjacent
+    transposition of symbols passed."""
+
+    orbits: tuple[tuple[int, ...], ...]
+    symbols: bool
+
+    def generators(self, length: int, n_symbols: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(position permutation, symbol map) pairs generating the group: each
+        transposition of a position with the next of its set, each adjacent symbol
+        transposition (when `symbols`)."""
+        out = []
+        for orbit in self.orbits:
+            for a, b in zip(orbit, orbit[1:]):
+                out.append((_transposed(length, a, b), np.arange(n_symbols)))
+        if self.symbols:
+            for a in range(n_symbols - 1):
+                out.append((np.arange(length), _transposed(n_symbols, a, a + 1)))
+        return out
+
+    def group(self, length: int) -> np.ndarray:
+        """Every position permutation of the group (identity first), as ``Symmetry``
+        lists them."""
+        parts = [list(itertools.permutations(orbit)) for orbit in self.orbits]
+        perms = []
+        for choice in itertools.product(*parts):
+            perm = np.arange(length)
+            for orbit, image in zip(self.orbits, choice):
+                perm[list(orbit)] = image
+            perms.append(perm)
+        return np.array(perms, dtype=np.int8).reshape(-1, length)
+
+    def size(self) -> int:
+        """Position permutations in the group."""
+        return math.prod(math.factorial(len(orbit)) for orbit in self.orbits)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A symmetry found for a game that declares none: the group (``Symmetry``; its
+    position permutations those within each of `orbits`), whether the engine uses it,
+    and the first guesses the search tries with it (one per class) against every guess
+    without it."""
+
+    symmetry: Symmetry
+    orbits: tuple[tuple[int, ...], ...]
+    used: bool
+    classes: int
+    guesses: int
+
+    def described(self) -> str:
+        """The symmetry in words: which positions may be permuted, whether the symbols
+        may be relabelled."""
+        length = self.symmetry.positions.shape[1]
+        parts = []
+        if len(self.orbits) == 1 and len(self.orbits[0]) == length:
+            parts.append(f"every permutation of the {length} positions")
+        elif self.orbits:
+            sets = " and of ".join(
+                "positions " + ", ".join(str(p + 1) for p in orbit) for orbit in self.orbits
+            )
+            parts.append(f"every permutation of {sets}")
+        if self.symmetry.symbols:
+            parts.append("every relabelling of the symbols")
+        return " and ".join(parts)
+
+    def declaration(self) -> str:
+        """How the game would declare it (``symmetry()`` returning this)."""
+        length = self.symmetry.positions.shape[1]
+        if len(self.orbits) == 1 and len(self.orbits[0]) == length:
+            return f"Symmetry.full({length}, symbols={self.symmetry.symbols})"
+        if not self.orbits:
+            return f"Symmetry.trivial({length}) with symbols=True"
+        return f"Symmetry(<those position permutations>, symbols={self.symmetry.symbols})"
+
+
+def _transposed(n: int, a: int, b: int) -> np.ndarray:
+    """The identity of 0..n-1 with a and b exchanged."""
+    perm = np.arange(n)
+    perm[[a, b]] = perm[[b, a]]
+    return perm
+
+
+def _keys(codes: np.ndarray, n_symbols: int) -> np.ndarray:
+    """Each code as one int64 (its symbols as digits in base n_symbols): the codes
+    listed in lexicographic order give increasing keys."""
+    weights = n_symbols ** np.arange(codes.shape[1] - 1, -1, -1, dtype=np.int64)
+    return codes.astype(np.int64) @ weights
+
+
+def _index(keys: np.ndarray, images: np.ndarray) -> np.ndarray | None:
+    """The positions in `keys` (increasing) of `images`, or None if one is missing."""
+    where = np.minimum(np.searchsorted(keys, images), len(keys) - 1)
+    return where if np.array_equal(keys[where], images) else None
+
+
+def _image(codes: np.ndarray, perm: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    """The codes under (perm, tau): ``tau[code[perm]]``, as int8 codes."""
+    return tau[codes[:, perm]].astype(np.int8)
+
+
+@lru_cache(maxsize=8)
+def candidates(game: DeductionGame) -> Candidates | None:
+    """The transpositions of a game that declares no symmetry that pass on the sample,
+    or None (the game declares one, is small, or none passes)."""
+    declared = game.symmetry()
+    if len(np.asarray(declared.positions)) > 1 or declared.symbols:
+        return None
+    G, S = game.guesses(), game.secrets()
+    L, n = game.length(), game.n_symbols()
+    if len(G) <= FIND_ABOVE or L * math.log2(max(n, 2)) >= 62:
+        return None
+    from .feedback import compute_feedback
+
+    g_keys, s_keys = _keys(G, n), _keys(S, n)
+    rng = np.random.default_rng(0)
+    rows = np.sort(rng.choice(len(G), min(SAMPLE, len(G)), replace=False))
+    cols = np.sort(rng.choice(len(S), min(SAMPLE, len(S)), replace=False))
+    sample: list[np.ndarray] = []  # the sample's feedbacks, once a transposition needs them
+
+    def passes(perm: np.ndarray, tau: np.ndarray) -> bool:
+        if _index(g_keys, _keys(_image(G, perm, tau), n)) is None:
+            return False
+        if _index(s_keys, _keys(_image(S, perm, tau), n)) is None:
+            return False
+        if not sample:
+            sample.append(compute_feedback(game, G[rows], S[cols]))
+        moved = compute_feedback(game, _image(G[rows], perm, tau), _image(S[cols], perm, tau))
+        return bool(np.array_equal(moved, sample[0]))
+
+    ident_p, ident_s = np.arange(L), np.arange(n)
+    parent = list(range(L))  # the position transpositions that pass, joined into sets
+
+    def root(p: int) -> int:
+        while parent[p] != p:
+            p = parent[p]
+        return p
+
+    for a, b in itertools.combinations(range(L), 2):
+        if root(a) != root(b) and passes(_transposed(L, a, b), ident_s):
+            parent[root(b)] = root(a)
+    sets: dict[int, list[int]] = {}
+    for p in range(L):
+        sets.setdefault(root(p), []).append(p)
+    orbits = tuple(tuple(s) for s in sets.values() if len(s) > 1)
+    symbols = n > 1 and all(passes(ident_p, _transposed(n, a, a + 1)) for a in range(n - 1))
+    if not orbits and not symbols:
+        return None
+    return Candidates(orbits, symbols)
+
+
+def _holds_on_table(game: DeductionGame, found: Candidates, fb: np.ndarray) -> bool:
+    """Whether every generator of `found` keeps the whole feedback table `fb`."""
+    G, S, n = game.guesses(), game.secrets(), game.n_symbols()
+    g_keys, s_keys = _keys(G, n), _keys(S, n)
+    for perm, tau in found.generators(game.length(), n):
+        g_map = _index(g_keys, _keys(_image(G, perm, tau), n))
+        s_map = _index(s_keys, _keys(_image(S, perm, tau), n))
+        if g_map is None or s_map is None:
+            return False
+        step = max(1, ROWS_AT_ONCE // max(1, len(S)))
+        for lo in range(0, len(G), step):
+            part = fb[g_map[lo : lo + step]][:, s_map]
+            if not np.array_equal(part, fb[lo : lo + step]):
+                return False
+    return True
+
+
+def _usable(game: DeductionGame, found: Candidates) -> Candidates:
+    """What of `found` the search may use: nothing under a hard mode of per-position rules
+    (not known to be symmetric; guessing only possible secrets is), no relabelling of symbols whose costs differ, no group
+    larger than MAX_GROUP or whose permutations the game would act on the feedbacks by."""
+    rule = game.restriction()
+    if rule is not None and rule.per_position:  # (only possible guesses: symmetric)
+        return Candidates((), False)
+    costs = np.asarray(game.symbol_costs())
+    symbols = found.symbols and bool((costs == costs[0]).all())
+    orbits = found.orbits
+    if found.size() > MAX_GROUP or (
+        orbits and game.feedback_action(found.group(game.length())) is not None
+    ):
+        orbits = ()
+    return Candidates(orbits, symbols)
+
+
+def found_symmetry(game: DeductionGame, fb: np.ndarray | None) -> Found | None:
+    """The symmetry found for `game` (one that declares none; `fb`: its feedback table,
+    None where it is too large to build), or None. Used by the engine only where it
+    holds on the whole table and ``_usable`` keeps it; otherwise what the sample found,
+    to be named (its first guesses counted where its group is small enough to list)."""
+    sampled = candidates(game)
+    if sampled is None:
+        return None
+    confirmed = fb is not None and _holds_on_table(game, sampled, fb)
+    usable = _usable(game, sampled) if confirmed else Candidates((), False)
+    used = bool(usable.orbits) or usable.symbols
+    shown = usable if used else sampled
+    if shown.size() > MAX_GROUP:
+        shown = Candidates((), shown.symbols)
+        if not shown.symbols:
+            return None
+    symmetry = Symmetry(shown.group(game.length()), shown.symbols)
+    G = game.guesses()
+    return Found(symmetry, shown.orbits, used, _classes(G, game.n_symbols(), symmetry), len(G))
+
+
+def _classes(codes: np.ndarray, n_symbols: int, symmetry: Symmetry) -> int:
+    """The classes of `codes` under `symmetry` (the first guesses the search tries: one
+    per class): each code's least image, its symbols renamed in order of first
+    appearance where the symbols may be relabelled, counted once."""
+    rows = np.arange(len(codes))
+    least = None
+    for perm in np.asarray(symmetry.positions, dtype=np.int64):
+        image = codes[:, perm].astype(np.int64)
+        if symmetry.symbols:
+            name = np.full((len(codes), n_symbols), -1, dtype=np.int64)
+            named = np.zeros(len(codes), dtype=np.int64)
+            for p in range(image.shape[1]):
+                s = image[:, p]
+                new = name[rows, s] < 0
+                name[rows[new], s[new]] = named[new]
+                named[new] += 1
+                image[:, p] = name[rows, s]
+        keys = _keys(image, n_symbols)
+        least = keys if least is None else np.minimum(least, keys)
+    return len(np.unique(least))
+
+
+def note(game: DeductionGame, say: Callable[[str], None]) -> None:
+    """Say, in one line, what symmetry a game that declares none was found to have, and
+    what declaring it saves (nothing for a game that declares one, is small, or has
+    none). Builds the table the solve then reads (``build_table``, cached) only when
+    the sample finds one."""
+    if candidates(game) is None:
+        return
+    from .feedback import build_table
+
+    table = build_table(game)
+    found = found_symmetry(game, table.fb)
+    if found is None:
+        return
+    saving = (
+        f"{found.classes:,} first guess{'es' if found.classes != 1 else ''} to try "
+        f"instead of {found.guesses:,}"
+    )
+    if found.used:
+        say(
+            f"{game} declares no symmetry, but its rules keep {found.described()} (checked "
+            f"on every guess and secret): the search uses it, {saving}; declaring it "
+            f"(symmetry() returning {found.declaration()}) skips this check"
+        )
+    else:
+        say(
+            f"{game} declares no symmetry, but its feedback looks unchanged by "
+            f"{found.described()} on a sample (not used: not checked on a whole table, or "
+            f"a hard mode, costs or feedback_action may not keep it); if its rules keep "
+            f"it, declaring it (symmetry() returning {found.declaration()}) leaves {saving}"
+        )

@@ -307,9 +307,12 @@ def env_id(name: str) -> str:
 
 
 def register_all() -> list[str]:
-    """Register every catalogue game (again, for games added since); their ids."""
+    """Register every catalogue game not registered yet (at import, and again for games
+    added since: ``catalogue.register``); the ids registered."""
     ids = []
     for name in game_names():
+        if env_id(name) in gymnasium.registry:
+            continue
         try:
             entry = ENVS.get(game_class(name).kind)
         except Exception:  # noqa: BLE001 - a plug-in that cannot load is left out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from perfectplay import load_game, solve
+from perfectplay import load_game, load_strategy, solve
 from perfectplay.errors import IncompleteRules
 
 from .cli_runner import assert_one_line_error
@@ -20,13 +20,40 @@ from .cli_runner import assert_one_line_error
 DOC = Path(__file__).parents[1] / "docs" / "custom-games.md"
 
 
-def test_every_example_of_the_how_to_runs():
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert len(blocks) == 3
+def _blocks() -> list[str]:
+    """The page's Python blocks, in order."""
+    return re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+
+
+def test_every_example_of_the_how_to_runs(request, monkeypatch):
+    blocks = _blocks()
+    assert len(blocks) == 9
+    folder = _module_folder(request)
+    monkeypatch.syspath_prepend(str(folder))
     namespace = {"__name__": "custom_games_doc"}
     for block in blocks:  # the blocks assert their own values
+        module = re.match(r"# (\w+)\.py\n", block)
+        if module:  # a module file, as the page says: written, then imported by the next
+            _write_if_changed(folder / f"{module[1]}.py", block)
+            continue
         exec(compile(block, str(DOC), "exec", dont_inherit=True), namespace)
     assert str(solve(load_game("higher-lower(n=15)")).value) == "49/15"
+
+
+def _module_folder(request) -> Path:
+    """A folder that outlives the run (pytest's cache), so that a module the page writes
+    keeps its file, and numba its compiled rules, from one run to the next."""
+    cache = getattr(request.config, "cache", None)
+    if cache is None:  # the cache plug-in switched off: a fresh folder, compiled afresh
+        return request.getfixturevalue("tmp_path")
+    return cache.mkdir("custom-games-modules")
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Write `text` to `path` unless it holds it already (a file rewritten is a new file
+    to numba's cache, which keys compiled code by the file's time)."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
 
 
 @pytest.fixture(scope="module")
@@ -39,17 +66,20 @@ def plugin(tmp_path_factory):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-games\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
         "[perfectplay.games]\nhigher-lower = my_games:HigherLower\nbroken = no_such_module:Game\n"
+        "fair-coin = my_games:FairCoin\n"
         "mastermind = my_games:HigherLower\n"  # a shipped game's name: not replaced
     )
     return root
 
 
 def _plugin_module() -> str:
-    """The deduction example of the how-to, as a module (without its own checks)."""
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    """The how-to's higher-lower and fair-coin games, as a module (without their checks)."""
+    blocks = _blocks()
     head = blocks[0].split("\n\n@register")[0]
-    game = blocks[2].split("\n\nsolution = ")[0]
-    return head + "\n" + game + "\n"
+    game = next(b for b in blocks if "class HigherLower" in b).split("\n\nsolution = ")[0]
+    table = next(b for b in blocks if "class FairCoin" in b).split("\n\nassert ")[0]
+    imports = "from perfectplay.markov.table import TableGame\n"
+    return head + "\n" + imports + game + "\n" + table + "\n"
 
 
 def _run(plugin, *args, input=None):
@@ -85,6 +115,11 @@ def test_a_plugin_game_reaches_every_command(plugin):
     res = _run(plugin, "play", "higher-lower", "n=7", "--secret", "6", input="\n" * 5)
     assert res.returncode == 0 and "solved in" in res.stdout, res.stdout + res.stderr
     assert "feedback: correct" in res.stdout and "(optimal)" in res.stdout
+    # a table game, published the same way
+    res = _run(plugin, "solve", "fair-coin", "--out", "coin.json", "--json")
+    assert res.returncode == 0 and json.loads(res.stdout)["value"] == "2", res.stderr
+    res = _run(plugin, "verify", "coin.json")
+    assert res.returncode == 0 and "the policy is optimal" in res.stdout, res.stdout + res.stderr
 
 
 def test_a_plugin_that_cannot_load_is_one_line(plugin):
@@ -187,3 +222,47 @@ def test_the_rules_receive_the_rows_of_the_codes_everywhere(tmp_path, monkeypatc
     env = DeductionEnv("arrays-only")
     env.reset(seed=1)
     assert env.step(0)[0]["feedbacks"][0] > 0
+
+
+def test_markov_rules_receive_int64_arrays_everywhere(tmp_path, monkeypatch):
+    """A Markov game whose rules accept only int64 arrays of codes is solved, verified,
+    shown and played: every caller hands ``is_terminal`` and ``expand`` such arrays."""
+    from dataclasses import dataclass, field
+
+    import numpy as np
+
+    from perfectplay import catalogue
+    from perfectplay.markov.table import TableGame
+
+    from .cli_runner import perfectplay
+
+    @dataclass(frozen=True, eq=False)
+    class Typed(TableGame):
+        name = "typed-coin"
+        summary = "flip a coin until heads, or pay 3 to stop at once"
+        table: dict = field(default_factory=lambda: {0: [(1, [(1, 1)]), (1, [(0, 1), (1, 3)])]})
+        terminal: frozenset = frozenset({1})
+
+        def is_terminal(self, states):
+            assert isinstance(states, np.ndarray) and states.dtype == np.int64, states
+            assert states.ndim == 1
+            return super().is_terminal(states)
+
+        def expand(self, states):
+            assert isinstance(states, np.ndarray) and states.dtype == np.int64, states
+            assert states.ndim == 1 and 1 not in states.tolist(), "expand of a terminal state"
+            return super().expand(states)
+
+    monkeypatch.setitem(catalogue._REGISTERED, Typed.name, Typed)  # as register does
+    out = tmp_path / "coin.json"
+    res = perfectplay("solve", "typed-coin", "--out", str(out), "--json")
+    assert res.returncode == 0 and json.loads(res.stdout)["value"] == "2", res.stderr
+    for command in (
+        ("verify", str(out)),
+        ("show", str(out)),
+        ("play", "typed-coin", "--seed", "1"),
+    ):
+        res = perfectplay(*command, input="\n" * 5)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, res.stdout + res.stderr
+    finished = load_strategy(json.loads(out.read_text())).explore("1")  # the web explorer's
+    assert finished.branches == () and "finished" in finished.facts

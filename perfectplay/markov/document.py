@@ -106,7 +106,7 @@ class PolicyStrategy(Strategy):
         i = self.row(code)
         if i is None:
             raise BadPath(f"the policy lists no state {code}")
-        exp = game.expand(np.array([code], dtype=np.int64))
+        exp = _expansion(game, code, bool(cols.n_out[i]))
         cost = np.broadcast_to(exp.cost, exp.next.shape)
         weights = exp.weight[0]
         total = int(weights.sum())
@@ -208,6 +208,17 @@ def limits(game, document: dict[str, Any]) -> Limits:
         budgets=horizon + 1 if by_budget else 1,
         value_chars=4 * (len(value) if isinstance(value, str) else 0) + 64,
     )
+
+
+def _expansion(game, code: int, live: bool):
+    """The expansion of state `code`: the rules', asked only of a state that is not
+    terminal (as everywhere: a game's ``expand`` need not answer for one); none for a
+    finished state."""
+    from .model import Expansion
+
+    if live:
+        return game.expand(np.array([code], dtype=np.int64))
+    return Expansion(np.zeros((1, 1), np.int64), np.full((1, 1, 1), -1), np.zeros((1, 1, 1)))
 
 
 def _read_path(path: str, by_budget: bool) -> tuple[int, int | None]:

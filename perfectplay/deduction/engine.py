@@ -71,9 +71,7 @@ class DeductionEngine(Engine):
         }
         if strategy == "optimal" and args.top is None:  # (upper bounds are never kept)
             options["store"] = open_store(args.store, args.no_store, note)
-        from .undeclared import note as note_symmetry
-
-        note_symmetry(game, note)
+        options["note"] = note  # (a symmetry found for a game that declares none)
         return options
 
     def rank(

@@ -244,7 +244,6 @@ def build_table(game: DeductionGame) -> Table:
 def _symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry:
     """The symmetry the search uses: the game's own, or, for a game that declares none,
     the one its table is found to keep (``undeclared``)."""
-    from .undeclared import found_symmetry
+    from .undeclared import used_symmetry
 
-    found = found_symmetry(game, fb)
-    return found.symmetry if found is not None and found.used else game.symmetry()
+    return used_symmetry(game, fb) or game.symmetry()

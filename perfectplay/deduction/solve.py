@@ -195,6 +195,7 @@ class SolveOptions:
     store: Store | None = None
     cluster: str | None = None
     top: int | None = None
+    note: Callable[[str], None] | None = None  # a remark for the person (the command line's)
 
 
 @dataclass
@@ -336,6 +337,10 @@ def solve_deduction(
             return found
     table = build_table(game)
     stats: dict = {"table_seconds": round(time.perf_counter() - t0, 4)}
+    if options.note is not None:
+        from .undeclared import note as note_symmetry
+
+        note_symmetry(game, table, options.note)
     note(
         f"feedback {'table' if table.fb is not None else 'computed per node'}: "
         f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets"

@@ -2,7 +2,7 @@
 
 A game that declares no symmetry (``DeductionGame.symmetry``: the trivial group) is
 searched guess by guess: Bagels (3 distinct digits of 10, 720 codes) ran for more than
-1,200 s so where its declared symmetry takes 3 s. For a game of more than FIND_ABOVE
+1,200 s where its declared symmetry takes 3 s. For a game of more than FIND_ABOVE
 guesses that declares none, the transpositions of two positions and of two adjacent
 symbols are tried: each must map the guesses onto the guesses and the secrets onto the
 secrets (every code, at once) and keep the feedback of a sample of SAMPLE guesses
@@ -11,8 +11,8 @@ the engine builds anyway. The group they generate (every permutation within each
 of positions the position transpositions connect; every relabelling of the symbols when
 every adjacent symbol transposition passes) is a symmetry of the table: the engine uses
 it (``feedback.build_table``) when the game has no hard mode and the search's other
-assumptions hold (``_usable``), and the command line names it either way, with the
-first guesses it leaves to try (``note``).
+assumptions hold (``_usable``), and the solve names it either way through the command
+line's notes, with the first guesses it leaves to try (``note``).
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from .model import DeductionGame, Symmetry
+
+if TYPE_CHECKING:
+    from .feedback import Table
 
 #: Games of more guesses than this that declare no symmetry are searched for one.
 FIND_ABOVE = 500
@@ -111,7 +114,7 @@ class Found:
         if len(self.orbits) == 1 and len(self.orbits[0]) == length:
             return f"Symmetry.full({length}, symbols={self.symmetry.symbols})"
         if not self.orbits:
-            return f"Symmetry.trivial({length}) with symbols=True"
+            return f"Symmetry(Symmetry.trivial({length}).positions, symbols=True)"
         return f"Symmetry(<those position permutations>, symbols={self.symmetry.symbols})"
 
 
@@ -190,11 +193,11 @@ def candidates(game: DeductionGame) -> Candidates | None:
     return Candidates(orbits, symbols)
 
 
-def _holds_on_table(game: DeductionGame, found: Candidates, fb: np.ndarray) -> bool:
-    """Whether every generator of `found` keeps the whole feedback table `fb`."""
+def _holds_on_table(game: DeductionGame, sampled: Candidates, fb: np.ndarray) -> bool:
+    """Whether every generator of `sampled` keeps the whole feedback table `fb`."""
     G, S, n = game.guesses(), game.secrets(), game.n_symbols()
     g_keys, s_keys = _keys(G, n), _keys(S, n)
-    for perm, tau in found.generators(game.length(), n):
+    for perm, tau in sampled.generators(game.length(), n):
         g_map = _index(g_keys, _keys(_image(G, perm, tau), n))
         s_map = _index(s_keys, _keys(_image(S, perm, tau), n))
         if g_map is None or s_map is None:
@@ -207,35 +210,45 @@ def _holds_on_table(game: DeductionGame, found: Candidates, fb: np.ndarray) -> b
     return True
 
 
-def _usable(game: DeductionGame, found: Candidates) -> Candidates:
-    """What of `found` the search may use: nothing under a hard mode of per-position rules
-    (not known to be symmetric; guessing only possible secrets is), no relabelling of symbols whose costs differ, no group
-    larger than MAX_GROUP or whose permutations the game would act on the feedbacks by."""
+def _usable(game: DeductionGame, sampled: Candidates) -> Candidates:
+    """What of `sampled` the search may use: nothing under a hard mode of per-position
+    rules (not known to be symmetric; guessing only possible secrets is), no relabelling
+    of symbols whose costs differ, no group larger than MAX_GROUP or whose permutations
+    the game would act on the feedbacks by."""
     rule = game.restriction()
     if rule is not None and rule.per_position:  # (only possible guesses: symmetric)
         return Candidates((), False)
     costs = np.asarray(game.symbol_costs())
-    symbols = found.symbols and bool((costs == costs[0]).all())
-    orbits = found.orbits
-    if found.size() > MAX_GROUP or (
-        orbits and game.feedback_action(found.group(game.length())) is not None
+    symbols = sampled.symbols and bool((costs == costs[0]).all())
+    orbits = sampled.orbits
+    if sampled.size() > MAX_GROUP or (
+        orbits and game.feedback_action(sampled.group(game.length())) is not None
     ):
         orbits = ()
     return Candidates(orbits, symbols)
 
 
-def found_symmetry(game: DeductionGame, fb: np.ndarray | None) -> Found | None:
-    """The symmetry found for `game` (one that declares none; `fb`: its feedback table,
-    None where it is too large to build), or None. Used by the engine only where it
-    holds on the whole table and ``_usable`` keeps it; otherwise what the sample found,
-    to be named (its first guesses counted where its group is small enough to list)."""
+def used_symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry | None:
+    """The symmetry the engine uses for `game` (`fb`: its feedback table, None where it
+    is too large to build), or None: what the sample found, where it holds on the whole
+    table and ``_usable`` keeps some of it."""
+    sampled = candidates(game)
+    if sampled is None or fb is None or not _holds_on_table(game, sampled, fb):
+        return None
+    usable = _usable(game, sampled)
+    if not usable.orbits and not usable.symbols:
+        return None
+    return Symmetry(usable.group(game.length()), usable.symbols)
+
+
+def found(game: DeductionGame, used: bool) -> Found | None:
+    """What was found for `game`, to be named: the part the engine uses (`used`), else
+    what the sample found (its position permutations only where its group is small
+    enough to list); None if nothing was found."""
     sampled = candidates(game)
     if sampled is None:
         return None
-    confirmed = fb is not None and _holds_on_table(game, sampled, fb)
-    usable = _usable(game, sampled) if confirmed else Candidates((), False)
-    used = bool(usable.orbits) or usable.symbols
-    shown = usable if used else sampled
+    shown = _usable(game, sampled) if used else sampled
     if shown.size() > MAX_GROUP:
         shown = Candidates((), shown.symbols)
         if not shown.symbols:
@@ -267,33 +280,28 @@ def _classes(codes: np.ndarray, n_symbols: int, symmetry: Symmetry) -> int:
     return len(np.unique(least))
 
 
-def note(game: DeductionGame, say: Callable[[str], None]) -> None:
-    """Say, in one line, what symmetry a game that declares none was found to have, and
-    what declaring it saves (nothing for a game that declares one, is small, or has
-    none). Builds the table the solve then reads (``build_table``, cached) only when
-    the sample finds one."""
-    if candidates(game) is None:
-        return
-    from .feedback import build_table
-
-    table = build_table(game)
-    found = found_symmetry(game, table.fb)
-    if found is None:
+def note(game: DeductionGame, table: Table, say: Callable[[str], None]) -> None:
+    """Say, in one line, what symmetry `game`, which declares none, was found to have
+    (`table`: its table, whose symmetry is the found one where the engine uses it), and
+    what declaring it saves; nothing for a game that declares one, is small, or has
+    none."""
+    what = found(game, len(table.symmetry.positions) > 1 or table.symmetry.symbols)
+    if what is None:
         return
     saving = (
-        f"{found.classes:,} first guess{'es' if found.classes != 1 else ''} to try "
-        f"instead of {found.guesses:,}"
+        f"{what.classes:,} first guess{'es' if what.classes != 1 else ''} to try "
+        f"instead of {what.guesses:,}"
     )
-    if found.used:
+    if what.used:
         say(
-            f"{game} declares no symmetry, but its rules keep {found.described()} (checked "
+            f"{game} declares no symmetry, but its rules keep {what.described()} (checked "
             f"on every guess and secret): the search uses it, {saving}; declaring it "
-            f"(symmetry() returning {found.declaration()}) skips this check"
+            f"(symmetry() returning {what.declaration()}) skips this check"
         )
     else:
         say(
             f"{game} declares no symmetry, but its feedback looks unchanged by "
-            f"{found.described()} on a sample (not used: not checked on a whole table, or "
+            f"{what.described()} on a sample (not used: not checked on a whole table, or "
             f"a hard mode, costs or feedback_action may not keep it); if its rules keep "
-            f"it, declaring it (symmetry() returning {found.declaration()}) leaves {saving}"
+            f"it, declaring it (symmetry() returning {what.declaration()}) leaves {saving}"
         )

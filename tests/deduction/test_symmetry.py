@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from perfectplay import load_game
 from perfectplay.deduction.feedback import build_table
 from perfectplay.deduction.model import DeductionGame
-from perfectplay.deduction.undeclared import found_symmetry, note
+from perfectplay.deduction.undeclared import found, note, used_symmetry
 from perfectplay.deduction.partition import cells
 from perfectplay.deduction.search import Search
 
@@ -188,15 +188,16 @@ class CostlyBagels(Bagels):
 
 def test_what_the_search_cannot_assume_is_not_used():
     # digits of different costs: the positions' permutations only
-    found = found_symmetry(CostlyBagels(), build_table(CostlyBagels()).fb)
-    assert found.used and not found.symmetry.symbols and len(found.symmetry.positions) == 6
-    assert found.classes == 120  # 720 guesses, 6 orders of each set of digits
+    used = used_symmetry(CostlyBagels(), build_table(CostlyBagels()).fb)
+    assert not used.symbols and len(used.positions) == 6
+    assert found(CostlyBagels(), True).classes == 120  # 720 guesses, 6 orders of 3 digits
     # no whole table to check on: named from the sample, not used
-    found = found_symmetry(Bagels(), None)
-    assert not found.used and found.symmetry.symbols and found.classes == 1
+    assert used_symmetry(Bagels(), None) is None
+    named = found(Bagels(), False)
+    assert not named.used and named.symmetry.symbols and named.classes == 1
     # a game that declares its symmetry, or has none, is left alone
     notes = []
     for game in (load_game("bulls-and-cows(digits=3)"), load_game("wordle")):
-        assert found_symmetry(game, None) is None
-        note(game, notes.append)
+        assert found(game, False) is None
+        note(game, build_table(game), notes.append)
     assert notes == []

@@ -175,7 +175,8 @@ def test_the_rules_receive_the_rows_of_the_codes_everywhere(tmp_path, monkeypatc
     import numpy as np
 
     from perfectplay import catalogue
-    from perfectplay.deduction.model import DeductionGame, check_game
+    from perfectplay.deduction.check import check_game
+    from perfectplay.deduction.model import DeductionGame
 
     from .cli_runner import perfectplay
 

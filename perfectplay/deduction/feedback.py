@@ -246,4 +246,4 @@ def _symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry:
     the one its table is found to keep (``undeclared``)."""
     from .undeclared import used_symmetry
 
-    return used_symmetry(game, fb) or game.symmetry()
+    return used_symmetry(game, fb, compute_feedback) or game.symmetry()

@@ -21,7 +21,7 @@ from ..objectives import Objective
 from ..solution import HEURISTIC, PROVEN, PROVEN_GIVEN_FIRST, SEARCHED_TOP, UPPER_BOUNDS, Solution
 from ..speedups import switched_off
 from ..store import Store
-from .feedback import Table, build_table
+from .feedback import Table, build_table, compute_feedback
 from .heuristics import SCORES, heuristic_guess
 from .model import DeductionGame, History
 from .objective import INF, OBJECTIVES, SearchObjective, capacity, probability_then_cost
@@ -340,7 +340,7 @@ def solve_deduction(
     if options.note is not None:
         from .undeclared import note as note_symmetry
 
-        note_symmetry(game, table, options.note)
+        note_symmetry(game, table.symmetry, options.note, compute_feedback)
     note(
         f"feedback {'table' if table.fb is not None else 'computed per node'}: "
         f"{len(table.guesses):,} guesses x {table.n_secrets:,} secrets"

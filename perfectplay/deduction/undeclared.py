@@ -21,14 +21,15 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 
 from .model import DeductionGame, Symmetry
 
-if TYPE_CHECKING:
-    from .feedback import Table
+#: The engine's feedback of guesses against secrets (``feedback.compute_feedback``),
+#: handed in by the engine, which imports this module (no import back).
+Feedback = Callable[[DeductionGame, np.ndarray, np.ndarray], np.ndarray]
 
 #: Games of more guesses than this that declare no symmetry are searched for one.
 FIND_ABOVE = 500
@@ -144,9 +145,10 @@ def _image(codes: np.ndarray, perm: np.ndarray, tau: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def candidates(game: DeductionGame) -> Candidates | None:
-    """The transpositions of a game that declares no symmetry that pass on the sample,
-    or None (the game declares one, is small, or none passes)."""
+def candidates(game: DeductionGame, compute_feedback: Feedback) -> Candidates | None:
+    """The transpositions of a game that declares no symmetry that pass on the sample
+    (its feedbacks by `compute_feedback`), or None (the game declares one, is small, or
+    none passes)."""
     declared = game.symmetry()
     if len(np.asarray(declared.positions)) > 1 or declared.symbols:
         return None
@@ -154,8 +156,6 @@ def candidates(game: DeductionGame) -> Candidates | None:
     L, n = game.length(), game.n_symbols()
     if len(G) <= FIND_ABOVE or L * math.log2(max(n, 2)) >= 62:
         return None
-    from .feedback import compute_feedback
-
     g_keys, s_keys = _keys(G, n), _keys(S, n)
     rng = np.random.default_rng(0)
     rows = np.sort(rng.choice(len(G), min(SAMPLE, len(G)), replace=False))
@@ -228,11 +228,13 @@ def _usable(game: DeductionGame, sampled: Candidates) -> Candidates:
     return Candidates(orbits, symbols)
 
 
-def used_symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry | None:
+def used_symmetry(
+    game: DeductionGame, fb: np.ndarray | None, compute_feedback: Feedback
+) -> Symmetry | None:
     """The symmetry the engine uses for `game` (`fb`: its feedback table, None where it
-    is too large to build), or None: what the sample found, where it holds on the whole
+    is too large to build; `compute_feedback`: the engine's feedback), or None: what the sample found, where it holds on the whole
     table and ``_usable`` keeps some of it."""
-    sampled = candidates(game)
+    sampled = candidates(game, compute_feedback)
     if sampled is None or fb is None or not _holds_on_table(game, sampled, fb):
         return None
     usable = _usable(game, sampled)
@@ -241,11 +243,11 @@ def used_symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry | None
     return Symmetry(usable.group(game.length()), usable.symbols)
 
 
-def found(game: DeductionGame, used: bool) -> Found | None:
+def found(game: DeductionGame, used: bool, compute_feedback: Feedback) -> Found | None:
     """What was found for `game`, to be named: the part the engine uses (`used`), else
     what the sample found (its position permutations only where its group is small
     enough to list); None if nothing was found."""
-    sampled = candidates(game)
+    sampled = candidates(game, compute_feedback)
     if sampled is None:
         return None
     shown = _usable(game, sampled) if used else sampled
@@ -280,12 +282,17 @@ def _classes(codes: np.ndarray, n_symbols: int, symmetry: Symmetry) -> int:
     return len(np.unique(least))
 
 
-def note(game: DeductionGame, table: Table, say: Callable[[str], None]) -> None:
+def note(
+    game: DeductionGame,
+    symmetry: Symmetry,
+    say: Callable[[str], None],
+    compute_feedback: Feedback,
+) -> None:
     """Say, in one line, what symmetry `game`, which declares none, was found to have
-    (`table`: its table, whose symmetry is the found one where the engine uses it), and
+    (`symmetry`: the one its table uses, the found one where the engine uses it), and
     what declaring it saves; nothing for a game that declares one, is small, or has
     none."""
-    what = found(game, len(table.symmetry.positions) > 1 or table.symmetry.symbols)
+    what = found(game, len(symmetry.positions) > 1 or symmetry.symbols, compute_feedback)
     if what is None:
         return
     saving = (

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from perfectplay import game_names, load_game
 from perfectplay.catalogue import game_class
 from perfectplay.deduction.feedback import compute_feedback
-from perfectplay.deduction.model import check_game
+from perfectplay.deduction.check import check_game
 from perfectplay.errors import PerfectplayError
 
 DEDUCTION = [name for name in game_names() if game_class(name).kind == "deduction"]

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from perfectplay import load_game
 from perfectplay.deduction.feedback import compute_feedback
-from perfectplay.deduction.model import check_game
+from perfectplay.deduction.check import check_game
 from perfectplay.errors import BadParameter, PerfectplayError
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import solve
-from perfectplay.deduction.model import check_game
+from perfectplay.deduction.check import check_game
 from perfectplay.deduction.restriction import Restriction
 from perfectplay.deduction.verify import replay
 from perfectplay.games.mastermind import Mastermind

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import load_game
-from perfectplay.deduction.feedback import build_table
+from perfectplay.deduction.feedback import build_table, compute_feedback
 from perfectplay.deduction.model import DeductionGame
 from perfectplay.deduction.undeclared import found, note, used_symmetry
 from perfectplay.deduction.partition import cells
@@ -188,16 +188,18 @@ class CostlyBagels(Bagels):
 
 def test_what_the_search_cannot_assume_is_not_used():
     # digits of different costs: the positions' permutations only
-    used = used_symmetry(CostlyBagels(), build_table(CostlyBagels()).fb)
+    used = used_symmetry(CostlyBagels(), build_table(CostlyBagels()).fb, compute_feedback)
     assert not used.symbols and len(used.positions) == 6
-    assert found(CostlyBagels(), True).classes == 120  # 720 guesses, 6 orders of 3 digits
+    assert (
+        found(CostlyBagels(), True, compute_feedback).classes == 120
+    )  # 720 guesses, 6 orders of 3 digits
     # no whole table to check on: named from the sample, not used
-    assert used_symmetry(Bagels(), None) is None
-    named = found(Bagels(), False)
+    assert used_symmetry(Bagels(), None, compute_feedback) is None
+    named = found(Bagels(), False, compute_feedback)
     assert not named.used and named.symmetry.symbols and named.classes == 1
     # a game that declares its symmetry, or has none, is left alone
     notes = []
     for game in (load_game("bulls-and-cows(digits=3)"), load_game("wordle")):
-        assert found(game, False) is None
-        note(game, build_table(game), notes.append)
+        assert found(game, False, compute_feedback) is None
+        note(game, build_table(game).symmetry, notes.append, compute_feedback)
     assert notes == []

@@ -11,7 +11,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from perfectplay import load_game, solve
 from perfectplay.deduction import feedback as feedback_table
-from perfectplay.deduction.model import check_game
+from perfectplay.deduction.check import check_game
 from perfectplay.deduction.verify import replay
 from perfectplay.errors import BadParameter, PerfectplayError
 

@@ -297,7 +297,7 @@ def cluster_lanes(spec: str) -> list[Executor]:
                     threads_per_worker=1,
                     processes=True,
                     memory_limit=0,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # (None means 8787, and a warning when it is taken)
                     silence_logs=logging.ERROR,
                 )
             client = distributed.Client(local)

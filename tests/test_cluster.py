@@ -221,9 +221,9 @@ def test_a_dask_worker_or_a_scheduler_without_workers_is_one_line(monkeypatch):
     distributed = pytest.importorskip("distributed")
     monkeypatch.setenv(TIMEOUT_ENV, "1")
     with (
-        distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty,
+        distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty,
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
         ) as cluster,
     ):
         worker = next(iter(cluster.scheduler_info["workers"]))
@@ -248,7 +248,7 @@ def test_a_position_too_small_to_split_says_it_was_solved_here():
 
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster:
         res = run(
             "solve",

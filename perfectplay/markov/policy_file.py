@@ -153,6 +153,8 @@ def decode_policy(strategy: Any, limits: Limits = Limits()) -> PolicyColumns:
     code, outcome, choose, value = (arrays[k] for k in ("code", "outcome", "choose", "value"))
     if (code < 0).any() or (code >= 2**62).any():
         raise BadPolicy("a state has no valid integer code")
+    if not np.isfinite(value.astype(np.float64)).all():
+        raise BadPolicy("a state's value is not a finite number")
     exact = None
     if "exact" in arrays:
         exact = arrays["exact"].tobytes().decode("ascii", errors="replace").split("\n")

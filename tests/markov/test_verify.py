@@ -195,3 +195,27 @@ def test_a_column_is_checked_against_the_game_before_it_expands(tmp_path, column
             tracemalloc.stop()
         assert_one_line_error(res, needle)
         assert peak < size / 4, peak
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_value_that_is_no_finite_number_is_refused(tmp_path, bad):
+    """A policy whose value column holds NaN or an infinity is refused in one line, before
+    any replay compares it (a NaN compared passed no check but warned)."""
+    from perfectplay import load_game, solve
+
+    doc = solve(load_game("dice-cards(n=3)")).export()
+    values = _policy_values(doc)
+    values[5] = bad
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_with_columns(doc, {"value": values})))
+    for command in ("verify", "show"):
+        assert_one_line_error(cli(command, str(path)), "a state's value is not a finite number")
+
+
+def _policy_values(doc) -> np.ndarray:
+    """The value column of `doc`'s policy."""
+    import base64
+    import io
+
+    with np.load(io.BytesIO(base64.b64decode(doc["strategy"]["columns"]))) as npz:
+        return npz["value"].copy()

@@ -573,11 +573,11 @@ def _print_summary(game, solution, out, plot) -> None:
     table = Table(title=str(game), show_header=False)
     table.add_column(style="bold")
     table.add_column(overflow="fold")
-    unit = getattr(game, "cost_unit", "guesses")
+    measure = game.measure
     what = {
-        "expected": f"expected {unit}",
-        "worst": f"worst-case {unit}",
-        "probability": f"P(finish within {solution.objective.horizon} {unit})",
+        "expected": measure.expected,
+        "worst": f"worst-case {measure.unit}",
+        "probability": measure.within(solution.objective.horizon),
     }
     table.add_row("objective", what.get(solution.objective.name, solution.objective.name))
     table.add_row("value", f"{solution.value_float:.9f}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .measure import Measure
 from .params import check_params, param_specs, ParamSpec
 
 
@@ -22,6 +23,11 @@ class Game:
     objectives: ClassVar[tuple[str, ...]]
     #: The objective solved when none is named (the command line's --objective default).
     default_objective: ClassVar[str] = "expected"
+    #: What one unit of the game's numbers is called, in the plural ("moves", "points").
+    cost_unit: ClassVar[str] = "moves"
+    #: Whether the game pays its numbers as a score to maximize instead of charging them as
+    #: costs to minimize (Markov games: ``MarkovGame.pays``).
+    pays: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         check_params(self)
@@ -44,6 +50,11 @@ class Game:
             for (k, v), s in zip(values.items(), self.param_specs())
             if not (s.omit_default and v == s.default)
         }
+
+    @property
+    def measure(self) -> Measure:
+        """The game's unit and direction, and the words its values are read in."""
+        return Measure(self.cost_unit, self.pays)
 
     def __str__(self) -> str:
         """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""

@@ -19,9 +19,10 @@ Markov games: the observation is the state (its index in the compiled game), the
 outcome just drawn, and the budget left (horizon objective); an action is the game's
 choice number; steps with a single choice are played by themselves.
 
-Rewards: -1 per guess, or minus the cost of a move (objective ``expected``); for the
-objective ``probability``, 1 for finishing within the horizon and 0 otherwise (the
-episode is truncated when the horizon is spent). Deduction episodes without a horizon
+Rewards: -1 per guess, or minus the cost of a move, or the points it pays in a game that
+pays a score (objective ``expected``); for the objective ``probability``, 1 for finishing
+within the horizon (or with at least the horizon's points) and 0 otherwise (the episode
+is truncated when the horizon is spent). Deduction episodes without a horizon
 are truncated after ``max_guesses`` guesses, Markov episodes after ``max_steps``
 decisions (a policy that never finishes, such as always taking a free move).
 """
@@ -192,9 +193,15 @@ class MarkovEnv(gymnasium.Env):
 
     @property
     def budget(self) -> int | None:
-        """Cost units left within the horizon (None for the expected objective)."""
+        """Cost units left within the horizon, -1 once it is overspent, or points still
+        needed for a game that pays (``Measure.next_budget``); None for the expected
+        objective. (``paid`` is in the engine's costs: a game's points negated.)"""
         h = self.objective.horizon
-        return None if h is None else h - self.paid
+        if h is None:
+            return None
+        measure = self.game.measure
+        left = measure.next_budget(h, measure.sign * self.paid)
+        return -1 if left is None else left
 
     @property
     def position(self) -> Decision:
@@ -265,9 +272,9 @@ class MarkovEnv(gymnasium.Env):
         self.steps += 1
         truncated = not done and self.steps >= self.max_steps
         if self.objective.name == "probability":
-            within = self.paid <= self.objective.horizon
-            reward = 1.0 if done and within else 0.0
-            truncated = truncated or (not done and not within)
+            left = self.budget
+            reward = 1.0 if done and self.game.measure.met(left) else 0.0
+            truncated = truncated or (not done and left < 0)
         return self._observation(), reward, done, truncated, {"action_mask": self._mask()}
 
     def render(self) -> str | None:

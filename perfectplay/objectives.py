@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from .errors import Unsupported
 
 OBJECTIVES: dict[str, str] = {
-    "expected": "minimum expected cost (moves, rounds or guesses) to finish",
+    "expected": "minimum expected cost (moves, rounds or guesses) to finish, or maximum "
+    "expected score of a game that pays points",
     "worst": "minimum worst-case number of guesses",
-    "probability": "maximum probability of finishing within a horizon (--horizon)",
+    "probability": "maximum probability of finishing within a horizon (--horizon), or of "
+    "scoring at least the horizon's points in a game that pays them",
     "probability-then-cost": "deduction games: maximum probability of winning within the "
     "horizon, then least expected total cost of the guesses "
     "(item costs, seed 000's Note 2)",

@@ -79,7 +79,7 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
         ax.fill_between(keys, low, high, alpha=0.25, color="#4c72b0", label="best to worst state")
         ax.plot(keys, mean, marker="o", color="#4c72b0", label="mean over states")
         ax.set_xlabel(game.family_label)
-        ax.set_ylabel(f"expected {game.cost_unit} left")
+        ax.set_ylabel(f"expected {game.measure.to_go}")
         ax.set_title(f"{game}: {solution.value_float:.6f} {game.cost_unit} from the start")
         ax.legend()
     _save(plt, fig, ax, path, fmt)

@@ -403,6 +403,8 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
             ),
         )
     )
+    if game.pays:  # the points paid, as costs (the one place they enter the engine)
+        np.negative(g.cost, out=g.cost)
     return g
 
 
@@ -416,7 +418,8 @@ def _rows_in_order(order: np.ndarray, row_ptr: np.ndarray, a: np.ndarray) -> np.
 
 
 def narrowest(largest: int, low=np.int8) -> type:
-    """The narrowest signed integer type, `low` or wider, that holds 0..largest: the graph's
+    """The narrowest signed integer type, `low` or wider, that holds -largest..largest (a
+    game's points are held negated, as costs: ``MarkovGame.pays``): the graph's
     costs and labels are small in practice, and at tens of millions of states each byte
     per choice is hundreds of MB. (Weights and pointers start at int32 so that nearly
     every game gives the compiled kernels the same argument types: each new combination
@@ -448,8 +451,7 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
         raise PerfectplayError(f"{game}: outcome {k} of state {int(live[b])} offers no choice")
     if (w < 0).any() or (w.sum(axis=1) == 0).any():
         raise PerfectplayError(f"{game}: a non-terminal state has no chance outcome")
-    if (cost[valid] < 0).any() or (cost[valid] >= 2**31).any():
-        raise PerfectplayError(f"{game}: a choice's cost is negative or too large")
+    _check_costs(game, live, cost, valid)
     n_out[~terminal] = has_out.sum(axis=1)
     denom[~terminal] = w.sum(axis=1)
     bk = np.nonzero(has_out)
@@ -462,8 +464,27 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
         bk[1].astype(np.int32),
         valid[bk].sum(axis=1).astype(np.int32),
         nxt[bkc],
-        cost[bkc].astype(np.int32),
+        cost[bkc].astype(np.int32) * np.int32(game.measure.sign),
         bkc[2].astype(np.int16),
+    )
+
+
+#: The largest cost (or score) one choice may have: a graph holds them in 32 bits at most.
+MAX_COST = 2**31 - 1
+
+
+def _check_costs(game: MarkovGame, live: np.ndarray, cost: np.ndarray, valid: np.ndarray) -> None:
+    """Refuse in one line, naming the first such choice and its state, a cost (or points
+    paid) that is negative or more than MAX_COST."""
+    bad = valid & ((cost < 0) | (cost > MAX_COST))
+    if not bad.any():
+        return
+    b, k, c = map(int, np.argwhere(bad)[0])
+    what = "pays" if game.pays else "costs"
+    hint = "" if game.pays else "; a game that pays a score declares pays = True"
+    raise PerfectplayError(
+        f"{game}: choice {c} after outcome {k} of state {int(live[b])} {what} "
+        f"{int(cost[b, k, c])}, outside 0 to {MAX_COST:,}{hint}"
     )
 
 
@@ -485,7 +506,8 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
         return joined
 
     def narrow(a: np.ndarray, low=np.int8) -> np.ndarray:
-        return a.astype(narrowest(int(a.max(initial=0)), low), copy=False)
+        largest = max(int(a.max(initial=0)), -int(a.min(initial=0)))  # costs may be negated
+        return a.astype(narrowest(largest, low), copy=False)
 
     out_ptr = _pointers(take("n_out", np.int32))
     choice_ptr = _pointers(take("n_choice", np.int32))

@@ -69,6 +69,7 @@ class PolicyStrategy(Strategy):
         game, cols = self.game, self.columns
         ptr = cols.out_ptr
         horizon = self.horizon
+        measure = game.measure
 
         def add(branch, code: int, level: int, budget: int | None) -> None:
             i = self.row(code)
@@ -92,15 +93,16 @@ class PolicyStrategy(Strategy):
                 ):
                     raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
                 label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
-                left = None if budget is None else budget - int(cost[0, k, c])
+                left = None if budget is None else measure.next_budget(budget, int(cost[0, k, c]))
                 add(node.add(label), int(exp.next[0, k, c]), level + 1, left)
 
         add(tree, int(cols.code[0]), 0, horizon if cols.by_budget else None)
 
     def explore(self, path: str) -> View:
         """A state with, after each chance outcome, every legal choice and its expected
-        cost (its cost plus the value of the state it leads to; for a horizon policy, the
-        recorded value of the state at the budget is shown only at the start)."""
+        cost or score (its own plus the value of the state it leads to; for a horizon
+        policy, the recorded value of the state at the budget is shown only at the
+        start)."""
         game, cols = self.game, self.columns
         code, budget = _read_path(path, self.horizon is not None)
         i = self.row(code)
@@ -110,7 +112,8 @@ class PolicyStrategy(Strategy):
         cost = np.broadcast_to(exp.cost, exp.next.shape)
         weights = exp.weight[0]
         total = int(weights.sum())
-        unit = getattr(game, "cost_unit", "moves")
+        measure = game.measure
+        unit = measure.unit
         branches = []
         for k in np.flatnonzero(weights > 0).tolist():
             chosen = self.action(Decision(code, k, budget))
@@ -119,8 +122,8 @@ class PolicyStrategy(Strategy):
                 target, paid = int(exp.next[0, k, c]), int(cost[0, k, c])
                 after = self.value(target)
                 value = "" if after is None or budget is not None else f"{paid + after:.6f} {unit}"
-                left = None if budget is None else budget - paid
-                if left is not None and left < 0:
+                left = None if budget is None else measure.next_budget(budget, paid)
+                if budget is not None and left is None:
                     target_path = None
                 else:
                     target_path = (
@@ -147,9 +150,9 @@ class PolicyStrategy(Strategy):
         else:  # the policy records values for the whole horizon only
             if budget == self.horizon:
                 facts.append(
-                    f"value: probability {cols.value[i]:.9f} of finishing within {budget} {unit}"
+                    f"value: probability {cols.value[i]:.9f} {measure.chance_text(budget)}"
                 )
-            facts.append(f"budget left: {budget} {unit}")
+            facts.append(measure.budget_text(budget))
         if cols.n_out[i] == 0:
             facts.append("finished")
         return View(

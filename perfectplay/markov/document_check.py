@@ -54,11 +54,10 @@ def verify_policy_document(strategy, resolve: bool) -> Verdict:
         raise BadFile(
             f"the file says states {short(doc['states'])} but its policy lists {check.states}"
         )
-    unit = getattr(game, "cost_unit", "moves")
     verdict = Verdict(game)
     verdict.lines += [
         f"{game}: the policy is legal in all {check.states:,} states and closed",
-        f"its expected {unit}, recomputed: {float(check.value):.9f}"
+        f"its {game.measure.expected}, recomputed: {float(check.value):.9f}"
         + (f" = {exact_text(check.value)}" if check.exact else "")
         + f"; recorded values agree to {check.max_error:.1e}",
     ]

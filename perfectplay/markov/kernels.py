@@ -241,34 +241,6 @@ def _restart_stuck(V, order, out_ptr, choice_ptr, target, cost):
 
 
 @njit(cache=True)
-def horizon_layers(H, order, terminal, out_ptr, weight, denom, choice_ptr, target, cost):
-    """P[h, s]: the largest probability of reaching a terminal state from s within cost h.
-
-    `order` lists states so that a zero-cost choice always leads to a state earlier in it.
-    """
-    n = terminal.shape[0]
-    P = np.zeros((H + 1, n))
-    for h in range(H + 1):
-        for i in range(order.shape[0]):
-            s = order[i]
-            if terminal[s]:
-                P[h, s] = 1.0
-                continue
-            total = 0.0
-            for o in range(out_ptr[s], out_ptr[s + 1]):
-                best = 0.0
-                for e in range(choice_ptr[o], choice_ptr[o + 1]):
-                    left = h - cost[e]
-                    if left >= 0:
-                        q = P[left, target[e]]
-                        if q > best:
-                            best = q
-                total += weight[o] * best
-            P[h, s] = total / denom[s]
-    return P
-
-
-@njit(cache=True)
 def greedy_choices(V, out_ptr, choice_ptr, target, cost, pairs):
     """For each outcome, the edge index of its cheapest choice (cost + value of the next
     state). Ties go to the lowest choice, so the policy is deterministic: improving the

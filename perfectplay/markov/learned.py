@@ -42,6 +42,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
     if cols.by_budget:
         raise BadPolicy("a summary by kind of choice is for expected-cost policies only")
     exact = cols.exact is not None
+    sign = game.measure.sign  # a game's points compared as the engine's costs: less is better
     parsed: dict[int, object] = {}
 
     def value(i: int):
@@ -60,7 +61,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
         exp = game.expand(cols.code[idx])
         kinds = np.asarray(game.choice_kinds(cols.code[idx], exp))
         nxt = np.asarray(exp.next)
-        cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
+        cost = sign * np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
         b_of, k = np.nonzero(np.asarray(exp.weight) > 0)
         outs = segments(ptr, idx)
         if not np.array_equal(cols.outcome[outs], k):
@@ -71,7 +72,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
         target = np.where(legal, order[pos], 0)
         if (legal & (sorted_codes[pos] != nxt[b_of, k])).any():
             raise BadPolicy("a choice leads to a state the file does not list")
-        q = np.where(legal, cost[b_of, k] + cols.value[target], np.inf)
+        q = np.where(legal, cost[b_of, k] + sign * cols.value[target], np.inf)
         best = q.min(axis=1)
         near = legal & (q <= (best + TOLERANCE * np.maximum(1.0, np.abs(best)))[:, None])
         chosen = cols.choose[0, outs]
@@ -84,7 +85,9 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
             counts[kb[r, chosen[r]]].chosen += 1
             tied = np.flatnonzero(near[r])
             if exact and len(tied) > 1:
-                qx = {c: int(cost[b_of[r], k[r], c]) + value(int(target[r, c])) for c in tied}
+                qx = {
+                    c: int(cost[b_of[r], k[r], c]) + sign * value(int(target[r, c])) for c in tied
+                }
                 low = min(qx.values())
                 tied = np.array([c for c in tied if qx[c] == low])
             best_kinds = set(kb[r, tied].tolist())

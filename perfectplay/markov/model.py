@@ -47,7 +47,8 @@ class Expansion:
     weight[b, k]   chance weight of outcome k (0 = no such outcome); the probability is
                    weight / weight[b].sum().
     next[b, k, c]  state code after choice c following outcome k (-1 = no such choice).
-    cost[b, k, c]  cost of that choice (a non-negative integer).
+    cost[b, k, c]  cost of that choice (a non-negative integer), or the points it pays
+                   for a game that pays a score (``MarkovGame.pays``).
     """
 
     weight: np.ndarray
@@ -60,8 +61,14 @@ class MarkovGame(Game):
 
     kind: ClassVar[str] = "markov"
     objectives: ClassVar[tuple[str, ...]] = ("expected", "probability")
-    #: What one unit of cost is called in summaries ("moves", "rounds").
+    #: What one unit of cost (or score) is called in summaries ("moves", "rounds", "points").
     cost_unit: ClassVar[str] = "moves"
+    #: Whether ``Expansion.cost`` holds points the game pays (a score to maximize: the
+    #: expected objective maximizes the expected total score, the probability objective the
+    #: chance of scoring at least the horizon) instead of costs to minimize. The engine
+    #: negates the points into costs where they enter it (``markov.compile``); a cycle of
+    #: choices that pays is refused (the score could grow without end).
+    pays: ClassVar[bool] = False
     #: What ``state_family`` measures, for plots.
     family_label: ClassVar[str] = "state family"
     #: Names of the kinds of choice ``choice_kinds`` tells apart (empty: not labelled);

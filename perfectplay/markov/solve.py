@@ -20,9 +20,10 @@ from .structure import (
     FREE_CYCLE_MESSAGE,
     NEVER_ENDS_MESSAGE,
     check_no_free_cycles,
+    check_no_paying_cycles,
     components,
+    horizon_order,
     solve_order,
-    zero_cost_order,
 )
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ def solve_markov(
                 return sol
             (note or (lambda _: None))(refusal)
     g = compile_game(game, progress=progress, compiled=compiled, reached=reached)
+    if game.pays:
+        check_no_paying_cycles(game, g)
     stats = {
         "states": g.n_states,
         "outcomes": len(g.weight),
@@ -124,6 +127,7 @@ def solve_markov(
     }
     if objective.name == "expected":
         sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups)
+        _in_game_terms(game, sol)
     elif objective.name == "probability":
         check_no_free_cycles(g)
         sol = _solve_horizon(game, g, objective.horizon, exact, stats)
@@ -134,11 +138,27 @@ def solve_markov(
     return sol
 
 
+def _in_game_terms(game: MarkovGame, sol: Solution) -> None:
+    """Turn an expected-objective solution of a game that pays a score back into points,
+    in place: the engine minimized the points negated (``compile``), so the value and
+    every state's value are negated once, here; every reader then reads the game's own
+    terms (``MarkovGame.pays``, ``measure.Measure``)."""
+    if not game.pays:
+        return
+    sol.value = -sol.value
+    policy = sol.strategy
+    values = policy.values
+    policy.values = -values if isinstance(values, np.ndarray) else [-v for v in values]
+
+
 def _streams(game, rules, speedups: SpeedUps) -> bool:
     """Whether a game explored compiled (`rules`) may be solved as it is explored, block by
-    block, its graph not kept (``streamed``): its blocks vouched for and solvable so."""
+    block, its graph not kept (``streamed``): its blocks vouched for and solvable so, and
+    its numbers costs (a game that pays a score is solved from its graph, where its
+    points are negated and its cycles checked)."""
     return (
-        rules is not None
+        not game.pays
+        and rules is not None
         and rules.solve_blocks is not None
         and speedups.streamed
         and speedups.blocks
@@ -518,14 +538,14 @@ def _exact_policy_iteration(g, best):
 
 
 def _solve_horizon(game, g, H, exact, stats) -> Solution:
-    from .horizon import horizon_exact
-    from .kernels import horizon_layers
+    from .horizon import horizon_exact, horizon_layers
 
-    order = zero_cost_order(g).astype(np.int64)
+    pays = bool(game.pays)
+    order = horizon_order(g, pays).astype(np.int64)
     work = g.n_states * (H + 1) * max(1, g.n_edges // max(1, g.n_states))
     if exact is not False and work <= EXACT_HORIZON_WORK:
         t = time.perf_counter()
-        P, chosen = horizon_exact(g, H, order)
+        P, chosen = horizon_exact(g, H, order, pays)
         stats["exact_seconds"] = round(time.perf_counter() - t, 4)
         value = to_fraction(P[g.start])
         return Solution(
@@ -545,9 +565,9 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
             f"exact horizon solve refused: ~{work:,} steps exceed {EXACT_HORIZON_WORK:,}"
         )
     P = horizon_layers(
-        H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost
+        H, order, g.terminal, g.out_ptr, g.weight, g.denom, g.choice_ptr, g.target, g.cost, pays
     )
-    chosen = np.stack([_horizon_choices(g, P, h) for h in range(H + 1)])
+    chosen = np.stack([_horizon_choices(g, P, h, pays) for h in range(H + 1)])
     return Solution(
         game=game.name,
         params=game.params,
@@ -561,9 +581,11 @@ def _solve_horizon(game, g, H, exact, stats) -> Solution:
     )
 
 
-def _horizon_choices(g, P, h) -> np.ndarray:
+def _horizon_choices(g, P, h, pays: bool) -> np.ndarray:
     """Best edge per outcome with budget h, from the float table P (ties to the lowest)."""
-    left = h - g.cost.astype(np.int64)
+    from .horizon import budget_after
+
+    left = budget_after(h, g.cost.astype(np.int64), pays)
     q = np.where(left >= 0, P[np.maximum(left, 0), g.target], -1.0)
     e_out = g.edge_outcome()
     best = np.full(len(g.weight), -2.0)

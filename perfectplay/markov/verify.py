@@ -240,14 +240,20 @@ def _optimal(
 ) -> bool | None:
     """Is no legal choice better than the chosen one after any outcome? Exact when
     `values` are Fractions, else to TOLERANCE; None when a legal choice leads to a state
-    the file does not list (its value is unknown)."""
+    the file does not list (its value is unknown). A game's points and values are
+    compared as the engine's costs (``Measure.sign``): less is better."""
     exact = isinstance(values, list)
+    sign = game.measure.sign
+    values = [sign * v for v in values] if exact else sign * values
     vf = np.array([float(v) for v in values]) if exact else values
     for _, exp, b_of, k, c in _batches(game, cols, order):
         nxt = np.asarray(exp.next)[b_of, k]
-        cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[
-            b_of, k
-        ]
+        cost = (
+            sign
+            * np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), np.asarray(exp.next).shape)[
+                b_of, k
+            ]
+        )
         legal = nxt >= 0
         target = np.where(legal, position(nxt), 0)
         if (legal & (target < 0)).any():

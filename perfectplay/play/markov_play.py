@@ -1,5 +1,6 @@
 """Play a Markov game against chance, with the optimal choice and every choice's
-expected remaining cost shown at each step."""
+expected remaining cost (or, for a game that pays, expected score to come) shown at each
+step."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from .console import COMMANDS_HELP, Console, Quit
 
 def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: int | None) -> int:
     """Run one game with the advice of `strategy` (a solved policy, read through the
-    Strategy interface); chance is drawn from `seed`. Returns the cost the person paid."""
+    Strategy interface); chance is drawn from `seed`. Returns the cost the person paid
+    (the points scored, for a game that pays)."""
     rng = random.Random(seed)
-    unit = game.cost_unit
+    measure = game.measure
     console.say(
-        f"[bold]{game}[/bold]: optimal play needs {strategy.value(game.initial_state()):.6f} "
-        f"{unit} on average. {COMMANDS_HELP}"
+        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(game.initial_state()))}. "
+        f"{COMMANDS_HELP}"
     )
     state, paid = int(game.initial_state()), 0
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
@@ -40,7 +42,7 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
             paid += int(cost[choices[0]])
             state = int(target[choices[0]])
             continue
-        console.say(f"\n{game.describe_state(state)}  (paid {amount(paid, unit)})")
+        console.say(f"\n{game.describe_state(state)}  ({measure.so_far(paid)})")
         console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
         best = strategy.action(Decision(state, k))
         left = {c: int(cost[c]) + strategy.value(int(target[c])) for c in choices}
@@ -48,7 +50,7 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
         width = max(len(label) for label in labels)
         for i, (c, label) in enumerate(zip(choices, labels), 1):
             mark = "  [green]<- optimal[/green]" if c == best else ""
-            console.say(f"  {i}. {label:{width}}  {unit} left {left[c]:.4f}{mark}")
+            console.say(f"  {i}. {label:{width}}  {measure.to_go} {left[c]:.4f}{mark}")
         choice = _ask_choice(console, len(choices), choices.index(best) + 1)
         if choice == "undo":
             if history:
@@ -61,21 +63,15 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
         c = choices[choice - 1]
         if c != best:
             console.say(
-                f"[yellow]that costs {left[c] - left[best]:.4f} "
-                f"{unit} more than optimal on average[/yellow]"
+                f"[yellow]{measure.regret_text(measure.regret(left[c], left[best]))}[/yellow]"
             )
         paid += int(cost[c])
         state = int(target[c])
     console.say(
-        f"\n[bold]finished in {amount(paid, unit)}[/bold] "
+        f"\n[bold]{measure.finished(paid)}[/bold] "
         f"(optimal play averages {strategy.value(game.initial_state()):.4f})"
     )
     return paid
-
-
-def amount(count: int, unit: str) -> str:
-    """``1 move``, ``2 moves``: a count with its unit (given in the plural)."""
-    return f"{count} {unit[:-1] if count == 1 and unit.endswith('s') else unit}"
 
 
 def _draw(rng: random.Random, weights: np.ndarray) -> int:

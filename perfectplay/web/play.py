@@ -230,7 +230,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "paid": paid,
             "log": log[-12:],
             "value": strategy.value(game.initial_state()),
-            "unit": getattr(game, "cost_unit", "moves"),
+            "measure": game.measure,
             "seed": seed,
             "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),
             "undo_url": None if undo is None else _url(game, base, moves=undo),

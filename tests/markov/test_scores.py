@@ -1,0 +1,198 @@
+"""Games that pay a score (``MarkovGame.pays``): solved to the largest expected score and
+the best chance of scoring at least a horizon, checked against a brute-force oracle over
+the rules; a cycle that pays refused; every output reading as a score."""
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from perfectplay import Objective, solve
+from perfectplay.errors import PerfectplayError
+from perfectplay.markov.model import Expansion, MarkovGame
+from perfectplay.markov.table import TableGame
+
+from ..cli_runner import perfectplay
+
+ROLLS, SIDES = 3, 6
+DONE = ROLLS  # the terminal state; state r < ROLLS: r rolls made, the next about to land
+
+
+@dataclass(frozen=True)
+class KeepTheLast(MarkovGame):
+    """Roll a die up to three times and keep the last roll: stopping pays its face."""
+
+    name = "keep-the-last"
+    summary = "roll a die up to 3 times, the last roll's face paid"
+    pays = True
+    cost_unit = "points"
+
+    def initial_state(self) -> int:
+        return 0
+
+    def is_terminal(self, states):
+        return states == DONE
+
+    def expand(self, states):
+        B = len(states)
+        weight = np.ones((B, SIDES), dtype=np.int64)
+        nxt = np.full((B, SIDES, 2), -1, dtype=np.int64)
+        points = np.zeros((B, SIDES, 2), dtype=np.int64)
+        nxt[:, :, 0] = DONE  # stop: the face is paid
+        points[:, :, 0] = np.arange(1, SIDES + 1)
+        again = states + 1 < ROLLS
+        nxt[again, :, 1] = (states[again] + 1)[:, None]  # roll again, nothing paid
+        return Expansion(weight=weight, next=nxt, cost=points)
+
+    def describe_choice(self, state, k, c):
+        return f"keep {k + 1}" if c == 0 else "roll again"
+
+
+def oracle(game: MarkovGame, need: int | None = None) -> Fraction:
+    """The best expected total score (`need` None), or the best chance of scoring at least
+    `need` points, by recursion over the rules themselves (no engine code)."""
+
+    @lru_cache(maxsize=None)
+    def best(state: int, still: int | None) -> Fraction:
+        if game.is_terminal(np.array([state], dtype=np.int64))[0]:
+            return Fraction(0) if still is None else Fraction(int(still <= 0))
+        exp = game.expand(np.array([state], dtype=np.int64))
+        weight = exp.weight[0]
+        points = np.broadcast_to(exp.cost, exp.next.shape)[0]
+        total = Fraction(0)
+        for k in np.flatnonzero(weight > 0):
+            options = []
+            for c in np.flatnonzero(exp.next[0, k] >= 0):
+                paid, target = int(points[k, c]), int(exp.next[0, k, c])
+                options.append(
+                    paid + best(target, None) if still is None else best(target, still - paid)
+                )
+            total += int(weight[k]) * max(options)
+        return total / int(weight.sum())
+
+    return best(game.initial_state(), need)
+
+
+def test_a_scored_game_is_solved_to_its_largest_expected_score_proven():
+    sol = solve(KeepTheLast())
+    assert sol.value == Fraction(14, 3) == oracle(KeepTheLast())  # by hand: 3.5, 4.25, 14/3
+    assert sol.exact and sol.proven and sol.status == "proven optimal"
+    assert sol.strategy.value_of(2) == Fraction(7, 2)  # the last roll: its face
+    assert sol.strategy.choice(0, 3) == 1 and sol.strategy.choice(0, 4) == 0  # 4: again; 5: keep
+
+
+def test_the_float_stage_maximizes_too():
+    sol = solve(KeepTheLast(), exact=False)
+    assert not sol.exact and abs(sol.value_float - 14 / 3) < 1e-12
+
+
+@pytest.mark.parametrize("horizon", [0, 1, 4, 5, 6, 7])
+def test_the_probability_objective_is_the_chance_of_scoring_at_least_the_horizon(horizon):
+    want = oracle(KeepTheLast(), horizon)
+    exact = solve(KeepTheLast(), Objective("probability", horizon))
+    floats = solve(KeepTheLast(), Objective("probability", horizon), exact=False)
+    assert exact.value == want and exact.proven
+    assert abs(floats.value_float - float(want)) < 1e-12
+    if horizon == 5:  # at least 5: keep a 5 or 6, else roll again (1 - (4/6)^3)
+        assert want == 1 - Fraction(4, 6) ** 3
+
+
+@dataclass(frozen=True, eq=False)
+class ScoredTable(TableGame):
+    """A table game that pays: from 0, take 2 points at once, or flip a coin for 5 or 0."""
+
+    name = "scored-table"
+    summary = "take 2 points, or flip a coin for 5"
+    pays = True
+    cost_unit = "points"
+    table: dict = field(
+        default_factory=lambda: {0: [(1, [(2, 2), (1, 0)])], 1: [(1, [(2, 5)]), (1, [(2, 0)])]}
+    )
+    terminal: frozenset = frozenset({2})
+
+
+def test_a_table_game_pays_a_score():
+    assert solve(ScoredTable()).value == Fraction(5, 2)  # the coin: 5/2 beats 2
+    assert solve(ScoredTable(), Objective("probability", 2)).value == Fraction(1, 1)
+    assert solve(ScoredTable(), Objective("probability", 3)).value == Fraction(1, 2)
+
+
+def test_a_cycle_that_pays_is_refused_naming_a_state_on_it():
+    looping = TableGame({0: [(1, [(1, 0), (3, 0)])], 3: [(1, [(0, 1)])]}, terminal={1})
+    paying = type("Paying", (TableGame,), {"pays": True, "name": "paying"})
+    game = paying(looping.table, terminal=looping.terminal)
+    for objective in (Objective(), Objective("probability", 2)):
+        with pytest.raises(PerfectplayError) as err:
+            solve(game, objective)
+        assert "lies on a cycle that pays (a score could grow without end)" in str(err.value)
+        assert "state 0 " in str(err.value) or "state 3 " in str(err.value)
+        assert "\n" not in str(err.value)
+    assert solve(looping).value == 0  # as costs, the same table is a game like any
+
+
+def test_points_out_of_range_are_named_with_their_state():
+    broken = ScoredTable(table={0: [(1, [(2, -1)])]}, terminal=frozenset({2}))
+    with pytest.raises(PerfectplayError, match=r"choice 0 after outcome 0 of state 0 pays -1"):
+        solve(broken)
+    costly = TableGame({0: [(1, [(1, -2)])]}, terminal={1})
+    with pytest.raises(PerfectplayError, match="costs -2, outside 0 to .*declares pays = True"):
+        solve(costly)
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    from perfectplay import catalogue
+
+    monkeypatch.setitem(catalogue._REGISTERED, KeepTheLast.name, KeepTheLast)
+
+
+def test_every_command_reads_a_score(registered, tmp_path):
+    out, plot = tmp_path / "keep.json", tmp_path / "keep.png"
+    res = perfectplay("solve", "keep-the-last", "--out", str(out), "--plot", str(plot))
+    assert res.returncode == 0, res.stderr
+    assert "expected score (points)" in res.stdout and "4.666666667" in res.stdout
+    assert "14/3" in res.stdout and "proven optimal" in res.stdout
+    assert json.loads(out.read_text())["value"] == "14/3"
+    res = perfectplay("verify", str(out))
+    assert res.returncode == 0, res.stderr
+    assert "its expected score (points), recomputed: 4.666666667" in res.stdout
+    res = perfectplay("show", str(out))
+    assert res.returncode == 0 and "expected score (points) = 14/3" in res.stdout, res.stderr
+    res = perfectplay("play", "keep-the-last", "--seed", "3", input="\n" * 5)
+    assert res.returncode == 0, res.stderr
+    assert "optimal play scores 4.666667 points on average" in res.stdout
+    assert "points to come 4.2500" in res.stdout  # rolling again from the first roll
+    assert "finished with" in res.stdout
+    res = perfectplay("solve", "keep-the-last", "--objective", "probability", "--horizon", "5")
+    assert res.returncode == 0 and "P(score at least 5 points)" in res.stdout, res.stderr
+    assert "19/27" in res.stdout
+
+
+def test_the_explorer_lists_each_choice_with_its_expected_final_score(registered):
+    from perfectplay import load_strategy
+
+    doc = json.loads(json.dumps(solve(KeepTheLast()).export()))
+    view = load_strategy(doc).explore("0")
+    assert "value: 4.666666667 points expected" in view.facts
+    five = next(b for b in view.branches if b.number == 4)
+    assert [o.value for o in five.options] == ["5.000000 points", "4.250000 points"]
+    assert [o.chosen for o in five.options] == [True, False]
+
+
+def test_gymnasium_pays_positive_rewards(registered):
+    pytest.importorskip("gymnasium")
+    from perfectplay.gym import MarkovEnv
+
+    for seed in range(4):
+        env = MarkovEnv("keep-the-last")
+        env.reset(seed=seed)
+        face = env.position.outcome + 1
+        _, reward, done, _, _ = env.step(0)  # keep the first roll: its face paid
+        assert done and reward == face
+        chance = MarkovEnv("keep-the-last", objective="probability", horizon=5)
+        chance.reset(seed=seed)
+        _, reward, done, _, _ = chance.step(0)
+        assert done and reward == float(face >= 5)

@@ -573,13 +573,8 @@ def _print_summary(game, solution, out, plot) -> None:
     table = Table(title=str(game), show_header=False)
     table.add_column(style="bold")
     table.add_column(overflow="fold")
-    measure = game.measure
-    what = {
-        "expected": measure.expected,
-        "worst": f"worst-case {measure.unit}",
-        "probability": measure.within(solution.objective.horizon),
-    }
-    table.add_row("objective", what.get(solution.objective.name, solution.objective.name))
+    objective = solution.objective
+    table.add_row("objective", game.measure.objective_text(objective.name, objective.horizon))
     table.add_row("value", f"{solution.value_float:.9f}")
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))

@@ -42,6 +42,17 @@ class Measure:
             return f"P(score at least {horizon} {self.unit})"
         return f"P(finish within {horizon} {self.unit})"
 
+    def objective_text(self, name: object, horizon: object = None) -> str:
+        """An objective in the game's words (``expected score (points)``, ``worst-case
+        guesses``, ``P(finish within 4 moves)``); any other by its name."""
+        if name == "expected":
+            return self.expected
+        if name == "worst":
+            return f"worst-case {self.unit}"
+        if name == "probability" and isinstance(horizon, int):
+            return self.within(horizon)
+        return str(name)
+
     def chance_text(self, budget: int) -> str:
         """What a probability is the chance of, with `budget` units (score still needed)."""
         if self.pays:

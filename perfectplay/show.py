@@ -21,9 +21,8 @@ def strategy_tree(strategy: Strategy, depth: int, verdict=None):
         "exact check": "proven optimal (exact check)",
         "not checked": "claimed proven optimal: perfectplay verify checks that",
     }.get(verdict.optimality, escape(str(doc.get("status", "no claim"))))
-    objective = (
-        f"{_objective_text(strategy.game, doc)}{', determine' if doc.get('determine') else ''}"
-    )
+    what = strategy.game.measure.objective_text(doc.get("objective"), doc.get("horizon"))
+    objective = f"{escape(what)}{', determine' if doc.get('determine') else ''}"
     title = (
         f"[bold]{strategy.game}[/bold]: {objective} = {_value_text(data.get('value'))} ({claim})"
     )
@@ -34,19 +33,6 @@ def strategy_tree(strategy: Strategy, depth: int, verdict=None):
     root = Tree(title)
     strategy.render(root, depth)
     return root
-
-
-def _objective_text(game, doc: dict[str, Any]) -> str:
-    """The document's objective in the game's words (``expected score (points)``,
-    ``P(finish within 4 moves)``); any other objective by its name."""
-    measure, name = game.measure, doc.get("objective")
-    if name == "expected":
-        return measure.expected
-    if name == "probability" and isinstance(doc.get("horizon"), int):
-        return measure.within(doc["horizon"])
-    from rich.markup import escape
-
-    return escape(str(name))
 
 
 def _value_text(value: Any) -> str:

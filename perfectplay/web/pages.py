@@ -123,6 +123,7 @@ def _result(job) -> dict:
         "top": max([v for _, v in bars] or [1]),
         "root": job.strategy.root_path,
         "game": job.strategy.game,
+        "objective": job.strategy.game.measure.objective_text(doc["objective"], doc.get("horizon")),
     }
 
 

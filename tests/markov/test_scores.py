@@ -184,7 +184,22 @@ def test_the_explorer_lists_each_choice_with_its_expected_final_score(registered
 
 def test_gymnasium_pays_positive_rewards(registered):
     pytest.importorskip("gymnasium")
-    from perfectplay.gym import MarkovEnv
+    from gymnasium.utils.env_checker import check_env
+
+    from perfectplay.gym import MarkovEnv, OptimalAgent
+
+    check_env(MarkovEnv("keep-the-last"), skip_render_check=True)
+    env = MarkovEnv("keep-the-last")
+    agent = OptimalAgent(env)
+    returns = []
+    for seed in range(400):
+        env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            _, reward, done, _, _ = env.step(agent.act())
+            total += reward
+        returns.append(total)
+    assert min(returns) >= 1 and abs(np.mean(returns) - 14 / 3) < 0.35  # std of the mean ~0.06
 
     for seed in range(4):
         env = MarkovEnv("keep-the-last")
@@ -196,3 +211,13 @@ def test_gymnasium_pays_positive_rewards(registered):
         chance.reset(seed=seed)
         _, reward, done, _, _ = chance.step(0)
         assert done and reward == float(face >= 5)
+
+
+def test_the_web_board_reads_a_score():
+    from perfectplay.web.render import templates
+
+    page = templates.env.get_template("play_markov.html").render(
+        game=KeepTheLast(), measure=KeepTheLast().measure, value=14 / 3, paid=5, done=True
+    )
+    assert "optimal play scores 4.666667 points on average; scored so far:" in page
+    assert "finished with 5 points" in page

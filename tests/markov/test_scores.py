@@ -221,3 +221,45 @@ def test_the_web_board_reads_a_score():
     )
     assert "optimal play scores 4.666667 points on average; scored so far:" in page
     assert "finished with 5 points" in page
+
+
+def _random_scored_table(seed: int, n: int = 40) -> dict:
+    """A random table that pays, every choice leading to a lower state (so into its own
+    block or an earlier one, for any cycle_span), state 0 the end."""
+    rng = np.random.default_rng(seed)
+    table = {}
+    for s in range(1, n):
+        table[s] = [
+            (
+                int(rng.integers(1, 4)),
+                [
+                    (int(rng.integers(0, s)), int(rng.integers(0, 7)))
+                    for _ in range(rng.integers(1, 4))
+                ],
+            )
+            for _ in range(rng.integers(1, 4))
+        ]
+    return table
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_rules_that_pay_agree_with_the_table_and_the_oracle(seed, monkeypatch):
+    from perfectplay.markov import solve as markov_solve
+
+    from .compiled_table import CompiledTable
+
+    @dataclass(frozen=True, eq=False)
+    class ScoredCompiled(CompiledTable):
+        pays = True
+
+    n = 40
+    table = _random_scored_table(seed, n)
+    python = ScoredTable(table=table, terminal=frozenset({0}), start=n - 1)
+    want = oracle(python)
+    for game in (python, ScoredCompiled(table=table, terminal=frozenset({0}), n=n, start=n - 1)):
+        assert solve(game).value == want
+        assert solve(game, Objective("probability", 9)).value == oracle(python, 9)
+    blocks = ScoredCompiled(table=table, terminal=frozenset({0}), n=n, start=n - 1, cycle_span=8)
+    monkeypatch.setattr(markov_solve, "EXACT_STATES", 0)  # large enough to stream, for costs
+    floats = solve(blocks)  # a game that pays is solved from its graph, by its blocks
+    assert not floats.exact and abs(floats.value_float - float(want)) < 1e-9

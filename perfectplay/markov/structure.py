@@ -13,7 +13,10 @@ import numpy as np
 from ..errors import PerfectplayError
 from .compile import Graph, Pairs
 
-FREE_CYCLE_MESSAGE = "the game has a cycle of zero-cost choices, which this engine does not solve"
+FREE_CYCLE_MESSAGE = (
+    "the game has a cycle of zero-cost choices (that pay nothing, in a game that pays a "
+    "score), which this engine does not solve"
+)
 NEVER_ENDS_MESSAGE = (
     "from some reachable state the game can never end; this engine needs every "
     "state to be able to finish"

@@ -133,6 +133,17 @@ def test_a_cycle_that_pays_is_refused_naming_a_state_on_it():
     assert solve(looping).value == 0  # as costs, the same table is a game like any
 
 
+def test_a_cycle_that_pays_nothing_is_refused_as_one_that_costs_nothing():
+    """A free reroll forever would score nothing more: the values would not prove
+    anything (any score above the best satisfies the equations), as for costs."""
+    reroll = ScoredTable(table={0: [(1, [(1, 6), (0, 0)]), (1, [(1, 1), (0, 0)])]}, terminal={1})
+    for objective in (Objective(), Objective("probability", 2)):
+        with pytest.raises(
+            PerfectplayError, match=r"cycle of zero-cost choices \(that pay nothing"
+        ):
+            solve(reroll, objective)
+
+
 def test_points_out_of_range_are_named_with_their_state():
     broken = ScoredTable(table={0: [(1, [(2, -1)])]}, terminal=frozenset({2}))
     with pytest.raises(PerfectplayError, match=r"choice 0 after outcome 0 of state 0 pays -1"):

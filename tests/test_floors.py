@@ -25,7 +25,7 @@ NAMES = ["plumbing", "vocabulary", "protocol", "engine", "games", "registry", "s
 PLACED = {
     PLUMBING: """errors progress store cluster kernel_cache numba_hooks numba_start threading_layer
         allocator speedups""",
-    VOCABULARY: "game params objectives solution strategy engine verdict shards",
+    VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
         markov.model markov.table""",
     REGISTRY: "engines catalogue",

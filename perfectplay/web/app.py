@@ -8,6 +8,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -27,6 +28,21 @@ def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
 
     status = 413 if isinstance(exc, TooLarge) else 429 if isinstance(exc, Busy) else 400
     return error_page(request, str(exc), status)
+
+
+#: What a page says for the HTTP errors Starlette raises itself (an address no route has,
+#: a method a route does not take).
+_HTTP_WORDS = {
+    404: "there is no page at this address",
+    405: "this page is not reached that way (method {method})",
+}
+
+
+def _http_error(request: Request, exc: Exception) -> HTMLResponse:
+    """Starlette's own HTTP errors as the site's error page, in its words."""
+    status = getattr(exc, "status_code", 400)
+    words = _HTTP_WORDS.get(status, str(getattr(exc, "detail", "")) or "refused")
+    return error_page(request, words.format(method=request.method), status)
 
 
 def _server_error(request: Request, exc: Exception) -> HTMLResponse:
@@ -68,7 +84,11 @@ def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
         routes=routes,
         middleware=[Middleware(Hosts, hosts=hosts), Middleware(Limits), Middleware(SameOrigin)],
         lifespan=lifespan,
-        exception_handlers={PerfectplayError: _perfectplay_error, Exception: _server_error},
+        exception_handlers={
+            PerfectplayError: _perfectplay_error,
+            HTTPException: _http_error,
+            Exception: _server_error,
+        },
     )
     app.state.jobs = jobs
     return app

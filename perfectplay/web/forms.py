@@ -25,6 +25,16 @@ WEB_LIMITS: dict[str, dict[str, int]] = {
 #: The web page's defaults where the command line's are more than it solves ("game":
 #: {"param": value}): item matching's 7 items over 5 slots are 282 million pairs.
 WEB_DEFAULTS: dict[str, dict[str, int]] = {"item-matching": {"items": 4}}
+#: What a game's form says before a solve is started ("game": text): how long the
+#: solve the form asks for takes, where that is more than the page waits.
+SOLVE_NOTES: dict[str, str] = {
+    "wordle": (
+        "A full proof of Wordle's best play over all 12,972 first guesses took 2.2 hours "
+        "on a 2-core machine (about 4.2 core-hours; measured 2026 on the original lists, "
+        "docs/cluster.md), and this page stops a solve after 300 s: give a first guess "
+        "(salet is the proven best) and the solve proves the best play after it."
+    )
+}
 #: Longest game played on the web (turns).
 MAX_TURNS = 40
 
@@ -36,6 +46,12 @@ class TooLarge(PerfectplayError):
 def web_default(game: str, param: str) -> int | None:
     """The web page's own default of `param` of `game`, where it has one."""
     return WEB_DEFAULTS.get(game, {}).get(param)
+
+
+def web_high(game: str, spec) -> int:
+    """The most the web page takes of the integer parameter `spec` of `game`: the game's
+    own bound, or the web's lower one (``WEB_LIMITS``)."""
+    return min(spec.high, WEB_LIMITS.get(game, {}).get(spec.name, spec.high))
 
 
 def read_game(name: str, fields: Mapping[str, Any]) -> Game:
@@ -69,6 +85,18 @@ def read_game(name: str, fields: Mapping[str, Any]) -> Game:
     return game
 
 
+def read_first(game: Game, fields: Mapping[str, Any]) -> str | None:
+    """The first guess the form asks a deduction solve to play (None: the solver's own
+    choice), checked as the game reads a guess."""
+    text = str(fields.get("first") or "").strip()
+    if not text:
+        return None
+    if game.kind != "deduction":
+        raise BadParameter(f"{game.name} has no guesses: a first guess is for deduction games")
+    engine_of(game).guess_index(game, text)
+    return text
+
+
 def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
     """The objective (and horizon) in `fields`, the game's own by default."""
     name = str(fields.get("objective") or game.default_objective)
@@ -77,7 +105,9 @@ def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
         try:
             horizon: int | None = int(raw)
         except ValueError:
-            raise BadParameter(f"--horizon must be an integer, got {raw!r}") from None
+            raise BadParameter(f"horizon must be a whole number, got {raw!r}") from None
+        if horizon < 1:
+            raise BadParameter(f"horizon must be at least 1, got {horizon}")
         if horizon > MAX_TURNS:
             raise TooLarge(
                 f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})"

@@ -13,7 +13,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from starlette.responses import PlainTextResponse
+from starlette.responses import HTMLResponse, PlainTextResponse
 
 #: Largest request body accepted (forms are a few hundred bytes).
 MAX_BODY = 16 * 1024
@@ -82,6 +82,17 @@ def _refuse(status: int, line: str):
     return PlainTextResponse(line, status_code=status)
 
 
+def _too_large():
+    """The refusal of a request too large: the site's error page (an ASGI app), the
+    request left unread."""
+    from .render import templates
+
+    page = templates.env.get_template("error.html").render(
+        message=f"request too large: at most {MAX_BODY // 1024} KB (nothing was done)"
+    )
+    return HTMLResponse(page, status_code=413)
+
+
 def _header(scope, name: bytes) -> str | None:
     """The value of the request header `name` (lower case), or None."""
     for key, value in scope.get("headers") or ():
@@ -130,7 +141,7 @@ class Limits:
             or int(length) > MAX_BODY
             or len(scope.get("query_string", b"")) > MAX_QUERY
         ):
-            await _refuse(413, "request too large")(scope, receive, send)
+            await _too_large()(scope, receive, send)
             return
         chunks, size = [], 0
         while True:
@@ -140,7 +151,7 @@ class Limits:
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > MAX_BODY:
-                await _refuse(413, "request too large")(scope, receive, send)
+                await _too_large()(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break

@@ -80,6 +80,8 @@ class Job:
     #: Who started it (``pages.visitor``), the one visitor who may cancel it; None for the
     #: server's own solves (the strategy a Markov board plays, shared by every visitor).
     visitor: str | None = None
+    #: The first guess the solve was told to play (a deduction game's), or None.
+    first: str | None = None
     process: Any = None
     channel: Any = None
     started: float = field(default_factory=time.monotonic)
@@ -196,17 +198,26 @@ class _Reporter(Silent):
 
 
 def _solve(
-    server: int, channel, spec: str, objective: str, horizon: int | None, exact: bool
+    server: int,
+    channel,
+    spec: str,
+    objective: str,
+    horizon: int | None,
+    exact: bool,
+    first: str | None = None,
 ) -> None:
-    """A solve's worker: solve and send the document (or the one-line error)."""
+    """A solve's worker: solve (from the guess `first`, if given) and send the document
+    (or the one-line error)."""
     from ..catalogue import load_game
-    from ..engine import solve
+    from ..engine import engine_of, solve
     from ..objectives import Objective
 
     _die_with_server(server)
     try:
         game = load_game(spec)
-        options = {} if exact else {"exact": False}  # (a Markov engine's option)
+        options: dict[str, Any] = {} if exact else {"exact": False}  # (a Markov engine's)
+        if first:
+            options["first"] = engine_of(game).guess_index(game, first)
         solution = solve(
             game, Objective(objective, horizon), progress=_Reporter(channel), **options
         )
@@ -280,11 +291,12 @@ class Jobs:
         horizon: int | None,
         exact: bool = True,
         visitor: str | None = None,
+        first: str | None = None,
     ) -> Job:
-        """Start solving the game `spec` (``name(k=v,...)``) for `visitor`; Busy if too
-        many run."""
+        """Start solving the game `spec` (``name(k=v,...)``) for `visitor`, from the guess
+        `first` if given; Busy if too many run."""
         with self._lock:
-            return self._start(spec, objective, horizon, exact, visitor)
+            return self._start(spec, objective, horizon, exact, visitor, first)
 
     def _start(
         self,
@@ -293,6 +305,7 @@ class Jobs:
         horizon: int | None,
         exact: bool,
         visitor: str | None = None,
+        first: str | None = None,
     ) -> Job:
         if self._closed:
             raise Busy("the server is stopping")
@@ -300,14 +313,18 @@ class Jobs:
             job.poll()
         running = [j for j in self._jobs.values() if j.state == "running"]
         if len(running) >= SOLVES_AT_ONCE:
+            n = len(running)
             raise Busy(
-                f"{len(running)} solve(s) already running (at most {SOLVES_AT_ONCE} "
-                "at a time); wait for it or cancel it"
+                f"{n} solve{'s' if n != 1 else ''} already running (at most "
+                f"{SOLVES_AT_ONCE} at a time); wait for {'it' if n == 1 else 'one'} "
+                f"or cancel {'it' if n == 1 else 'one'}"
             )
         channel = self.context.Queue()
-        job = Job(str(next(self._ids)), spec, objective, horizon, exact, visitor, channel=channel)
+        job = Job(
+            str(next(self._ids)), spec, objective, horizon, exact, visitor, first, channel=channel
+        )
         job.process = self.context.Process(
-            target=_solve, args=(os.getpid(), channel, spec, objective, horizon, exact)
+            target=_solve, args=(os.getpid(), channel, spec, objective, horizon, exact, first)
         )
         job.process.start()
         self._jobs[job.id] = job

@@ -17,7 +17,15 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
 from .render import error_page, templates
-from .forms import read_game, read_objective, web_default
+from .forms import (
+    MAX_TURNS,
+    SOLVE_NOTES,
+    read_first,
+    read_game,
+    read_objective,
+    web_default,
+    web_high,
+)
 
 
 #: The cookie naming the visitor who started a solve: random, set by the answer that
@@ -44,16 +52,28 @@ def _games() -> list[dict]:
             games.append({"name": name, "error": str(err)})
             continue
         params = [s for s in cls.param_specs() if not s.path]
-        defaults = {}
+        defaults, highs = {}, {}
         for spec in params:
             web = web_default(name, spec.name)
             defaults[spec.name] = spec.default if web is None else web
-        games.append({"name": name, "cls": cls, "params": params, "defaults": defaults})
+            highs[spec.name] = web_high(name, spec)
+        games.append(
+            {
+                "name": name,
+                "cls": cls,
+                "params": params,
+                "defaults": defaults,
+                "highs": highs,
+                "note": SOLVE_NOTES.get(name, ""),
+            }
+        )
     return games
 
 
 def catalogue(request: Request) -> Response:
-    return templates.TemplateResponse(request, "catalogue.html", {"games": _games()})
+    return templates.TemplateResponse(
+        request, "catalogue.html", {"games": _games(), "max_turns": MAX_TURNS}
+    )
 
 
 async def solve(request: Request) -> Response:
@@ -67,9 +87,12 @@ def _start(request: Request, form) -> Response:
     for the visitor who posts it (a new one, given its cookie, if it has none)."""
     game = read_game(str(form.get("game", "")), form)
     objective = read_objective(game, form)
+    first = read_first(game, form)
     known = visitor(request)
     who = known or secrets.token_urlsafe(16)
-    job = request.app.state.jobs.start(str(game), objective.name, objective.horizon, visitor=who)
+    job = request.app.state.jobs.start(
+        str(game), objective.name, objective.horizon, visitor=who, first=first
+    )
     response = RedirectResponse(f"/jobs/{job.id}", status_code=303)
     if known is None:
         response.set_cookie(VISITOR, who, httponly=True, samesite="strict")
@@ -161,7 +184,7 @@ def cancel(request: Request) -> Response:
             "it can cancel it; nothing was changed",
             403,
         )
-    job.stop("cancelled")
+    job.stop("cancelled from this browser; nothing more is computed")
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
 

@@ -14,7 +14,9 @@ strategy's explorer node), the optimal one marked.
 from __future__ import annotations
 
 import random
+import secrets
 import time
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import numpy as np
@@ -24,7 +26,8 @@ from starlette.responses import RedirectResponse, Response
 from ..errors import PerfectplayError
 from .render import templates
 from .boards import draw
-from .forms import MAX_TURNS, TooLarge, read_game
+from .forms import MAX_TURNS, TooLarge, read_game, read_objective
+from .pads import pad_of
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -33,22 +36,35 @@ WAIT_FOR_STRATEGY = 1.0
 
 
 def page(request: Request) -> Response:
-    """The board of the game named in the address, in the position its moves give."""
+    """The board of the game named in the address, in the position its moves give. A
+    board whose address names no seed (a new game) is sent to the same address with a
+    fresh random one, which then holds its secret and its dice for the whole game."""
     q = request.query_params
     game = read_game(request.path_params["game"], q)
-    seed = _int(q.get("seed") or "1", "seed")
-    base = {**{k: v for k, v in game.params.items() if v != ""}, "seed": seed}
     board = BOARDS.get(game.kind)
     if board is None:
         raise PerfectplayError(f"{game.name} has no board on the web page")
-    return board(request, game, seed, base)
+    base = {k: v for k, v in game.params.items() if v != ""}
+    for key in ("objective", "horizon"):
+        if (q.get(key) or "").strip():
+            base[key] = q[key].strip()
+    if not (q.get("seed") or "").strip():
+        fresh = {**base, "seed": secrets.randbelow(10**9)}
+        rest = {k: v for k, v in q.items() if k not in fresh and k in _KEPT}
+        return RedirectResponse(_url(game, {**fresh, **rest}), status_code=303)
+    seed = _int(q["seed"], "seed")
+    return board(request, game, seed, {**base, "seed": seed})
+
+
+#: The query's words a board keeps when it adds a seed (the rest: parameters, read).
+_KEPT = ("secret", "moves", "guess", "feedback")
 
 
 def _int(raw: str, what: str) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise PerfectplayError(f"{what} must be an integer, got {raw!r}") from None
+        raise PerfectplayError(f"{what} must be a whole number, got {raw!r}") from None
 
 
 def _url(game, base: dict, **extra) -> str:
@@ -58,56 +74,106 @@ def _url(game, base: dict, **extra) -> str:
 
 
 # --- deduction games ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rules:
+    """What a deduction board plays for: the `objective` its advice serves and the most
+    guesses allowed (`limit`: the game's own, such as Wordle's turns, or the horizon
+    asked for, whichever is less; None: no limit); `note` says where the board departs
+    from what was asked (an objective it has no advisor for)."""
+
+    objective: str
+    limit: int | None
+    note: str = ""
+
+    def turns_left(self, played: int) -> int | None:
+        """The horizon the advisor plays for after `played` guesses (None: the expected
+        number of guesses)."""
+        if self.objective != "probability" or self.limit is None:
+            return None
+        return self.limit - played
+
+
+def read_rules(game, query) -> Rules:
+    """The board's rules from the address: the objective and horizon the catalogue's form
+    sends (the game's own by default), checked as a solve checks them."""
+    objective = read_objective(game, query)
+    limits = [n for n in (game.guess_limit(), objective.horizon) if n is not None]
+    note = ""
+    if objective.name not in ("expected", "probability"):
+        note = (
+            f"the board's advice serves the expected number of guesses ({objective.name} "
+            "is solved with 'solve')"
+        )
+    return Rules(objective.name, min(limits) if limits else None, note)
+
+
+def _moves(game, engine, text: str, hidden: int | None):
+    """The moves of the address that the game allows, and why the rest were refused
+    ("" if none were): unreadable moves, feedback no secret (or not the page's secret)
+    gives, moves after the solve."""
+    from ..play.deduction_play import consistent_secrets
+
+    try:
+        history = engine.parse_position(game, text)
+    except PerfectplayError as err:
+        return (), f"the moves in the address cannot be read ({_plain(game, err)}): a new game"
+    if len(history) > MAX_TURNS:
+        raise TooLarge(f"at most {MAX_TURNS} turns")
+    guesses, secrets_ = game.guesses(), game.secrets()
+    for i, (g, f) in enumerate(history):
+        shown = f"move {i + 1} ({game.format_code(guesses[g])} answered {game.format_feedback(f)})"
+        if i and history[i - 1][1] == game.solved_feedback():
+            return history[:i], f"{shown} comes after the secret was found: left out"
+        if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
+            return history[:i], (
+                f"{shown} is not what this board's secret answers: the board shows the "
+                "moves before it"
+            )
+        if not len(consistent_secrets(game, history[: i + 1])):
+            return history[:i], (
+                f"{shown}: no secret gives all these answers; the board shows the moves before it"
+            )
+    return history, ""
+
+
+def _plain(game, err: Exception) -> str:
+    """A game's message without the game's name before it (the board names the game)."""
+    return str(err).removeprefix(f"{game.name}: ")
+
+
 def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
-    """A deduction game's board (``BOARDS``): the guesses and their
-    feedback, the advisor's suggestion, the secrets still possible."""
+    """A deduction game's board (``BOARDS``): the guesses and their feedback, the
+    advisor's suggestion, the secrets still possible, the pad to play by clicks. Every
+    refusal (a guess the rules or the secrets refuse, moves the address gets wrong)
+    is said on the board, which stays where the game was."""
     from ..engine import engine_of
     from ..play.deduction_play import consistent_secrets
 
     engine = engine_of(game)
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
-    base = {**base, "secret": mode}
-    history = engine.parse_position(game, q.get("moves", ""))
-    if len(history) > MAX_TURNS:
-        raise TooLarge(f"at most {MAX_TURNS} turns")
-    guesses, secrets = game.guesses(), game.secrets()
+    rules = read_rules(game, q)
+    guesses, secrets_ = game.guesses(), game.secrets()
+    hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
+    history, message = _moves(game, engine, q.get("moves", ""), hidden)
+    status = 400 if message else 200
     left = consistent_secrets(game, history)
-    if not len(left):
-        raise PerfectplayError("no secret fits these moves")
-    hidden = random.Random(seed).randrange(len(secrets)) if mode == "page" else None
     moves = engine.format_position(game, history)
-    message, status = "", 200
-    guess_text = (q.get("guess") or "").strip()
+    base = {**base, "secret": mode}
     solved = bool(history) and history[-1][1] == game.solved_feedback()
-    if guess_text and not solved:
-        g = engine.guess_index(game, guess_text)
-        mask = game.restrict_guesses(history, guesses[[g]])
-        if mask is not None and not mask[0]:
-            message, status = f"{guess_text} is not allowed here (the game's hard mode)", 422
-        else:
-            if hidden is not None:
-                f = int(game.feedback(guesses[g], secrets[hidden]))
-            else:
-                f = game.parse_feedback(q.get("feedback") or "")
-            row = engine.feedback(game, guesses[[g]], secrets[left])[0]
-            if (row == f).any():
-                new = engine.format_position(game, history + ((g, f),))
-                return RedirectResponse(_url(game, base, moves=new), status_code=303)
-            message, status = (
-                (
-                    f"no secret still possible answers {game.format_code(guesses[g])} "
-                    f"with {game.format_feedback(f)}: feedback refused, nothing "
-                    "changed"
-                ),
-                422,
-            )
-    horizon = game.default_horizon() if game.default_objective == "probability" else None
-    over = horizon is not None and len(history) >= horizon and not solved
+    over = rules.limit is not None and len(history) >= rules.limit and not solved
+    guess_text = (q.get("guess") or "").strip()
+    if guess_text and not (solved or over or message):
+        found, message = _play(game, engine, history, left, hidden, guess_text, q)
+        if found is not None:
+            new = engine.format_position(game, history + (found,))
+            return RedirectResponse(_url(game, base, moves=new), status_code=303)
+        status = 422
     suggestion = None
     if not solved and not over:
-        turns_left = None if horizon is None else horizon - len(history)
-        advice = request.app.state.jobs.advise(str(game), moves, turns_left, BUDGET)
+        advice = request.app.state.jobs.advise(
+            str(game), moves, rules.turns_left(len(history)), BUDGET
+        )
         if advice is not None:
             suggestion = {"code": game.format_code(guesses[advice.guess]), "source": advice.source}
     rows = [
@@ -120,6 +186,8 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         for g, f in history
     ]
     undo = engine.format_position(game, history[:-1]) if history else None
+    other = "yours" if mode == "page" else "page"
+    pad = pad_of(game, history)
     return templates.TemplateResponse(
         request,
         "play_deduction.html",
@@ -129,22 +197,59 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "left": len(left),
             "mode": mode,
             "seed": seed,
-            "listed": [game.format_code(secrets[s]) for s in left[:24]],
+            "listed": [game.format_code(secrets_[s]) for s in left[:24]],
             "suggestion": suggestion,
+            "typed": guess_text if status == 422 else "",
             "solved": solved,
             "over": over,
             "moves": moves,
             "message": message,
             "base": base,
             "undo_url": None if undo is None else _url(game, base, moves=undo),
-            "new_url": _url(game, {**base, "seed": seed + 1}),
-            "secret": game.format_code(secrets[hidden])
+            "new_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
+            "other_url": _url(game, {**base, "secret": other, "seed": _fresh(other, seed)}),
+            "secret": game.format_code(secrets_[hidden])
             if hidden is not None and (solved or over)
             else None,
             "example": game.format_feedback(0),
-            "turns": horizon,
+            "rules": rules,
+            "pad": pad,
         },
         status_code=status,
+    )
+
+
+def _fresh(mode: str, seed: int) -> int:
+    """The seed of a game switched to `mode`: a new random secret when the page is to
+    hold one (the moves of a game played elsewhere say nothing of it)."""
+    return secrets.randbelow(10**9) if mode == "page" else seed
+
+
+def _play(game, engine, history, left, hidden, guess_text: str, q):
+    """The move (guess index, feedback) a typed guess makes, or None and why it is
+    refused: a guess the game cannot read, one its hard mode bars, feedback unreadable or
+    that no secret still possible gives."""
+    guesses, secrets_ = game.guesses(), game.secrets()
+    try:
+        g = engine.guess_index(game, guess_text)
+    except PerfectplayError as err:
+        return None, f"{_plain(game, err)}: nothing changed"
+    mask = game.restrict_guesses(history, guesses[[g]])
+    if mask is not None and not mask[0]:
+        return None, f"{guess_text} is not allowed here (the game's hard mode): nothing changed"
+    if hidden is not None:
+        f = int(game.feedback(guesses[g], secrets_[hidden]))
+    else:
+        try:
+            f = game.parse_feedback(q.get("feedback") or "")
+        except PerfectplayError as err:
+            return None, f"{_plain(game, err)}: nothing changed"
+    row = engine.feedback(game, guesses[[g]], secrets_[left])[0]
+    if (row == f).any():
+        return (g, f), ""
+    return None, (
+        f"no secret still possible answers {game.format_code(guesses[g])} "
+        f"with {game.format_feedback(f)}: feedback refused, nothing changed"
     )
 
 
@@ -175,13 +280,25 @@ def _solved_strategy(request: Request, game):
 
 
 def markov_board(request: Request, game, seed: int, base: dict) -> Response:
-    """A Markov game's board (``BOARDS``): the state, the chance outcome
-    drawn, every choice with its expected cost."""
+    """A Markov game's board (``BOARDS``): the state, the chance outcome drawn, every
+    choice with its expected cost. It plays the least expected cost: another objective
+    is refused on the board's page (its solve page answers it). A move the address gets
+    wrong is said on the board, which shows the moves before it."""
     q = request.query_params
+    objective = read_objective(game, q)
+    if objective.name != "expected":
+        raise PerfectplayError(
+            f"the {game.name} board plays for the least expected {_unit(game)}; "
+            f"'{objective.name}' is answered by 'solve' on the catalogue"
+        )
     raw = [m for m in (q.get("moves") or "").split(",") if m.strip()]
     if len(raw) > 10 * MAX_TURNS:
         raise TooLarge(f"at most {10 * MAX_TURNS} moves")
-    moves = [_int(m, "a move") for m in raw]
+    message = ""
+    try:
+        moves = [int(m) for m in raw]
+    except ValueError:
+        moves, message = [], "the moves in the address cannot be read (whole numbers): a new game"
     strategy, waiting = _solved_strategy(request, game)
     if waiting is not None:
         return waiting
@@ -198,12 +315,16 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         if len(legal) == 1:
             c = int(legal[0])
-        elif played < len(moves):
+        elif played < len(moves) and moves[played] in legal:
             c = moves[played]
             played += 1
-            if c not in legal:
-                raise PerfectplayError(f"move {played}: choice {c} is not legal there")
         else:
+            if played < len(moves):
+                message = (
+                    f"move {played + 1} (choice {moves[played]}) is not one the rules allow "
+                    "there: the board shows the moves before it"
+                )
+                moves = moves[:played]
             break
         log.append(
             f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
@@ -232,11 +353,18 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "value": strategy.value(game.initial_state()),
             "measure": game.measure,
             "seed": seed,
+            "message": message,
             "move_url": lambda c: _url(game, base, moves=",".join(map(str, moves[:played] + [c]))),
             "undo_url": None if undo is None else _url(game, base, moves=undo),
-            "new_url": _url(game, {**base, "seed": seed + 1}),
+            "new_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
         },
+        status_code=400 if message else 200,
     )
+
+
+def _unit(game) -> str:
+    """What a Markov game's cost counts (moves unless the game says)."""
+    return getattr(game, "cost_unit", "moves")
 
 
 #: The board of each kind of game.

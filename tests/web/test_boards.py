@@ -44,3 +44,39 @@ def test_tricky_trios_board_counts_every_trio_once():
         assert up == {1: 1, 2: 2, 4: 1, 5: 2}.get(int(phase), 0)
         held = int(f) if up else 0  # known cards of the face-up trio
         assert sum(c.known for c in cards) == held + sum(j * int(counts[j]) for j in range(4))
+
+
+def test_each_deduction_games_pad_enters_its_own_feedback():
+    from perfectplay.web.pads import pad_of
+
+    kinds = {
+        "wordle": ("marks", ("B", "Y", "G")),
+        "item-matching": ("marks", ("I", "W", "C")),
+        "mastermind": ("counts", ("B", "W")),
+        "bulls-and-cows": ("counts", ("B", "C")),
+        "permutation": ("number", 5),
+    }
+    for name, (kind, what) in kinds.items():
+        pad = pad_of(load_game(name, []), ())
+        assert pad.feedback_kind == kind, name
+        assert {"marks": pad.marks, "counts": pad.counts, "number": pad.numbers}[kind] == what
+    # two pegs: 3**2 feedbacks, still two counts
+    assert pad_of(load_game("mastermind", ["pegs=2", "colors=3"]), ()).feedback_kind == "counts"
+    assert pad_of(load_game("bulls-and-cows", []), ()).distinct
+    assert not pad_of(load_game("mastermind", []), ()).distinct
+
+
+def test_the_wordle_keyboard_shows_the_best_mark_of_each_letter():
+    from perfectplay.web.pads import QWERTY, pad_of
+
+    game = load_game("wordle", [])
+    guesses = [game.format_code(c) for c in game.guesses()]
+    moves = [
+        (guesses.index("salet"), game.parse_feedback("BYBBG")),
+        (guesses.index("crane"), game.parse_feedback("BBGBB")),
+    ]
+    pad = pad_of(game, moves)
+    assert ["".join(k.symbol for k in row) for row in pad.rows] == list(QWERTY)
+    states = {k.symbol: k.state for row in pad.rows for k in row}
+    assert states["a"] == "G"  # yellow, then green: its best
+    assert (states["s"], states["t"], states["c"], states["q"]) == ("B", "G", "B", "")

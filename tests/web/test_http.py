@@ -30,7 +30,12 @@ def client():
 
 
 def _line(response) -> str:
-    return html.unescape(re.search(r'id="error">([^<]*)<', response.text).group(1))
+    return _line_of(response.text)
+
+
+def _line_of(page: str) -> str:
+    """The error page's one line."""
+    return html.unescape(re.search(r'id="error">([^<]*)<', page).group(1))
 
 
 @pytest.mark.parametrize(
@@ -191,7 +196,8 @@ def _post_chunked(port: int, body: bytes) -> tuple[int, str]:
 def test_a_chunked_body_over_the_cap_is_refused_and_starts_no_solve(uvicorn_port, size):
     jobs, port = uvicorn_port
     form = b"game=mastermind&pegs=2&colors=2&padding="  # a solve, were it read
-    assert _post_chunked(port, form + b"x" * (size - len(form))) == (413, "request too large")
+    status, page = _post_chunked(port, form + b"x" * (size - len(form)))
+    assert status == 413 and "request too large: at most 16 KB" in _line_of(page)
     assert jobs.get("1") is None
 
 
@@ -237,3 +243,129 @@ def test_serve_listens_on_loopback_by_default():
     finally:
         app.serve = real
     assert calls == [("127.0.0.1", 8765)]
+
+
+def _said(page: str, element: str) -> str:
+    """The text of the board's element `element` (its id), or "" if it has none."""
+    found = re.search(rf'id="{element}">(.*?)</p>', page, re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))) if found else ""
+
+
+def test_a_new_board_draws_a_fresh_secret_and_a_seed_only_when_asked(client):
+    seeds = set()
+    for _ in range(2):
+        response = client.get("/play/mastermind?pegs=2&colors=3", follow_redirects=False)
+        assert response.status_code == 303
+        seeds.add(re.search(r"seed=(\d+)", response.headers["location"]).group(1))
+    assert len(seeds) == 2
+    page = client.get("/play/mastermind?pegs=2&colors=3&seed=7", follow_redirects=False)
+    assert page.status_code == 200 and "seed 7" in page.text
+    assert (
+        'id="mode-yours" href="/play/mastermind?pegs=2&amp;colors=3&amp;seed=7&amp;secret=yours"'
+        in (page.text)
+    )
+
+
+def test_a_board_ends_when_the_games_turns_are_used(client):
+    page = client.get("/play/wordle?turns=2&seed=5&guess=fuzzy").text
+    page = client.get(
+        "/play/wordle?turns=2&seed=5&secret=page&guess=jazzy&moves="
+        + re.search(r'name="moves" value="([^"]*)"', page).group(1)
+    ).text
+    assert _said(page, "outcome").startswith("no guesses left (2 allowed): the secret was ")
+    assert 'id="move"' not in page and "2 guesses allowed" in _said(page, "rules")
+
+
+def test_the_catalogues_objective_and_horizon_rule_the_board(client):
+    query = "pegs=2&colors=3&objective=probability&horizon=1&seed=1"
+    page = client.get(f"/play/mastermind?{query}").text
+    assert "1 guess allowed" in _said(page, "rules") and "best chance to win" in _said(
+        page, "rules"
+    )
+    page = client.get(f"/play/mastermind?{query}&guess=11").text
+    assert _said(page, "outcome").startswith(("no guesses left (1 allowed)", "solved in 1 guess"))
+    assert "objective=probability" in page and "horizon=1" in page  # (kept by its links)
+    page = client.get("/play/dice-cards?n=2&seed=1&objective=probability&horizon=3")
+    assert page.status_code == 400
+    assert "plays for the least expected moves" in _line(page)
+
+
+def test_moves_the_pages_secret_does_not_answer_are_refused_on_the_board(client):
+    page = client.get("/play/mastermind?seed=1&moves=1122:4B0W,1122:4B0W")
+    assert page.status_code == 400 and 'id="board"' in page.text
+    assert _said(page.text, "refused") == (
+        "move 1 (1122 answered 4B0W) is not what this board's secret answers: the board "
+        "shows the moves before it"
+    )
+    assert "solved" not in page.text and "1,296 secrets still possible" in page.text
+
+
+def test_an_invalid_guess_is_refused_on_the_board(client):
+    page = client.get("/play/mastermind?pegs=3&colors=4&seed=1&guess=99x")
+    assert page.status_code == 422 and 'id="board"' in page.text and 'id="move"' in page.text
+    assert _said(page.text, "refused") == (
+        "cannot read code '99x' (expected 3 symbols like 111): nothing changed"
+    )
+    assert 'value="99x"' in page.text  # (what was typed stays, to be corrected)
+
+
+def test_the_forms_limits_are_the_servers(client):
+    page = client.get("/").text
+    dice = page[page.index('id="game-dice-cards"') :]
+    assert re.search(r'name="n" value="5" min="1" max="8"', dice)
+    matching = page[page.index('id="game-item-matching"') :]
+    assert re.search(r'name="slots" value="5" min="1" max="5"', matching)
+    assert '<input type="text" name="costs"' in matching
+    assert 'name="horizon" min="1" max="40"' in page
+    response = client.post("/solve", data={"game": "mastermind", "horizon": "x"})
+    assert _line(response) == "horizon must be a whole number, got 'x'"
+
+
+@pytest.mark.parametrize(
+    "method, path, status, line",
+    [
+        ("GET", "/no-such-page", 404, "there is no page at this address"),
+        ("GET", "/solve", 405, "this page is not reached that way (method GET)"),
+    ],
+)
+def test_http_errors_are_the_sites_own_pages(client, method, path, status, line):
+    response = client.request(method, path)
+    assert response.status_code == status and _line(response) == line
+    assert '<link rel="stylesheet" href="/static/style.css">' in response.text
+
+
+@pytest.mark.parametrize(
+    "path, title",
+    [
+        ("/", "perfectplay: games"),
+        ("/play/wordle?seed=1", "wordle: play · perfectplay"),
+        ("/play/item-matching?seed=1&secret=yours", "item-matching: your game, advised"),
+        ("/play/dice-cards?n=2&seed=1", "dice-cards: play · perfectplay"),
+    ],
+)
+def test_every_page_is_titled_with_its_game(client, path, title):
+    assert title in re.search(r"<title>(.*?)</title>", client.get(path).text).group(1)
+
+
+def test_a_solve_starts_from_the_first_guess_asked(client):
+    page = client.get("/").text
+    wordle = page[page.index('id="game-wordle"') :]
+    assert "A full proof of Wordle's best play over all 12,972 first guesses took 2.2 hours" in (
+        html.unescape(wordle)
+    )
+    assert 'name="first"' in wordle
+    refused = client.post("/solve", data={"game": "mastermind", "first": "9999"})
+    assert refused.status_code == 400 and "9999" in _line(refused)
+    response = client.post(
+        "/solve",
+        data={"game": "mastermind", "pegs": "2", "colors": "3", "first": "11"},
+        follow_redirects=False,
+    )
+    job = response.headers["location"]
+    for _ in range(600):
+        if client.get("/api" + job).json()["state"] != "running":
+            break
+        time.sleep(0.1)
+    page = client.get(job).text
+    assert ": expected, first guess 11</h1>" in page
+    assert 'id="status">' in page and 'id="value">2.' in page  # (7/3 from 12; more from 11)

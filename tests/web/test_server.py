@@ -150,8 +150,8 @@ def test_every_board_answers_and_leaves_no_work_running(served):
         suggested = _suggested(base + f"/play/wordle?lists=nyt-2023&mode={mode}")
         assert "openings valued so far, of 14,855: an upper bound" in suggested
     # an optimal guess takes longer than the budget: the heuristic's, said so
-    assert "(most-parts)" in _suggested(base + "/play/wordle?moves=fuzzy:bbbbb")
-    assert "(optimal)" in _suggested(base + "/play/mastermind?moves=1123:1B1W")
+    assert "(most-parts)" in _suggested(base + "/play/wordle?secret=yours&moves=fuzzy:bbbbb")
+    assert "(optimal)" in _suggested(base + "/play/mastermind?secret=yours&moves=1123:1B1W")
     assert _settled(psutil.Process(proc.pid)) == []
 
 
@@ -160,9 +160,9 @@ def test_five_boards_at_once_all_answer(served):
     # Markov games of sizes whose kernels the install compiled (another size's first solve
     # compiles its own, a minute on a loaded machine, its board showing the progress)
     paths = [
-        "/play/wordle?moves=salet:bbbyg",
-        "/play/wordle?mode=hard&moves=crane:bbbbb",
-        "/play/bulls-and-cows?moves=0123:0B1C",
+        "/play/wordle?secret=yours&moves=salet:bbbyg",
+        "/play/wordle?secret=yours&mode=hard&moves=crane:bbbbb",
+        "/play/bulls-and-cows?secret=yours&moves=0123:0B1C",
         "/play/dice-cards?n=2",
         "/play/tricky-trios?n=2",
     ]
@@ -185,7 +185,7 @@ def test_a_solve_over_the_cap_is_refused_with_a_page(served):
     status, job = _post(base + "/solve", {"game": "mastermind", "pegs": "4", "colors": "7"})
     assert status == 303
     assert _post(base + "/solve", {"game": "dice-cards"})[0] == 429
-    status, page = _get(base + "/play/mastermind?moves=1123:0B1W")  # still answers
+    status, page = _get(base + "/play/mastermind?secret=yours&moves=1123:0B1W")  # still answers
     assert status == 200 and "suggested guess" in page
     assert _post(base + job + "/cancel", {})[0] == 303  # (the server is shared)
 

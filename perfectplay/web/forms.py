@@ -10,7 +10,7 @@ from ..catalogue import game_class, load_game
 from ..errors import BadParameter, PerfectplayError
 from ..game import Game
 from ..engine import engine_of, require_supported
-from ..objectives import Objective
+from ..objectives import OBJECTIVES, WITHIN, Objective
 
 #: At most this much work, in the unit the game's engine measures it (``Engine.size``:
 #: deduction games count guess-secret pairs: Wordle on its original lists is 30 million,
@@ -98,22 +98,33 @@ def read_first(game: Game, fields: Mapping[str, Any]) -> str | None:
 
 
 def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
-    """The objective (and horizon) in `fields`, the game's own by default."""
+    """The objective (and horizon) in `fields`, the game's own by default, in the page's
+    words where the command line's name its options."""
     name = str(fields.get("objective") or game.default_objective)
     raw = str(fields.get("horizon") or "").strip()
-    if raw:
-        try:
-            horizon: int | None = int(raw)
-        except ValueError:
-            raise BadParameter(f"horizon must be a whole number, got {raw!r}") from None
-        if horizon < 1:
-            raise BadParameter(f"horizon must be at least 1, got {horizon}")
-        if horizon > MAX_TURNS:
-            raise TooLarge(
-                f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})"
-            )
-    else:
-        horizon = game.default_horizon() if name == "probability" else None
+    horizon = _horizon(raw) if raw else game.default_horizon() if name in WITHIN else None
+    if raw and name in OBJECTIVES and name not in WITHIN:
+        raise BadParameter(
+            f"a horizon goes with the objective probability (or probability-then-cost), "
+            f"not {name!r}: leave it empty or pick one of those"
+        )
+    if name in WITHIN and horizon is None:
+        raise BadParameter(
+            f"objective {name!r} needs a horizon: the guesses or moves to finish within"
+        )
     objective = Objective(name, horizon)
     require_supported(game, objective)
     return objective
+
+
+def _horizon(raw: str) -> int:
+    """The horizon typed in the form, checked against the web's limit."""
+    try:
+        horizon = int(raw)
+    except ValueError:
+        raise BadParameter(f"horizon must be a whole number, got {raw!r}") from None
+    if horizon < 1:
+        raise BadParameter(f"horizon must be at least 1, got {horizon}")
+    if horizon > MAX_TURNS:
+        raise TooLarge(f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})")
+    return horizon

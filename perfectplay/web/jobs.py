@@ -338,17 +338,18 @@ class Jobs:
             job.poll()
         return job
 
-    def strategy(self, spec: str, objective: str) -> Job:
-        """The solve of `spec`'s strategy a Markov board plays (floating point): the one
-        started already (running or done), else a new one (Busy if the cap is taken)."""
-        key = (spec, objective)
+    def strategy(self, spec: str, objective: str, horizon: int | None = None) -> Job:
+        """The solve of `spec`'s strategy a Markov board plays (floating point) for
+        `objective` (within `horizon`): the one started already (running or done), else
+        a new one (Busy if the cap is taken)."""
+        key = (spec, objective, horizon)
         with self._lock:
             job = self._strategies.get(key)
             if job is not None:
                 job.poll()
                 if job.state in ("running", "done") and job.id in self._jobs:
                     return job
-            job = self._start(spec, objective, None, exact=False)
+            job = self._start(spec, objective, horizon, exact=False)
             self._strategies[key] = job
             return job
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from ..deduction.model import DeductionGame
 
+#: What the two counts are called, by their letters (others are shown as their letters).
+COUNT_NAMES = {("B", "W"): ("black", "white"), ("B", "C"): ("bulls", "cows")}
 #: The rows of an on-screen keyboard for letters a-z (the usual layout).
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
@@ -45,6 +47,11 @@ class Pad:
     marks: tuple[str, ...] = ()
     counts: tuple[str, str] | None = None
     numbers: int = 0
+
+    @property
+    def count_names(self) -> tuple[str, str]:
+        """The names of the two counts, for their rows of buttons."""
+        return COUNT_NAMES.get(self.counts, self.counts) if self.counts else ("", "")
 
     @property
     def feedback_kind(self) -> str:

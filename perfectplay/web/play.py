@@ -254,14 +254,14 @@ def _play(game, engine, history, left, hidden, guess_text: str, q):
 
 
 # --- Markov games ---------------------------------------------------------------------
-def _solved_strategy(request: Request, game):
+def _solved_strategy(request: Request, game, objective):
     """The strategy the board plays (solved in a worker, kept by the server), or the page
     to show meanwhile: the solve's progress, or a wait for a free place."""
     from .jobs import Busy
 
     jobs = request.app.state.jobs
     try:
-        job = jobs.strategy(str(game), "expected")
+        job = jobs.strategy(str(game), objective.name, objective.horizon)
     except Busy as busy:
         return None, templates.TemplateResponse(
             request, "play_wait.html", {"game": game, "job": None, "why": str(busy)}
@@ -281,16 +281,13 @@ def _solved_strategy(request: Request, game):
 
 def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     """A Markov game's board (``BOARDS``): the state, the chance outcome drawn, every
-    choice with its expected cost. It plays the least expected cost: another objective
-    is refused on the board's page (its solve page answers it). A move the address gets
-    wrong is said on the board, which shows the moves before it."""
+    choice (with its expected cost when the board plays the least expected cost; the
+    choices for the budget left when it plays for the best chance to finish within a
+    horizon, which ends the game once spent). A move the address gets wrong is said on
+    the board, which shows the moves before it."""
     q = request.query_params
     objective = read_objective(game, q)
-    if objective.name != "expected":
-        raise PerfectplayError(
-            f"the {game.name} board plays for the least expected {_unit(game)}; "
-            f"'{objective.name}' is answered by 'solve' on the catalogue"
-        )
+    horizon = objective.horizon if objective.name == "probability" else None
     raw = [m for m in (q.get("moves") or "").split(",") if m.strip()]
     if len(raw) > 10 * MAX_TURNS:
         raise TooLarge(f"at most {10 * MAX_TURNS} moves")
@@ -299,7 +296,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         moves = [int(m) for m in raw]
     except ValueError:
         moves, message = [], "the moves in the address cannot be read (whole numbers): a new game"
-    strategy, waiting = _solved_strategy(request, game)
+    strategy, waiting = _solved_strategy(request, game, objective)
     if waiting is not None:
         return waiting
     rng = random.Random(seed)
@@ -307,6 +304,8 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     played = 0
     k = None
     while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+        if horizon is not None and game.measure.next_budget(horizon, paid) is None:
+            break
         exp = game.expand(np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)
@@ -333,10 +332,12 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         paid += int(cost[c])
         state = int(exp.next[0, k, c])
         k = None
-    done = k is None
+    budget = None if horizon is None else game.measure.next_budget(horizon, paid)
+    spent = horizon is not None and budget is None
+    done = k is None or spent
     view = branch = None
     if not done:
-        view = strategy.explore(str(state))
+        view = strategy.explore(str(state) if horizon is None else f"{state}@{budget}")
         branch = next(b for b in view.branches if b.number == k)
     undo = ",".join(map(str, moves[: played - 1])) if played else None
     return templates.TemplateResponse(
@@ -347,7 +348,9 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "state": game.describe_state(state),
             "branch": branch,
             "done": done,
-            "board": draw(game, state, k),
+            "spent": spent,
+            "horizon": horizon,
+            "board": draw(game, state, None if spent else k),
             "paid": paid,
             "log": log[-12:],
             "value": strategy.value(game.initial_state()),
@@ -360,11 +363,6 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         },
         status_code=400 if message else 200,
     )
-
-
-def _unit(game) -> str:
-    """What a Markov game's cost counts (moves unless the game says)."""
-    return getattr(game, "cost_unit", "moves")
 
 
 #: The board of each kind of game.

@@ -51,7 +51,13 @@ def _line_of(page: str) -> str:
         (
             {"game": "mastermind", "objective": "probability"},
             400,
-            "objective 'probability' needs a horizon (--horizon H)",
+            "objective 'probability' needs a horizon: the guesses or moves to finish within",
+        ),
+        (
+            {"game": "mastermind", "objective": "expected", "horizon": "3"},
+            400,
+            "a horizon goes with the objective probability (or probability-then-cost), not "
+            "'expected': leave it empty or pick one of those",
         ),
         ({"game": "wordle", "answers": "/etc/passwd"}, 400, "answers names a file"),
         (
@@ -285,9 +291,24 @@ def test_the_catalogues_objective_and_horizon_rule_the_board(client):
     page = client.get(f"/play/mastermind?{query}&guess=11").text
     assert _said(page, "outcome").startswith(("no guesses left (1 allowed)", "solved in 1 guess"))
     assert "objective=probability" in page and "horizon=1" in page  # (kept by its links)
-    page = client.get("/play/dice-cards?n=2&seed=1&objective=probability&horizon=3")
-    assert page.status_code == 400
-    assert "plays for the least expected moves" in _line(page)
+
+    url = "/play/dice-cards?n=3&seed=2&objective=probability&horizon=6"
+    for _ in range(40):  # the chosen choice each turn (the strategy's solve: a moment)
+        page = client.get(url).text
+        chosen = re.search(r'<li class="option chosen"><a href="([^"]+)"', page)
+        if chosen is None and 'id="waiting"' in page:
+            time.sleep(0.2)
+        elif chosen is None:
+            break
+        else:
+            url = html.unescape(chosen.group(1))
+    assert _said(page, "aim").startswith(
+        "optimal play finishes within 6 moves with probability 0.2"
+    )
+    assert _said(page, "finished") in (
+        "not finished within 6 moves: the budget is spent",
+        f"finished in {_said(page, 'aim').split()[-1]} moves, within 6",
+    )
 
 
 def test_moves_the_pages_secret_does_not_answer_are_refused_on_the_board(client):

@@ -28,6 +28,8 @@
       slot.textContent = text[i] || "";
       if (feedback && pad.marks.length) {
         slot.className = "tile slot cycles mark-" + pad.marks[marks[i]];
+      } else if (form.dataset.colours) {
+        slot.className = "tile slot" + (text[i] ? " c" + text[i] : "");
       }
     });
     if (pad.distinct) {

@@ -186,5 +186,20 @@ def test_the_catalogue_and_a_wide_table_fit_a_phone(server, browser, tmp_path):
                     assert box["x"] >= 0 and box["x"] + box["width"] <= 390, card.text
             _check_page(browser, name)
             browser.save_screenshot(str(tmp_path / f"phone{path.replace('/', '_')}.png"))
+        # a solve from the catalogue's form, its result and its explorer
+        browser.get(server + "/")
+        form = browser.find_element(By.CSS_SELECTOR, "#game-mastermind form")
+        for field, value in (("pegs", "2"), ("colors", "3")):
+            form.find_element(By.NAME, field).clear()
+            form.find_element(By.NAME, field).send_keys(value)
+        assert _tap_targets_too_small(browser) == []
+        form.find_element(By.CSS_SELECTOR, "button.solve").click()
+        _wait(browser, "#result")
+        _check_page(browser, "mastermind")
+        browser.save_screenshot(str(tmp_path / "phone-result.png"))
+        browser.find_element(By.ID, "explore").click()
+        _wait(browser, "#node")
+        _check_page(browser, "mastermind")
+        browser.save_screenshot(str(tmp_path / "phone-explorer.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

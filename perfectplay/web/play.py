@@ -107,6 +107,16 @@ def read_rules(game, query) -> Rules:
     return Rules(objective.name, min(limits) if limits else None, note)
 
 
+def _board_objective(game, query, read):
+    """What `read` makes of the address's objective and horizon, with ""; or, where it
+    refuses them, what it makes of the game's own, with the refusal for the board to say
+    (the game is then played under its own rules)."""
+    try:
+        return read(game, query), ""
+    except PerfectplayError as err:
+        return read(game, {}), f"{err}: the board plays the game's own objective"
+
+
 def _moves(game, engine, text: str, hidden: int | None):
     """The moves of the address that the game allows, and why the rest were refused
     ("" if none were): unreadable moves, feedback no secret (or not the page's secret)
@@ -152,10 +162,13 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     engine = engine_of(game)
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
-    rules = read_rules(game, q)
+    rules, refused = _board_objective(game, q, read_rules)
     guesses, secrets_ = game.guesses(), game.secrets()
     hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
     history, message = _moves(game, engine, q.get("moves", ""), hidden)
+    message = message or refused
+    if refused:  # (the board's links leave them out)
+        base = {k: v for k, v in base.items() if k not in ("objective", "horizon")}
     status = 400 if message else 200
     left = consistent_secrets(game, history)
     moves = engine.format_position(game, history)
@@ -286,12 +299,13 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     horizon, which ends the game once spent). A move the address gets wrong is said on
     the board, which shows the moves before it."""
     q = request.query_params
-    objective = read_objective(game, q)
+    objective, message = _board_objective(game, q, read_objective)
+    if message:  # (the board's links leave them out)
+        base = {k: v for k, v in base.items() if k not in ("objective", "horizon")}
     horizon = objective.horizon if objective.name == "probability" else None
     raw = [m for m in (q.get("moves") or "").split(",") if m.strip()]
     if len(raw) > 10 * MAX_TURNS:
         raise TooLarge(f"at most {10 * MAX_TURNS} moves")
-    message = ""
     try:
         moves = [int(m) for m in raw]
     except ValueError:

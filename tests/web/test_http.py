@@ -390,3 +390,18 @@ def test_a_solve_starts_from_the_first_guess_asked(client):
     page = client.get(job).text
     assert ": expected, first guess 11</h1>" in page
     assert 'id="status">' in page and 'id="value">2.' in page  # (7/3 from 12; more from 11)
+
+
+def test_an_objective_the_board_cannot_play_is_refused_on_the_board(client):
+    page = client.get("/play/mastermind?pegs=2&colors=3&seed=1&objective=probability")
+    assert page.status_code == 400 and 'id="move"' in page.text
+    assert _said(page.text, "refused") == (
+        "objective 'probability' needs a horizon: the guesses or moves to finish within: "
+        "the board plays the game's own objective"
+    )
+    assert "objective=" not in page.text  # (its links play the game's own)
+    page = client.get("/play/dice-cards?n=2&seed=1&horizon=x")
+    assert page.status_code == 400 and 'id="choices"' in page.text
+    assert _said(page.text, "refused") == (
+        "horizon must be a whole number, got 'x': the board plays the game's own objective"
+    )

@@ -240,8 +240,9 @@ def _fresh(mode: str, seed: int) -> int:
 
 def _play(game, engine, history, left, hidden, guess_text: str, q):
     """The move (guess index, feedback) a typed guess makes, or None and why it is
-    refused: a guess the game cannot read, one its hard mode bars, feedback unreadable or
-    that no secret still possible gives."""
+    refused: a guess the game cannot read, one its rules bar here (Wordle's hard mode,
+    item matching's restrictions: the game says which rule), feedback unreadable or that
+    no secret still possible gives."""
     guesses, secrets_ = game.guesses(), game.secrets()
     try:
         g = engine.guess_index(game, guess_text)
@@ -249,7 +250,8 @@ def _play(game, engine, history, left, hidden, guess_text: str, q):
         return None, f"{_plain(game, err)}: nothing changed"
     mask = game.restrict_guesses(history, guesses[[g]])
     if mask is not None and not mask[0]:
-        return None, f"{guess_text} is not allowed here (the game's hard mode): nothing changed"
+        why = game.refusal(history, guesses[g])
+        return None, f"{game.format_code(guesses[g])} is not allowed here: {why}; nothing changed"
     if hidden is not None:
         f = int(game.feedback(guesses[g], secrets_[hidden]))
     else:

@@ -405,3 +405,19 @@ def test_an_objective_the_board_cannot_play_is_refused_on_the_board(client):
     assert _said(page.text, "refused") == (
         "horizon must be a whole number, got 'x': the board plays the game's own objective"
     )
+
+
+def test_a_guess_the_rules_bar_is_refused_on_the_board_saying_which_rule(client):
+    page = client.get("/play/wordle?mode=hard&secret=yours&seed=1&moves=salet:BBBBG&guess=crane")
+    assert page.status_code == 422 and 'id="move"' in page.text
+    assert _said(page.text, "refused") == (
+        "crane is not allowed here: position 5 must keep t; nothing changed"
+    )
+    page = client.get(
+        "/play/item-matching?slots=3&items=3&secret=yours&seed=1&moves=111:IIC&guess=121"
+    )
+    assert page.status_code == 422
+    assert _said(page.text, "refused") == (
+        "121 is not allowed here: item 1 was answered Incorrect, so it may not be used "
+        "again; nothing changed"
+    )

@@ -33,14 +33,14 @@ BOARDS = [
     "/play/item-matching",
     "/play/dice-cards",
     "/play/tricky-trios",
-    "/play/wordle?moves=salet:bbbyg",
+    "/play/wordle?secret=yours&moves=salet:bbbyg",
     "/play/dice-cards?n=8",
 ]
 #: Asked at once: positions no earlier request advised, and two Markov boards.
 AT_ONCE = [
-    "/play/wordle?moves=raise:bbbbb",
-    "/play/wordle?mode=hard&moves=crane:bbbbb",
-    "/play/bulls-and-cows?moves=0123:0B1C",
+    "/play/wordle?secret=yours&moves=raise:bbbbb",
+    "/play/wordle?secret=yours&mode=hard&moves=crane:bbbbb",
+    "/play/bulls-and-cows?secret=yours&moves=0123:0B1C",
     "/play/dice-cards?n=6",
     "/play/tricky-trios?n=7",
 ]

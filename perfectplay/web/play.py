@@ -31,6 +31,9 @@ from .pads import pad_of
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
+#: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
+#: `LISTED` are only counted).
+SHOWN, LISTED = 24, 6000
 #: Seconds a Markov board waits for its strategy's solve before showing its progress.
 WAIT_FOR_STRATEGY = 1.0
 
@@ -210,7 +213,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "left": len(left),
             "mode": mode,
             "seed": seed,
-            "listed": [game.format_code(secrets_[s]) for s in left[:24]],
+            "listed": [game.format_code(secrets_[s]) for s in left[:LISTED]],
             "suggestion": suggestion,
             "typed": guess_text if status == 422 else "",
             "solved": solved,
@@ -225,6 +228,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             if hidden is not None and (solved or over)
             else None,
             "example": game.format_feedback(0),
+            "shown": SHOWN,
             "rules": rules,
             "pad": pad,
         },

@@ -421,3 +421,12 @@ def test_a_guess_the_rules_bar_is_refused_on_the_board_saying_which_rule(client)
         "121 is not allowed here: item 1 was answered Incorrect, so it may not be used "
         "again; nothing changed"
     )
+
+
+def test_the_secrets_still_possible_are_listed_on_a_click(client):
+    page = client.get("/play/mastermind?pegs=3&colors=4&seed=1").text
+    listed = re.search(r'<details id="all-secrets">.*?<p class="secrets">(.*?)</p>', page, re.S)
+    codes = listed.group(1).split()
+    assert len(codes) == len(set(codes)) == 64 and codes[0] == "111" and codes[-1] == "444"
+    page = client.get("/play/mastermind?pegs=2&colors=3&seed=1").text  # 9: shown at once
+    assert 'id="all-secrets"' not in page and "11 12 13 21 22 23 31 32 33" in page

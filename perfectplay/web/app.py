@@ -78,6 +78,7 @@ def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
         Route("/jobs/{job_id}/cancel", pages.cancel, methods=["POST"]),
         Route("/jobs/{job_id}/explore", pages.explore),
         Route("/play/{game}", play.page),
+        Route("/play/{game}/options", play.options_page),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(

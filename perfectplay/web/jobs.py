@@ -1,6 +1,6 @@
 """Everything the server computes, in worker processes under one set of caps.
 
-Two kinds of work, each capped:
+Three kinds of work, each capped:
 
 * solves (a solve asked for on the page, or the strategy a Markov board plays), at most
   `SOLVES_AT_ONCE` at a time, each stopped after `TIME_LIMIT` seconds, its progress sent
@@ -10,7 +10,11 @@ Two kinds of work, each capped:
   its search ends in time; the worker is then ended. A board that finds those places
   taken gets the heuristic's guess alone (at most `HEURISTICS_AT_ONCE` such workers, each
   ended once it has answered); only when those are taken too does it answer without a
-  suggestion (``advise`` returns None), never waiting.
+  suggestion (``advise`` returns None), never waiting;
+* options (a deduction board's best guesses with their numbers, ``web/options.py``), at
+  most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
+  at once, the exact ranking's if it ends in time; a board that finds the place taken
+  shows none that time (``options`` returns None).
 
 Workers are forks of one warm process (multiprocessing's fork server, which imports
 ``worker_start`` first: the compiled kernels loaded, the default games' tables built), so
@@ -46,6 +50,9 @@ HEURISTICS_AT_ONCE = 3
 TIME_LIMIT = 300.0
 #: Finished solves kept (the oldest are forgotten first).
 KEEP = 20
+#: Options workers ranking at once (``web/options.py``); a board that finds them busy
+#: shows none this time.
+OPTIONS_AT_ONCE = 1
 #: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
 HEURISTIC_GRACE = 0.5
 #: Suggestions kept, by game and position (a position seen again answers at once).
@@ -249,6 +256,24 @@ def _advise(
         pass
 
 
+def _options(server: int, send, spec: str, moves: str, objective: str, horizon: int | None) -> None:
+    """An options worker: the rule of thumb's list at once, then the exact one (the server
+    ends this process when its budget is spent)."""
+    from ..catalogue import load_game
+    from ..engine import engine_of
+    from ..objectives import Objective
+    from .options import options_at
+
+    _die_with_server(server)
+    try:
+        game = load_game(spec)
+        history = engine_of(game).parse_position(game, moves)
+        for found in options_at(game, history, Objective(objective, horizon)):
+            send.send(found)
+    except (PerfectplayError, MemoryError):
+        pass
+
+
 def _noop(server: int) -> None:
     _die_with_server(server)
 
@@ -265,6 +290,8 @@ class Jobs:
         self._guessing = 0  # heuristic-only workers running
         self._advice: OrderedDict[tuple, Suggestion] = OrderedDict()
         self._pending: dict[tuple, threading.Event] = {}
+        self._ranking = 0  # options workers running
+        self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -402,10 +429,20 @@ class Jobs:
     def _run_advice(
         self, spec: str, moves: str, turns_left: int | None, budget: float, optimal: bool
     ) -> Suggestion | None:
-        receive, send = self.context.Pipe(duplex=False)
-        worker = self.context.Process(
-            target=_advise, args=(os.getpid(), send, spec, moves, turns_left, optimal)
+        return self._run_worker(
+            _advise,
+            (spec, moves, turns_left, optimal),
+            budget,
+            lambda found: found.final or not optimal,
+            grace=HEURISTIC_GRACE,
         )
+
+    def _run_worker(self, target, args: tuple, budget: float, last, grace: float = 0.0):
+        """What a worker running `target` (the server's pid, a pipe's end, `args`) sent
+        last within `budget` seconds (`grace` more for its first answer), or None; read
+        until `last` of an answer is true. The worker is then ended."""
+        receive, send = self.context.Pipe(duplex=False)
+        worker = self.context.Process(target=target, args=(os.getpid(), send, *args))
         worker.start()
         send.close()
         with self._lock:
@@ -415,12 +452,12 @@ class Jobs:
         try:
             while True:
                 left = deadline - time.monotonic()
-                if found is None:  # the heuristic's answer is worth a little longer
-                    left += HEURISTIC_GRACE
+                if found is None:  # the first answer is worth a little longer
+                    left += grace
                 if left <= 0 or not receive.poll(left):
                     break
                 found = receive.recv()
-                if found.final or not optimal:
+                if last(found):
                     break
         except (EOFError, OSError):  # the worker ended (all it had to say is said)
             pass
@@ -429,6 +466,33 @@ class Jobs:
             _end(worker, grace=0.5)
             with self._lock:
                 self._workers.discard(worker)
+        return found
+
+    # --- options ----------------------------------------------------------------------
+    def options(self, spec: str, moves: str, objective: str, horizon: int | None, budget: float):
+        """The options at the position `moves` of the game `spec` (``web/options.py``):
+        the exact list if ranked within `budget` seconds, else the rule of thumb's; None
+        when `OPTIONS_AT_ONCE` workers are busy ranking (nothing waited for)."""
+        key = (spec, moves, objective, horizon)
+        with self._lock:
+            if key in self._options:
+                self._options.move_to_end(key)
+                return self._options[key]
+            if self._closed or self._ranking >= OPTIONS_AT_ONCE:
+                return None
+            self._ranking += 1
+        found = None
+        try:
+            found = self._run_worker(
+                _options, (spec, moves, objective, horizon), budget, lambda o: o.final
+            )
+        finally:
+            with self._lock:
+                self._ranking -= 1
+                if found is not None and found.final:
+                    self._options[key] = found
+                    while len(self._options) > ADVICE_KEPT:
+                        self._options.popitem(last=False)
         return found
 
     def close(self) -> None:

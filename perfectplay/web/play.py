@@ -31,6 +31,8 @@ from .pads import pad_of
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
+#: Seconds the options at a turn may take to be worked out (every page answers within 2 s).
+OPTIONS_BUDGET = 1.5
 #: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
 #: `LISTED` are only counted).
 SHOWN, LISTED = 24, 6000
@@ -179,7 +181,9 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     over = rules.limit is not None and len(history) >= rules.limit and not solved
     guess_text = (q.get("guess") or "").strip()
-    if guess_text and not (solved or over or message):
+    # advising, a guess without its feedback is one picked from the options: entered only
+    picked = mode == "yours" and not (q.get("feedback") or "").strip()
+    if guess_text and not (solved or over or message or picked):
         found, message = _play(game, engine, history, left, hidden, guess_text, q)
         if found is not None:
             new = engine.format_position(game, history + (found,))
@@ -215,7 +219,8 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "seed": seed,
             "listed": [game.format_code(secrets_[s]) for s in left[:LISTED]],
             "suggestion": suggestion,
-            "typed": guess_text if status == 422 else "",
+            "typed": guess_text if status == 422 or picked else "",
+            "options_url": _url(game, base, moves=moves).replace("?", "/options?", 1),
             "solved": solved,
             "over": over,
             "moves": moves,
@@ -233,6 +238,41 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "pad": pad,
         },
         status_code=status,
+    )
+
+
+def options_page(request: Request) -> Response:
+    """The best guesses at a deduction board's turn with their numbers (``web/options.py``):
+    a page of its own, whose list the board's script places on the board. The address is
+    the board's; each guess links to the board with that guess played (advising: entered,
+    for the player to add what the other game answered)."""
+    from ..engine import engine_of
+
+    q = request.query_params
+    game = read_game(request.path_params["game"], q)
+    if game.kind != "deduction":
+        raise PerfectplayError(f"{game.name} lists its choices, with their costs, on its board")
+    engine = engine_of(game)
+    rules, _ = _board_objective(game, q, read_rules)
+    history, message = _moves(game, engine, q.get("moves", ""), None)
+    if message:
+        raise PerfectplayError(message)
+    moves = engine.format_position(game, history)
+    if rules.turns_left(0) is not None:
+        objective, horizon = "probability", rules.limit
+    else:
+        objective, horizon = (rules.objective if rules.objective == "worst" else "expected"), None
+    found = request.app.state.jobs.options(str(game), moves, objective, horizon, OPTIONS_BUDGET)
+    base = {k: v for k, v in q.items() if k not in ("moves", "guess", "feedback")}
+    return templates.TemplateResponse(
+        request,
+        "options.html",
+        {
+            "game": game,
+            "found": found,
+            "board_url": _url(game, base, moves=moves),
+            "pick_url": lambda guess: _url(game, base, moves=moves, guess=guess),
+        },
     )
 
 

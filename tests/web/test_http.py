@@ -408,13 +408,15 @@ def test_an_objective_the_board_cannot_play_is_refused_on_the_board(client):
 
 
 def test_a_guess_the_rules_bar_is_refused_on_the_board_saying_which_rule(client):
-    page = client.get("/play/wordle?mode=hard&secret=yours&seed=1&moves=salet:BBBBG&guess=crane")
+    page = client.get(
+        "/play/wordle?mode=hard&secret=yours&seed=1&moves=salet:BBBBG&guess=crane&feedback=BBBBB"
+    )
     assert page.status_code == 422 and 'id="move"' in page.text
     assert _said(page.text, "refused") == (
         "crane is not allowed here: position 5 must keep t; nothing changed"
     )
     page = client.get(
-        "/play/item-matching?slots=3&items=3&secret=yours&seed=1&moves=111:IIC&guess=121"
+        "/play/item-matching?slots=3&items=3&secret=yours&seed=1&moves=111:IIC&guess=121&feedback=III"
     )
     assert page.status_code == 422
     assert _said(page.text, "refused") == (
@@ -430,3 +432,26 @@ def test_the_secrets_still_possible_are_listed_on_a_click(client):
     assert len(codes) == len(set(codes)) == 64 and codes[0] == "111" and codes[-1] == "444"
     page = client.get("/play/mastermind?pegs=2&colors=3&seed=1").text  # 9: shown at once
     assert 'id="all-secrets"' not in page and "11 12 13 21 22 23 31 32 33" in page
+
+
+def test_the_best_guesses_are_listed_with_their_numbers(client):
+    page = client.get("/play/mastermind/options?pegs=3&colors=4&seed=1&secret=yours").text
+    assert _said(page, "options-label") == (
+        "exact: every guess valued to the end (the expected guesses to the end, this one "
+        "included), one of each kind of guess alike under the game's symmetry; the one "
+        "marked is proven optimal"
+    )
+    rows = re.findall(r"<tr( class=\"best\")?><td>(.*?)</tr>", page, re.S)
+    cells = [re.sub(r"<[^>]+>", "|", row).split("|") for _, row in rows]
+    first = [c.strip() for c in cells[0] if c.strip()]
+    assert first == ["112", "optimal", "3.2188 (103/32)", "8", "17", "yes"]  # rank's 103/32
+    assert rows[0][0] and not any(best for best, _ in rows[1:])
+    assert (
+        'href="/play/mastermind?pegs=3&amp;colors=4&amp;seed=1&amp;secret=yours&amp;guess=112"'
+        in page
+    )
+    # advising, a guess picked without the other game's answer is entered, not played
+    board = client.get("/play/mastermind?pegs=3&colors=4&seed=1&secret=yours&guess=112")
+    assert board.status_code == 200 and 'id="guess" value="112"' in board.text
+    assert 'class="row"' not in board.text and "64 secrets still possible" in board.text
+    assert client.get("/play/dice-cards/options?n=2&seed=1").status_code == 400

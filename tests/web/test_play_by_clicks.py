@@ -107,7 +107,8 @@ def _enter_feedback(browser, game, guess: str, secret: str) -> None:
 def _play_deduction(browser, server, name: str, query: str, secret: str | None, shot: Path) -> int:
     """Play the board of `name` to its end by clicks, the suggested guess each turn;
     against the page's secret (None) or advising a game whose secret is `secret`; the
-    second turn's pad, entered, saved to `shot`. The number of guesses played."""
+    second turn's pad, entered, saved to `shot` (the first turn's best guesses beside
+    it). The number of guesses played."""
     mode = "page" if secret is None else "yours"
     browser.get(f"{server}/play/{name}?{query}")
     _wait(browser, "#suggestion, #advice")
@@ -116,6 +117,13 @@ def _play_deduction(browser, server, name: str, query: str, secret: str | None, 
         _wait(browser, "#feedback")
     _check_page(browser, name)
     assert browser.switch_to.active_element.get_attribute("id") == "guess"
+    # the best guesses with their numbers, placed on the board; a click enters one
+    pick = _wait(browser, "#options-table a.pick", 30)
+    _check_page(browser, name)
+    pick.click()
+    guess = browser.find_element(By.ID, "guess").get_attribute("value")
+    assert guess == pick.get_attribute("data-guess") and _rows(browser) == 0
+    browser.save_screenshot(str(shot.with_name(shot.name.replace("entered", "options"))))
     game = load_game(name, [w for w in query.split("&") if w])
     played = 0
     while not browser.find_elements(By.ID, "outcome"):

@@ -79,6 +79,26 @@
     });
     form.addEventListener("submit", () => { if (!feedback.value.trim()) write(); });
   }
+  // the best guesses with their numbers, fetched from their own page and placed here
+  // (asked again a few times while the server works them out for another board); a
+  // click on one enters it
+  const options = document.getElementById("options");
+  function fetchOptions(tries) {
+    fetch(options.dataset.src).then((r) => r.text()).then((text) => {
+      const list = new DOMParser().parseFromString(text, "text/html").getElementById("options-list");
+      if (!list) return;
+      const ready = list.querySelector("#options-table");
+      if (!ready && tries > 1) { setTimeout(() => fetchOptions(tries - 1), 1000); return; }
+      options.replaceChildren(...list.childNodes);
+      options.querySelectorAll("a.pick").forEach((a) => a.addEventListener("click", (e) => {
+        e.preventDefault();
+        guess.value = a.dataset.guess;
+        show();
+        guess.focus();
+      }));
+    });
+  }
+  if (options) fetchOptions(6);
   guess.addEventListener("input", show);
   show();
   guess.focus();

@@ -1,0 +1,138 @@
+"""The options at a deduction board's turn, with their numbers: the best guesses, each with
+how it splits the secrets still possible (parts, the largest part, whether it may be the
+secret itself) and, where the exact ranking (``engine.rank``, the command line's ``rank``)
+is worked out within the board's budget, its exact value to the end of the game.
+
+A worker (``jobs.Jobs.options``) sends the rule of thumb's list at once (the guesses with
+the most parts, Kooi 2005, as the advisor's heuristic ranks them) and the exact list when
+the ranking ends; the page shows the last that arrived in time, labelled which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..objectives import Objective
+
+#: Options listed at a turn.
+TOP = 10
+
+
+@dataclass(frozen=True)
+class Option:
+    """A guess with its numbers: `value` (exact, to the end of the game: expected guesses
+    or the chance to win within the horizon; "" for the rule of thumb's list), `parts`
+    and `largest` (how it splits the secrets still possible), `possible` (it may be the
+    secret), `best` (optimal there, in an exact list)."""
+
+    guess: str
+    value: str
+    parts: int
+    largest: int
+    possible: bool
+    best: bool = False
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options listed at a turn: `label` says in plain words what backs them,
+    `column` what their value is; `final` when no better list will come."""
+
+    label: str
+    column: str
+    rows: tuple[Option, ...]
+    final: bool
+
+
+def _search(game, objective: Objective):
+    """The search the advisor ranks with (candidates, table) for `objective`."""
+    from ..deduction.root import search_for
+    from ..deduction.solve import core_objective
+    from ..deduction.search import SpeedUps
+
+    name = "losses" if objective.name == "probability" else objective.name
+    return search_for(game, core_objective(name, False), SpeedUps())
+
+
+def _rows(game, search, subset, picks, values=None, best=0) -> tuple[Option, ...]:
+    """Each guess of `picks` (indices) with how it splits `subset`."""
+    from ..deduction.partition import counts, in_subset
+
+    picks = np.asarray(picks, dtype=np.int64)
+    c = counts(search.table, picks, subset)
+    possible = in_subset(search.table, picks, subset)
+    codes = game.guesses()
+    return tuple(
+        Option(
+            guess=game.format_code(codes[g]),
+            value="" if values is None else values[i],
+            parts=int((c[i] > 0).sum()),
+            largest=int(c[i].max()),
+            possible=bool(possible[i]),
+            best=i < best,
+        )
+        for i, g in enumerate(picks.tolist())
+    )
+
+
+def rule_of_thumb(game, history, objective: Objective, top: int = TOP) -> Options:
+    """The `top` guesses by the most parts (ties: a possible secret, then the lowest code)."""
+    from ..deduction.heuristics import SCORES, ranking
+    from ..deduction.partition import consistent_after
+
+    search = _search(game, objective)
+    subset = consistent_after(search.table, history)
+    cand = search.candidates(subset, history)
+    picks = cand[ranking(search, cand, subset, SCORES["most-parts"])[:top]]
+    return Options(
+        "rule of thumb: the guesses with the most parts (not proven best)",
+        "",
+        _rows(game, search, subset, picks),
+        final=False,
+    )
+
+
+def exact(game, history, objective: Objective, top: int = TOP) -> Options:
+    """The `top` guesses of the exact ranking, each with its value to the end of the game."""
+    from ..deduction.partition import consistent_after
+    from ..deduction.rank import rank_guesses
+    from ..solution import format_value
+
+    search = _search(game, objective)
+    subset = consistent_after(search.table, history)
+    ranking = rank_guesses(game, objective, history)
+    shown = [p for p in ranking.guesses if p.canonical][:top]
+    played = len(history)
+    if objective.name == "probability":
+        values = [f"{float(p.value):.4f} ({format_value(p.value)})" for p in shown]
+        column = f"chance to win in {objective.horizon}"
+    else:
+        values = [
+            f"{float(p.value - played):.4f} ({format_value(p.value - played)})" for p in shown
+        ]
+        column = "expected guesses"
+    best = sum(p.canonical for p in ranking.optimal())
+    what = (
+        f"the chance to win within {objective.horizon} guesses"
+        if objective.name == "probability"
+        else "the expected guesses to the end, this one included"
+    )
+    return Options(
+        f"exact: every guess valued to the end ({what}), one of each kind of guess alike "
+        f"under the game's symmetry; {_marked(best)} proven optimal",
+        column,
+        _rows(game, search, subset, [p.guess for p in shown], values, best),
+        final=True,
+    )
+
+
+def _marked(n: int) -> str:
+    return "the one marked is" if n == 1 else f"the {n} marked are"
+
+
+def options_at(game, history, objective: Objective, top: int = TOP):
+    """The rule of thumb's list, then the exact one (a worker sends each as it comes)."""
+    yield rule_of_thumb(game, history, objective, top)
+    yield exact(game, history, objective, top)

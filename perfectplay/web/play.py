@@ -28,6 +28,7 @@ from .render import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .pads import pad_of
+from .review import markov_review
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -360,7 +361,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if waiting is not None:
         return waiting
     rng = random.Random(seed)
-    state, paid, log = game.initial_state(), 0, []
+    state, paid, log, steps = game.initial_state(), 0, [], []
     played = 0
     k = None
     while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
@@ -389,6 +390,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
             f"{game.describe_choice(state, k, c)}"
         )
+        steps.append((state, k, c))
         paid += int(cost[c])
         state = int(exp.next[0, k, c])
         k = None
@@ -409,6 +411,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "branch": branch,
             "done": done,
             "spent": spent,
+            "review": None if horizon is not None else markov_review(game, strategy, steps, state),
             "horizon": horizon,
             "board": draw(game, state, None if spent else k),
             "paid": paid,

@@ -455,3 +455,37 @@ def test_the_best_guesses_are_listed_with_their_numbers(client):
     assert board.status_code == 200 and 'id="guess" value="112"' in board.text
     assert 'class="row"' not in board.text and "64 secrets still possible" in board.text
     assert client.get("/play/dice-cards/options?n=2&seed=1").status_code == 400
+
+
+def _review(page: str) -> tuple[float, float, float, int]:
+    """The review's total loss and luck, what it accounts for and what was paid."""
+    loss = float(re.search(r'id="total-loss">([^<]*)<', page).group(1))
+    luck = float(re.search(r'id="total-luck">([^<]*)<', page).group(1))
+    accounted, paid = re.search(
+        r": ([\d.]+), what was paid \((\d+)\)", _said(page, "review-sum")
+    ).groups()
+    return loss, luck, float(accounted), int(paid)
+
+
+@pytest.mark.parametrize("astray", [0, 3])
+def test_a_markov_games_review_accounts_for_every_move(client, astray):
+    url, turn = "/play/dice-cards?n=3&seed=2", 0
+    for _ in range(200):  # `astray` turns with the last choice listed, then the optimal
+        page = client.get(url).text
+        choices = re.findall(r'<li class="option( chosen)?"><a href="([^"]+)"', page)
+        if not choices and 'id="waiting"' in page:
+            time.sleep(0.2)
+            continue
+        if not choices:
+            break
+        turn += 1
+        url = html.unescape(choices[-1][1] if turn <= astray else next(h for c, h in choices if c))
+        if turn == astray:  # on demand, mid-game: it accounts for what is still expected
+            loss, luck, accounted, paid = _review(client.get(url).text)
+            assert abs(accounted - paid) < 1e-3
+    assert _said(page, "finished").startswith("finished in ")
+    assert '<details class="review" id="review" open>' in page
+    loss, luck, accounted, paid = _review(page)
+    assert abs(accounted - paid) < 1e-3  # the expected cost, plus the losses, less the luck
+    assert (loss > 0.01) == ('class="lossy"' in page) == (astray > 0)  # (seed 2: a loss)
+    assert loss >= 0 and (astray or loss == 0)

@@ -168,6 +168,10 @@ def test_markov_board_played_to_the_end_by_clicks(server, browser, screen, tmp_p
             break
         browser.find_element(By.CSS_SELECTOR, "#choices li.chosen a").click()
     assert browser.find_element(By.ID, "finished").text.startswith("finished in ")
+    review = browser.find_element(By.ID, "review")  # open at the end, every move in it
+    assert review.get_attribute("open") is not None
+    assert browser.find_element(By.ID, "total-loss").text == "+0.0000"  # (optimal play)
+    browser.execute_script("arguments[0].scrollIntoView()", review)
     assert _tap_targets_too_small(browser) == []
     browser.save_screenshot(str(tmp_path / f"{name}-{screen}.png"))
 

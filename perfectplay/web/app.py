@@ -79,6 +79,7 @@ def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
         Route("/jobs/{job_id}/explore", pages.explore),
         Route("/play/{game}", play.page),
         Route("/play/{game}/options", play.options_page),
+        Route("/play/{game}/review", play.review_page),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(

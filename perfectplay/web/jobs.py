@@ -11,8 +11,8 @@ Three kinds of work, each capped:
   taken gets the heuristic's guess alone (at most `HEURISTICS_AT_ONCE` such workers, each
   ended once it has answered); only when those are taken too does it answer without a
   suggestion (``advise`` returns None), never waiting;
-* options (a deduction board's best guesses with their numbers, ``web/options.py``), at
-  most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
+* options (a deduction board's best guesses with their numbers, ``web/options.py``, or
+  the values its review needs, ``web/review.py``), at most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
   at once, the exact ranking's if it ends in time; a board that finds the place taken
   shows none that time (``options`` returns None).
 
@@ -274,6 +274,25 @@ def _options(server: int, send, spec: str, moves: str, objective: str, horizon: 
         pass
 
 
+def _values(server: int, send, spec: str, positions: list[tuple[str, int | None]]) -> None:
+    """A review's worker: the values at each position (``review.position_values``), the
+    last first, each sent as it is worked out (the server ends this process when its
+    budget is spent)."""
+    from ..catalogue import load_game
+    from ..engine import engine_of
+    from .review import position_values
+
+    _die_with_server(server)
+    try:
+        game = load_game(spec)
+        engine = engine_of(game)
+        for moves, played in reversed(positions):  # (the last are the quickest)
+            history = engine.parse_position(game, moves)
+            send.send((moves, played, position_values(game, history, played)))
+    except (PerfectplayError, MemoryError):
+        pass
+
+
 def _noop(server: int) -> None:
     _die_with_server(server)
 
@@ -292,6 +311,7 @@ class Jobs:
         self._pending: dict[tuple, threading.Event] = {}
         self._ranking = 0  # options workers running
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
+        self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -467,6 +487,43 @@ class Jobs:
             with self._lock:
                 self._workers.discard(worker)
         return found
+
+    # --- the values a review needs ----------------------------------------------------
+    def values(self, spec: str, positions: list[tuple[str, int | None]], budget: float):
+        """The values (``review.PositionValues``) at the deduction `positions` of the game
+        `spec` ((moves, the guess played there or None) each) that are known or worked
+        out within `budget` seconds, by position (kept, so that asking again goes
+        further), and how many were worked out now (None: none could be, the place for
+        it being taken)."""
+        found, todo = {}, []
+        with self._lock:
+            for key in positions:
+                if (spec, *key) in self._values:
+                    found[key] = self._values[(spec, *key)]
+                else:
+                    todo.append(key)
+            if not todo:
+                return found, 0
+            if self._closed or self._ranking >= OPTIONS_AT_ONCE:
+                return found, None
+            self._ranking += 1
+        got: list = []
+        try:
+            self._run_worker(
+                _values,
+                (spec, todo),
+                budget,
+                lambda answer: got.append(answer) or len(got) == len(todo),
+            )
+        finally:
+            with self._lock:
+                self._ranking -= 1
+                for moves, played, value in got:
+                    self._values[(spec, moves, played)] = value
+                while len(self._values) > ADVICE_KEPT:
+                    self._values.popitem(last=False)
+        found.update({(moves, played): value for moves, played, value in got})
+        return found, len(got)
 
     # --- options ----------------------------------------------------------------------
     def options(self, spec: str, moves: str, objective: str, horizon: int | None, budget: float):

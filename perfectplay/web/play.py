@@ -222,6 +222,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "suggestion": suggestion,
             "typed": guess_text if status == 422 or picked else "",
             "options_url": _url(game, base, moves=moves).replace("?", "/options?", 1),
+            "review_url": _url(game, base, moves=moves).replace("?", "/review?", 1),
             "solved": solved,
             "over": over,
             "moves": moves,
@@ -273,6 +274,63 @@ def options_page(request: Request) -> Response:
             "found": found,
             "board_url": _url(game, base, moves=moves),
             "pick_url": lambda guess: _url(game, base, moves=moves, guess=guess),
+        },
+    )
+
+
+def review_page(request: Request) -> Response:
+    """The review of a deduction board's game so far (``web/review.py``): every guess
+    beside the optimal one with the expected guesses to the end after each, and the luck
+    of each feedback; a page of its own, which the board's script places on the board.
+    The values are worked out within `OPTIONS_BUDGET` and kept, so that the page asked
+    again goes further."""
+    from ..engine import engine_of
+    from .review import deduction_review
+
+    q = request.query_params
+    game = read_game(request.path_params["game"], q)
+    if game.kind != "deduction":
+        raise PerfectplayError(f"{game.name} shows its review on its board")
+    engine = engine_of(game)
+    history, message = _moves(game, engine, q.get("moves", ""), None)
+    if message:
+        raise PerfectplayError(message)
+    solved = bool(history) and history[-1][1] == game.solved_feedback()
+    positions = [
+        (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
+        for i in range(len(history) + (0 if solved else 1))
+    ]
+    known, fresh = request.app.state.jobs.values(str(game), positions, OPTIONS_BUDGET)
+    values = {i: known[key] for i, key in enumerate(positions) if key in known}
+    review = deduction_review(game, history, values, solved)
+    complete = len(review.moves) == len(history)
+    if complete:
+        state = ""
+    elif fresh is None:
+        state = "being worked out for another board: reload for the rest"
+    elif fresh:
+        state = "the others are being worked out: reload for them"
+    else:  # a whole budget spent on the position before: the page cannot value it
+        unreviewed = len(history) - len(review.moves)
+        state = (
+            f"the first {unreviewed} {'is' if unreviewed == 1 else 'are'} not: valuing "
+            f"the position of guess {unreviewed} exactly takes longer than this page's "
+            f"{OPTIONS_BUDGET} s (the command line's rank values it)"
+        )
+    base = {k: v for k, v in q.items() if k not in ("moves", "guess", "feedback")}
+    return templates.TemplateResponse(
+        request,
+        "review.html",
+        {
+            "game": game,
+            "review": review,
+            "total": len(history),
+            "complete": complete,
+            "final": complete or fresh == 0,
+            "state": state,
+            "paid": len(review.moves),
+            "unit": "guesses",
+            "board_url": _url(game, base, moves=engine.format_position(game, history)),
         },
     )
 

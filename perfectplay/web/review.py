@@ -1,21 +1,28 @@
-"""A review of a Markov game played on a board: every move beside the optimal one, with
-what each was expected to cost from there (the loss of the move) and what the dice gave
-against what was expected before they were rolled (the luck).
+"""A review of a game played on a board: every move beside the optimal one, with what
+each was expected to cost from there (the loss of the move) and what chance gave against
+what was expected before it (the luck): the dice of a Markov game, the feedback of a
+deduction game.
 
 With V(s) the expected cost of state s under optimal play and Q(s, k, c) the cost of
 choice c after chance outcome k plus V of where it leads, a move's loss is
 Q(s, k, played) - min_c Q(s, k, c) and the roll's luck is V(s) - min_c Q(s, k, c)
 (positive: a roll better than the average). The cost paid is then exactly
 V(start) + the losses - the luck, less V of where the game stands (0 once it is
-finished): the review accounts for every unit paid.
+finished): the review accounts for every unit paid. A deduction game is reviewed alike
+for the expected number of guesses, V(h) being the least expected guesses still needed
+after the moves h and Q(h, g) the expected guesses to the end after guess g, g included
+(the command line's ``rank`` at each position, worked out in a worker; see
+``position_values``): the feedback's luck is Q(h, g) - 1 - V(h + (g, f)).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
+from ..objectives import Objective
 from ..strategy import Decision
 
 
@@ -96,3 +103,65 @@ def _value(game, strategy, state: int) -> float:
     if value is None:
         raise ValueError(f"the strategy lists no state {state}")
     return value
+
+
+@dataclass(frozen=True)
+class PositionValues:
+    """What the review needs of a deduction position: V (the least expected guesses still
+    needed), the optimal guess, and Q of the guess played there (None: none played yet)."""
+
+    best: Fraction
+    best_guess: int
+    played: Fraction | None
+
+
+def position_values(game, history, played: int | None) -> PositionValues:
+    """The values at the position `history` (``rank_guesses`` for the expected number of
+    guesses), with Q of the guess `played` there (one that learns nothing costs a guess
+    and leaves V as it was)."""
+    from ..deduction.rank import rank_guesses
+
+    ranking = rank_guesses(game, Objective(), history)
+    done = len(history)
+    best = ranking.best - done
+    value = None
+    if played is not None:
+        priced = ranking.price(played)
+        value = best + 1 if priced is None else priced.value - done
+    return PositionValues(best, ranking.guesses[0].guess, value)
+
+
+def deduction_review(game, history, values: dict[int, PositionValues], solved: bool) -> Review:
+    """The review of the last of the deduction moves `history` whose positions' values are
+    known (`values`, by number of moves; the positions nearest the end are the quickest
+    to value, so a review too slow for the first turns still reviews the last), from the
+    first of those positions on."""
+    codes = game.guesses()
+    moves: list[Move] = []
+    for turn in range(len(history), 0, -1):
+        g, f = history[turn - 1]
+        here, after = values.get(turn - 1), values.get(turn)
+        if here is None or (after is None and not (solved and turn == len(history))):
+            break
+        left = 0 if after is None else float(after.best)
+        moves.insert(
+            0,
+            Move(
+                turn,
+                "",
+                game.format_feedback(f),
+                game.format_code(codes[g]),
+                game.format_code(codes[here.best_guess]),
+                float(here.played),
+                float(here.best),
+                float(here.played) - 1 - left,
+            ),
+        )
+    first = moves[0].turn - 1 if moves else len(history)
+    now = values.get(len(history))
+    start = values.get(first)
+    return Review(
+        tuple(moves),
+        0.0 if start is None else float(start.best),
+        0.0 if now is None else float(now.best),
+    )

@@ -489,3 +489,22 @@ def test_a_markov_games_review_accounts_for_every_move(client, astray):
     assert abs(accounted - paid) < 1e-3  # the expected cost, plus the losses, less the luck
     assert (loss > 0.01) == ('class="lossy"' in page) == (astray > 0)  # (seed 2: a loss)
     assert loss >= 0 and (astray or loss == 0)
+
+
+def test_a_deduction_games_review_accounts_for_every_guess(client):
+    moves = "111:0B0W,222:1B0W"  # two guesses of Mastermind 3x4, neither optimal
+    page = client.get(f"/play/mastermind/review?pegs=3&colors=4&secret=yours&seed=1&moves={moves}")
+    assert _said(page.text, "review-state").startswith("review of the game: every guess")
+    rows = [
+        [c.strip() for c in re.sub(r"<[^>]+>", "|", row).split("|") if c.strip()]
+        for row in re.findall(r"<tr(?: class=\"lossy\")?><td>(.*?)</tr>", page.text, re.S)
+    ]
+    # 111 against the optimal 112 (103/32 = 3.21875, rank's), answered 0B0W
+    assert rows[0] == ["1.", "111", "3.6406", "112", "3.2188", "0B0W", "+0.4219", "-0.0631"]
+    assert rows[1][:5] == ["2.", "222", "3.1852", "223", "2.7037"]
+    loss, luck, accounted, paid = _review(page.text)
+    assert paid == 2 and abs(accounted - paid) < 1e-3 and loss > 0.9
+    assert "less the 2.3333 still expected" in _said(page.text, "review-sum")
+    board = client.get(f"/play/mastermind?pegs=3&colors=4&secret=yours&seed=1&moves={moves}")
+    assert 'id="review-link"' in board.text and "review of the game so far" in board.text
+    assert client.get("/play/dice-cards/review?n=2&seed=1").status_code == 400

@@ -141,6 +141,13 @@ def _play_deduction(browser, server, name: str, query: str, secret: str | None, 
         played += 1
         assert played <= 8
     assert browser.find_element(By.ID, "outcome").text.startswith(f"solved in {played} guess")
+    # the review of the game, placed on the board when it is worked out (at least the last
+    # guesses: the first of a full Wordle take longer than the page gives them)
+    _wait(browser, "#review-state.final", 60)
+    reviewed = browser.find_elements(By.CSS_SELECTOR, "#review table.review-table tr")
+    assert len(reviewed) >= 3  # (the header, a guess, the totals)
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "review"))
+    _check_page(browser, name)
     return played
 
 

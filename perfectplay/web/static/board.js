@@ -1,12 +1,39 @@
 // A deduction board played by clicks (web/pads.py): the keys type into the guess box,
 // the tiles of the guess being entered cycle the mark another game gave (advice mode),
 // the count buttons pick its counts; all of it writes into the same boxes a keyboard
-// types into, and the server reads those boxes as before.
+// types into, and the server reads those boxes as before. The best guesses and the
+// review are pages of their own, placed on the board when they are ready.
 (function () {
   const form = document.getElementById("move");
+  const guess = document.getElementById("guess");
+
+  // Place the list of the page at `section.dataset.src` (its element `id`) in `section`,
+  // asking again each second (up to `tries` times) while it says it is not ready.
+  function place(section, id, ready, tries, then) {
+    fetch(section.dataset.src).then((r) => r.text()).then((text) => {
+      const list = new DOMParser().parseFromString(text, "text/html").getElementById(id);
+      if (!list) return;
+      if (!list.querySelector(ready) && tries > 1) {
+        setTimeout(() => place(section, id, ready, tries - 1, then), 1000);
+        return;
+      }
+      section.replaceChildren(...list.childNodes);
+      if (then) then(section);
+    });
+  }
+
+  const review = document.getElementById("review");
+  if (review) {
+    const open = () => place(review, "review-list", ".final", 10);
+    if (review.dataset.open) open();
+    else document.getElementById("review-link").addEventListener("click", (e) => {
+      e.preventDefault();
+      open();
+    });
+  }
+
   if (!form) return;
   const pad = JSON.parse(document.getElementById("pad-data").textContent);
-  const guess = document.getElementById("guess");
   const feedback = document.getElementById("feedback"); // only when advising
   const slots = Array.from(form.querySelectorAll("#entry .slot"));
   const keys = Array.from(form.querySelectorAll("#keys .key[data-symbol]"));
@@ -79,18 +106,12 @@
     });
     form.addEventListener("submit", () => { if (!feedback.value.trim()) write(); });
   }
-  // the best guesses with their numbers, fetched from their own page and placed here
-  // (asked again a few times while the server works them out for another board); a
-  // click on one enters it
+
+  // the best guesses with their numbers; a click on one enters it
   const options = document.getElementById("options");
-  function fetchOptions(tries) {
-    fetch(options.dataset.src).then((r) => r.text()).then((text) => {
-      const list = new DOMParser().parseFromString(text, "text/html").getElementById("options-list");
-      if (!list) return;
-      const ready = list.querySelector("#options-table");
-      if (!ready && tries > 1) { setTimeout(() => fetchOptions(tries - 1), 1000); return; }
-      options.replaceChildren(...list.childNodes);
-      options.querySelectorAll("a.pick").forEach((a) => a.addEventListener("click", (e) => {
+  if (options) {
+    place(options, "options-list", "#options-table", 6, (section) => {
+      section.querySelectorAll("a.pick").forEach((a) => a.addEventListener("click", (e) => {
         e.preventDefault();
         guess.value = a.dataset.guess;
         show();
@@ -98,7 +119,6 @@
       }));
     });
   }
-  if (options) fetchOptions(6);
   guess.addEventListener("input", show);
   show();
   guess.focus();

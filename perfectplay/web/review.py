@@ -39,10 +39,12 @@ class Move:
     played_cost: float
     best_cost: float
     luck: float
+    sign: int = 1  # the game's Measure.sign: -1 where its numbers are points to maximize
 
     @property
     def loss(self) -> float:
-        return self.played_cost - self.best_cost
+        """How much worse the move played is than the optimal one (never negative)."""
+        return self.sign * (self.played_cost - self.best_cost)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Review:
     moves: tuple[Move, ...]
     start: float
     left: float  # expected cost from where the game stands (0 once finished)
+    sign: int = 1  # the game's Measure.sign: -1 where its numbers are points to maximize
 
     @property
     def loss(self) -> float:
@@ -63,14 +66,18 @@ class Review:
 
     @property
     def accounted(self) -> float:
-        """What the review says was paid: the start's expected cost, plus the losses,
-        less the luck and what is still to be paid."""
-        return self.start + self.loss - self.luck - self.left
+        """What the review says was paid (or scored): the start's expected cost, plus the
+        losses, less the luck and what is still to be paid (for points: the start's
+        expected score, less the losses, plus the luck, less what is still to come)."""
+        return self.start + self.sign * (self.loss - self.luck) - self.left
 
 
 def markov_review(game, strategy, steps, now: int) -> Review:
     """The review of the moves `steps` ((state, outcome, choice) each, in order) of
-    `game` under its expected-cost `strategy`; `now` is the state the game stands in."""
+    `game` under its expected-cost (or expected-score) `strategy`; `now` is the state the
+    game stands in. Values are in the game's own terms; the best choice is the one its
+    ``Measure`` ranks first (least cost, most points)."""
+    sign = game.measure.sign
     moves = []
     for turn, (state, k, c) in enumerate(steps, 1):
         exp = game.expand(np.array([state], dtype=np.int64))
@@ -78,7 +85,10 @@ def markov_review(game, strategy, steps, now: int) -> Review:
         legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         q = {a: float(cost[a]) + _value(game, strategy, int(exp.next[0, k, a])) for a in legal}
         chosen = strategy.action(Decision(state, k, None))
-        best = chosen if chosen in q and q[chosen] <= min(q.values()) else min(q, key=q.get)
+        ranked = {a: sign * v for a, v in q.items()}  # as costs: the least is the best
+        if not (chosen in ranked and ranked[chosen] <= min(ranked.values())):
+            chosen = min(ranked, key=ranked.get)
+        best = chosen
         moves.append(
             Move(
                 turn,
@@ -88,16 +98,17 @@ def markov_review(game, strategy, steps, now: int) -> Review:
                 game.describe_choice(state, k, best),
                 q[c],
                 q[best],
-                _value(game, strategy, state) - q[best],
+                sign * (_value(game, strategy, state) - q[best]),
+                sign,
             )
         )
     start = _value(game, strategy, game.initial_state())
-    return Review(tuple(moves), start, _value(game, strategy, now))
+    return Review(tuple(moves), start, _value(game, strategy, now), sign)
 
 
 def _value(game, strategy, state: int) -> float:
     """V(state): the strategy's value (0 for a finished game)."""
-    if bool(np.asarray(game.is_terminal(np.array([state])))[0]):
+    if bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
         return 0.0
     value = strategy.value(state)
     if value is None:

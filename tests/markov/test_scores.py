@@ -274,3 +274,31 @@ def test_compiled_rules_that_pay_agree_with_the_table_and_the_oracle(seed, monke
     monkeypatch.setattr(markov_solve, "EXACT_STATES", 0)  # large enough to stream, for costs
     floats = solve(blocks)  # a game that pays is solved from its graph, by its blocks
     assert not floats.exact and abs(floats.value_float - float(want)) < 1e-9
+
+
+@pytest.mark.parametrize("faces", [(1, 6, 2), (6, 2, 4), (2, 2, 5)])
+def test_the_review_of_a_scored_game_accounts_for_every_point(faces):
+    """The web page's review of a game that pays: each move's loss is what it scores less
+    than the best (never negative), each roll's luck what it gave beyond the average, and
+    the score is the start's expected score, less the losses, plus the luck."""
+    from perfectplay.markov.document import PolicyStrategy
+    from perfectplay.web.review import markov_review
+
+    game = KeepTheLast()
+    strategy = PolicyStrategy(game, solve(game).export())  # as the board reads it
+    steps, state, scored = [], 0, 0
+    for roll, face in enumerate(faces):  # roll again while any roll is left, then keep
+        keep = roll == ROLLS - 1
+        steps.append((state, face - 1, 0 if keep else 1))
+        if keep:
+            scored += face
+            state = DONE
+        else:
+            state += 1
+    review = markov_review(game, strategy, steps, state)
+    assert all(move.loss >= 0 for move in review.moves)
+    # keeping a 6 at once scores 6, rolling on expects 4.25: a loss of 1.75
+    assert (faces[0] == 6) == (abs(review.moves[0].loss - 1.75) < 1e-9)
+    # keeping a 6 on the second roll scores 6, the last roll expects 3.5: a loss of 2.5
+    assert (faces[1] == 6) == (abs(review.moves[1].loss - 2.5) < 1e-9)
+    assert abs(review.accounted - scored) < 1e-9

@@ -169,6 +169,16 @@ class DeductionEngine(Engine):
 
         return rank_guesses(game, objective, history)
 
+    def rule_of_thumb(
+        self, game: DeductionGame, objective: Objective, history: History, score: str
+    ) -> np.ndarray:
+        """The guesses worth trying after `history`, one of each kind alike under the
+        game's symmetry, best first by the heuristic `score` (``heuristics.SCORES``:
+        ``most-parts``, ``entropy`` ...): quick, not proven (``rank.rule_of_thumb``)."""
+        from .rank import rule_of_thumb
+
+        return rule_of_thumb(game, objective, history, score)
+
     def load_kernels(self, game: DeductionGame, objective: str) -> None:
         """Load the compiled search for `game` and `objective` into this process."""
         from .root import search_for

@@ -150,3 +150,20 @@ def _least_cap(search: Search, part: np.ndarray, history: History, limit: int) -
         if cap > limit:
             return INF
     return cap
+
+
+def rule_of_thumb(
+    game: DeductionGame, objective: Objective, position: History, score: str = "most-parts"
+) -> np.ndarray:
+    """The guesses the search tries after `position` (one per class of guesses alike
+    under the game's symmetry), best first by the heuristic `score` (a name of
+    ``heuristics.SCORES``) on the secrets still possible: quick, not proven, where
+    ``rank_guesses`` prices every guess exactly."""
+    from .heuristics import SCORES, ranking
+    from .partition import consistent_after
+
+    name = "losses" if objective.name == "probability" else objective.name
+    search = search_for(game, core_objective(name, False), SpeedUps())
+    subset = consistent_after(search.table, position)
+    cand = search.candidates(subset, position)
+    return cand[ranking(search, cand, subset, SCORES[score])]

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine import engine_of
 from ..objectives import Objective
+from ..play.deduction_play import consistent_secrets
+from ..solution import format_value
 
 #: Options listed at a turn.
 TOP = 10
@@ -46,63 +49,44 @@ class Options:
     final: bool
 
 
-def _search(game, objective: Objective):
-    """The search the advisor ranks with (candidates, table) for `objective`."""
-    from ..deduction.root import search_for
-    from ..deduction.solve import core_objective
-    from ..deduction.search import SpeedUps
-
-    name = "losses" if objective.name == "probability" else objective.name
-    return search_for(game, core_objective(name, False), SpeedUps())
-
-
-def _rows(game, search, subset, picks, values=None, best=0) -> tuple[Option, ...]:
-    """Each guess of `picks` (indices) with how it splits `subset`."""
-    from ..deduction.partition import counts, in_subset
-
+def _rows(engine, game, left, picks, values=None, best=0) -> tuple[Option, ...]:
+    """Each guess of `picks` (indices) with how it splits the secrets `left`."""
     picks = np.asarray(picks, dtype=np.int64)
-    c = counts(search.table, picks, subset)
-    possible = in_subset(search.table, picks, subset)
-    codes = game.guesses()
-    return tuple(
-        Option(
-            guess=game.format_code(codes[g]),
-            value="" if values is None else values[i],
-            parts=int((c[i] > 0).sum()),
-            largest=int(c[i].max()),
-            possible=bool(possible[i]),
-            best=i < best,
+    codes, secrets = game.guesses(), game.secrets()
+    table = engine.feedback(game, codes[picks], secrets[left]) if len(picks) else None
+    possible = {tuple(c) for c in secrets[left].tolist()}
+    rows = []
+    for i, g in enumerate(picks.tolist()):
+        sizes = np.unique(table[i], return_counts=True)[1]
+        rows.append(
+            Option(
+                guess=game.format_code(codes[g]),
+                value="" if values is None else values[i],
+                parts=len(sizes),
+                largest=int(sizes.max()),
+                possible=tuple(codes[g].tolist()) in possible,
+                best=i < best,
+            )
         )
-        for i, g in enumerate(picks.tolist())
-    )
+    return tuple(rows)
 
 
 def rule_of_thumb(game, history, objective: Objective, top: int = TOP) -> Options:
     """The `top` guesses by the most parts (ties: a possible secret, then the lowest code)."""
-    from ..deduction.heuristics import SCORES, ranking
-    from ..deduction.partition import consistent_after
-
-    search = _search(game, objective)
-    subset = consistent_after(search.table, history)
-    cand = search.candidates(subset, history)
-    picks = cand[ranking(search, cand, subset, SCORES["most-parts"])[:top]]
+    engine = engine_of(game)
+    picks = engine.rule_of_thumb(game, objective, history, "most-parts")[:top]
     return Options(
         "rule of thumb: the guesses with the most parts (not proven best)",
         "",
-        _rows(game, search, subset, picks),
+        _rows(engine, game, consistent_secrets(game, history), picks),
         final=False,
     )
 
 
 def exact(game, history, objective: Objective, top: int = TOP) -> Options:
     """The `top` guesses of the exact ranking, each with its value to the end of the game."""
-    from ..deduction.partition import consistent_after
-    from ..deduction.rank import rank_guesses
-    from ..solution import format_value
-
-    search = _search(game, objective)
-    subset = consistent_after(search.table, history)
-    ranking = rank_guesses(game, objective, history)
+    engine = engine_of(game)
+    ranking = engine.ranking(game, objective, history)
     shown = [p for p in ranking.guesses if p.canonical][:top]
     played = len(history)
     if objective.name == "probability":
@@ -119,11 +103,12 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
         if objective.name == "probability"
         else "the expected guesses to the end, this one included"
     )
+    left = consistent_secrets(game, history)
     return Options(
         f"exact: every guess valued to the end ({what}), one of each kind of guess alike "
         f"under the game's symmetry; {_marked(best)} proven optimal",
         column,
-        _rows(game, search, subset, [p.guess for p in shown], values, best),
+        _rows(engine, game, left, [p.guess for p in shown], values, best),
         final=True,
     )
 

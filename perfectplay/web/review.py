@@ -130,9 +130,9 @@ def position_values(game, history, played: int | None) -> PositionValues:
     """The values at the position `history` (``rank_guesses`` for the expected number of
     guesses), with Q of the guess `played` there (one that learns nothing costs a guess
     and leaves V as it was)."""
-    from ..deduction.rank import rank_guesses
+    from ..engine import engine_of
 
-    ranking = rank_guesses(game, Objective(), history)
+    ranking = engine_of(game).ranking(game, Objective(), history)
     done = len(history)
     best = ranking.best - done
     value = None

@@ -228,7 +228,13 @@ def test_the_web_board_reads_a_score():
     from perfectplay.web.render import templates
 
     page = templates.env.get_template("play_markov.html").render(
-        game=KeepTheLast(), measure=KeepTheLast().measure, value=14 / 3, paid=5, done=True
+        game=KeepTheLast(),
+        measure=KeepTheLast().measure,
+        value=14 / 3,
+        paid=5,
+        done=True,
+        spent=False,
+        horizon=None,
     )
     assert "optimal play scores 4.666667 points on average; scored so far:" in page
     assert "finished with 5 points" in page

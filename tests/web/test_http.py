@@ -312,13 +312,20 @@ def test_the_catalogues_objective_and_horizon_rule_the_board(client):
 
 
 def test_moves_the_pages_secret_does_not_answer_are_refused_on_the_board(client):
-    page = client.get("/play/mastermind?seed=1&moves=1122:4B0W,1122:4B0W")
+    page = client.get("/play/mastermind?seed=1&moves=1122:3B0W,1123:2B0W")
     assert page.status_code == 400 and 'id="board"' in page.text
     assert _said(page.text, "refused") == (
-        "move 1 (1122 answered 4B0W) is not what this board's secret answers: the board "
+        "move 1 (1122 answered 3B0W) is not what this board's secret answers: the board "
         "shows the moves before it"
     )
     assert "solved" not in page.text and "1,296 secrets still possible" in page.text
+
+
+def test_moves_after_the_secret_is_found_are_refused_on_the_board(client):
+    page = client.get("/play/mastermind?seed=1&moves=1122:4B0W,1122:4B0W")
+    assert page.status_code == 400 and 'id="board"' in page.text
+    assert "1122:4B0W already finds the secret: no guess can follow it" in page.text
+    assert "solved in 2" not in page.text
 
 
 def test_an_invalid_guess_is_refused_on_the_board(client):

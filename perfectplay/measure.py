@@ -102,6 +102,21 @@ class Measure:
         verb = "scores" if self.pays else "needs"
         return f"optimal play {verb} {value:.6f} {self.unit} on average"
 
+    def optimal_chance(self, horizon: int, value: float) -> str:
+        """What optimal play achieves under the probability objective, for a person."""
+        if self.pays:
+            return (
+                f"optimal play scores at least {horizon} {self.unit} with probability {value:.6f}"
+            )
+        return f"optimal play finishes within {horizon} {self.unit} with probability {value:.6f}"
+
+    def finished_within(self, count: int, horizon: int) -> str:
+        """The end of a game played for the probability objective: ``finished in 5 moves,
+        within 6``, ``finished with 12 points, at least 10`` (or ``short of 10``)."""
+        if self.pays:
+            return f"{self.finished(count)}, {'at least' if count >= horizon else 'short of'} {horizon}"
+        return f"{self.finished(count)}, within {horizon}"
+
     def regret(self, chosen: float, best: float) -> float:
         """How much worse `chosen` is than `best` (expected values in the game's terms),
         a non-negative number when `best` is the optimum."""

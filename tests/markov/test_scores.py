@@ -308,3 +308,15 @@ def test_the_review_of_a_scored_game_accounts_for_every_point(faces):
     # keeping a 6 on the second roll scores 6, the last roll expects 3.5: a loss of 2.5
     assert (faces[1] == 6) == (abs(review.moves[1].loss - 2.5) < 1e-9)
     assert abs(review.accounted - scored) < 1e-9
+
+
+def test_a_scored_board_played_for_a_chance_reads_as_a_score():
+    from perfectplay.web.render import templates
+
+    game = KeepTheLast()
+    page = templates.env.get_template("play_markov.html").render(
+        game=game, measure=game.measure, value=19 / 27, paid=6, done=True, spent=False, horizon=5
+    )
+    assert "optimal play scores at least 5 points with probability 0.703704" in page
+    assert "finished with 6 points, at least 5" in page
+    assert game.measure.finished_within(4, 5) == "finished with 4 points, short of 5"

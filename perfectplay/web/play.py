@@ -243,22 +243,30 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     )
 
 
-def options_page(request: Request) -> Response:
-    """The best guesses at a deduction board's turn with their numbers (``web/options.py``):
-    a page of its own, whose list the board's script places on the board. The address is
-    the board's; each guess links to the board with that guess played (advising: entered,
-    for the player to add what the other game answered)."""
+def _deduction_moves(request: Request, elsewhere: str):
+    """(query, game, engine, moves) of a deduction board's page of its own (its options,
+    its review): the game and the moves its address names, or one line refusing them (a
+    Markov game `elsewhere`: where it shows them instead)."""
     from ..engine import engine_of
 
     q = request.query_params
     game = read_game(request.path_params["game"], q)
     if game.kind != "deduction":
-        raise PerfectplayError(f"{game.name} lists its choices, with their costs, on its board")
+        raise PerfectplayError(f"{game.name} {elsewhere}")
     engine = engine_of(game)
-    rules, _ = _board_objective(game, q, read_rules)
     history, message = _moves(game, engine, q.get("moves", ""), None)
     if message:
         raise PerfectplayError(message)
+    return q, game, engine, history
+
+
+def options_page(request: Request) -> Response:
+    """The best guesses at a deduction board's turn with their numbers (``web/options.py``):
+    a page of its own, whose list the board's script places on the board. The address is
+    the board's; each guess links to the board with that guess played (advising: entered,
+    for the player to add what the other game answered)."""
+    q, game, engine, history = _deduction_moves(request, "lists its choices on its board")
+    rules, _ = _board_objective(game, q, read_rules)
     moves = engine.format_position(game, history)
     if rules.turns_left(0) is not None:
         objective, horizon = "probability", rules.limit
@@ -284,17 +292,9 @@ def review_page(request: Request) -> Response:
     of each feedback; a page of its own, which the board's script places on the board.
     The values are worked out within `OPTIONS_BUDGET` and kept, so that the page asked
     again goes further."""
-    from ..engine import engine_of
     from .review import deduction_review
 
-    q = request.query_params
-    game = read_game(request.path_params["game"], q)
-    if game.kind != "deduction":
-        raise PerfectplayError(f"{game.name} shows its review on its board")
-    engine = engine_of(game)
-    history, message = _moves(game, engine, q.get("moves", ""), None)
-    if message:
-        raise PerfectplayError(message)
+    q, game, engine, history = _deduction_moves(request, "shows its review on its board")
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     positions = [
         (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)

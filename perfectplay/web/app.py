@@ -77,6 +77,7 @@ def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
         Route("/api/jobs/{job_id}", pages.job_status),
         Route("/jobs/{job_id}/cancel", pages.cancel, methods=["POST"]),
         Route("/jobs/{job_id}/explore", pages.explore),
+        Route("/jobs/{job_id}/strategy.json", pages.download),
         Route("/play/{game}", play.page),
         Route("/play/{game}/options", play.options_page),
         Route("/play/{game}/review", play.review_page),

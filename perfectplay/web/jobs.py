@@ -48,7 +48,9 @@ ADVICE_AT_ONCE = 2
 HEURISTICS_AT_ONCE = 3
 #: Seconds a solve may run before it is stopped.
 TIME_LIMIT = 300.0
-#: Finished solves kept (the oldest are forgotten first).
+#: Finished solves kept with their strategy read (the oldest are let go first): older ones
+#: keep their document (small: the result, the histogram, the strategy's file), read
+#: again when a page asks, so that a result stays reachable while the server runs.
 KEEP = 20
 #: Options workers ranking at once (``web/options.py``); a board that finds them busy
 #: shows none this time.
@@ -140,6 +142,22 @@ class Job:
                 self.stop("the solve ended without a result", "failed")
         if self.state != "running":
             _end(self.process)
+
+    def settle(self) -> None:
+        """Let go of what a finished job holds beyond its document: the strategy read
+        from it (read again when asked), its ended process and its progress queue (their
+        file descriptors)."""
+        with self._lock:
+            if self.state == "running":
+                return
+            self._strategy = None
+            if self.process is not None:
+                self.process.close()
+                self.process = None
+            if self.channel is not None:
+                self.channel.close()
+                self.channel.join_thread()
+                self.channel = None
 
     def stop(self, why: str, state: str = "cancelled") -> None:
         """End the solve (its process and the engine's workers)."""
@@ -376,7 +394,7 @@ class Jobs:
         job.process.start()
         self._jobs[job.id] = job
         for old in [j for j in self._jobs.values() if j.state != "running"][:-KEEP]:
-            del self._jobs[old.id]
+            old.settle()
         return job
 
     def get(self, job_id: str) -> Job | None:

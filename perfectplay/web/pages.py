@@ -7,8 +7,10 @@ loop, so no request waits for another's work. Only reading a posted form awaits.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -109,8 +111,8 @@ def _job(request: Request):
     job = request.app.state.jobs.get(request.path_params["job_id"])
     if job is None:
         raise _NoJob(
-            f"no solve {request.path_params['job_id']!r} (finished solves are "
-            "forgotten after a while)"
+            f"no solve {request.path_params['job_id']!r} on this server (results last "
+            "until it stops)"
         )
     return job
 
@@ -147,7 +149,46 @@ def _result(job) -> dict:
         "root": job.strategy.root_path,
         "game": job.strategy.game,
         "objective": job.strategy.game.measure.objective_text(doc["objective"], doc.get("horizon")),
+        "board": board_url(job),
+        "file": file_name(job),
     }
+
+
+def board_url(job) -> str:
+    """The address of a board of the solved game, under the solve's objective and horizon
+    (a fresh secret: the board draws it)."""
+    game = job.strategy.game
+    query = {k: v for k, v in game.params.items() if v != ""}
+    query["objective"] = job.objective
+    if job.horizon is not None:
+        query["horizon"] = job.horizon
+    return f"/play/{game.name}?" + urlencode(query)
+
+
+def file_name(job) -> str:
+    """The strategy file's name: the game, its parameters and the objective
+    (``mastermind-pegs3-colors4-expected.json``)."""
+    game = job.strategy.game
+    parts = [game.name, *(f"{k}{v}" for k, v in game.params.items() if v != "")]
+    parts.append(job.objective + ("" if job.horizon is None else str(job.horizon)))
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", "-".join(parts)) + ".json"
+
+
+def download(request: Request) -> Response:
+    """The solved strategy as the file ``perfectplay verify`` and ``show`` read (the
+    document ``solve --out`` writes), saved under a name naming the game."""
+    try:
+        job = _job(request)
+    except _NoJob as err:
+        return error_page(request, str(err), 404)
+    if job.state != "done":
+        return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
+    body = json.dumps(job.document, separators=(",", ":")) + "\n"
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{file_name(job)}"'},
+    )
 
 
 def job_status(request: Request) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import http.client
+import json
 import re
 import socket
 import time
@@ -515,3 +516,54 @@ def test_a_deduction_games_review_accounts_for_every_guess(client):
     board = client.get(f"/play/mastermind?pegs=3&colors=4&secret=yours&seed=1&moves={moves}")
     assert 'id="review-link"' in board.text and "review of the game so far" in board.text
     assert client.get("/play/dice-cards/review?n=2&seed=1").status_code == 400
+
+
+def _solved(client, form: dict) -> str:
+    """The address of the finished solve of `form` (waited for)."""
+    job = client.post("/solve", data=form, follow_redirects=False).headers["location"]
+    for _ in range(600):
+        if client.get("/api" + job).json()["state"] != "running":
+            break
+        time.sleep(0.1)
+    assert client.get("/api" + job).json()["state"] == "done"
+    return job
+
+
+@pytest.mark.parametrize(
+    "form, name",
+    [
+        ({"game": "mastermind", "pegs": "3", "colors": "4"}, "mastermind-pegs3-colors4-expected"),
+        ({"game": "dice-cards", "n": "3"}, "dice-cards-n3-expected"),
+    ],
+)
+def test_a_result_downloads_as_the_file_verify_accepts_and_links_its_board(
+    client, tmp_path, form, name
+):
+    job = _solved(client, form)
+    page = client.get(job).text
+    assert f'id="download" href="{job}/strategy.json" download="{name}.json"' in page
+    board = html.unescape(re.search(r'id="board" href="([^"]*)"', page).group(1))
+    assert board.startswith(f"/play/{form['game']}?") and "objective=expected" in board
+    assert client.get(board).status_code == 200  # (a fresh secret: the board draws it)
+    assert f'id="explore" href="{job}/explore?path=' in page
+    download = client.get(job + "/strategy.json")
+    assert download.headers["content-type"] == "application/json"
+    assert download.headers["content-disposition"] == f'attachment; filename="{name}.json"'
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(download.content)
+    verified = perfectplay("verify", "--no-solve", "--json", str(path))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert json.loads(verified.stdout)["game"] == form["game"]
+    assert client.get("/jobs/999999/strategy.json").status_code == 404
+
+
+def test_a_finished_result_stays_reachable_after_many_newer_solves(client):
+    from perfectplay.web.jobs import KEEP
+
+    first = _solved(client, {"game": "mastermind", "pegs": "2", "colors": "3"})
+    for _ in range(KEEP + 1):
+        _solved(client, {"game": "mastermind", "pegs": "2", "colors": "2"})
+    page = client.get(first)
+    assert page.status_code == 200 and 'id="value">2.' in page.text
+    assert client.get(first + "/explore?path=").status_code == 200
+    assert client.get(first + "/strategy.json").json()["params"] == {"pegs": 2, "colors": 3}

@@ -147,7 +147,7 @@ class TreeStrategy(Strategy):
                 options = (
                     Option(
                         f"guess {child['guess']}",
-                        detail,
+                        _branch_value(game, child, left[row == f], played + 1, horizon),
                         True,
                         "/".join(labels + [label]),
                         self.guess_index(child["guess"]),
@@ -162,6 +162,16 @@ class TreeStrategy(Strategy):
             branches=tuple(branches),
             parent=parent,
         )
+
+
+def _branch_value(game, child: dict, part: np.ndarray, played: int, horizon: int | None) -> str:
+    """The value of the subtree `child` over the secrets `part` after `played` guesses,
+    in words: the secrets it wins within the horizon, or its average number of guesses
+    (counted from the start, as the node's own value is) and its worst case."""
+    total, won, worst = _subtree(game, child, part, played, horizon)
+    if horizon is not None:
+        return f"wins {won:,} of {len(part):,}"
+    return f"average {total / len(part):.4f} guesses, worst {worst}"
 
 
 def _subtree(

@@ -97,6 +97,8 @@ class Job:
     progress: Progress = field(default_factory=Progress)
     state: str = "running"  # running | done | failed | cancelled
     document: dict[str, Any] | None = None
+    #: A Markov result's picture and policy summary (``pictures.Pictures``), or None.
+    pictures: Any = None
     error: str = ""
     seconds: float = 0.0
     _strategy: Any = None
@@ -127,7 +129,7 @@ class Job:
                 if what == "progress":
                     self.progress = Progress(*payload)
                 elif what == "done":
-                    self.document, self.state = payload, "done"
+                    (self.document, self.pictures), self.state = payload, "done"
                 elif what == "error":
                     self.error, self.state = payload, "failed"
         except queue.Empty:
@@ -232,7 +234,8 @@ def _solve(
     first: str | None = None,
 ) -> None:
     """A solve's worker: solve (from the guess `first`, if given) and send the document
-    (or the one-line error)."""
+    and, for a Markov result asked for on the page (`exact`), its picture and policy
+    summary (``pictures.policy_pictures``); or the one-line error."""
     from ..catalogue import load_game
     from ..engine import engine_of, solve
     from ..objectives import Objective
@@ -243,10 +246,15 @@ def _solve(
         options: dict[str, Any] = {} if exact else {"exact": False}  # (a Markov engine's)
         if first:
             options["first"] = engine_of(game).guess_index(game, first)
-        solution = solve(
-            game, Objective(objective, horizon), progress=_Reporter(channel), **options
-        )
-        channel.put(("done", solution.export()))
+        reporter = _Reporter(channel)
+        solution = solve(game, Objective(objective, horizon), progress=reporter, **options)
+        pictures = None
+        if exact and game.kind == "markov":
+            from .pictures import policy_pictures
+
+            reporter.stage("drawing the value by state and summing up the policy")
+            pictures = policy_pictures(game, solution)
+        channel.put(("done", (solution.export(), pictures)))
     except PerfectplayError as err:
         channel.put(("error", str(err)))
     except MemoryError:

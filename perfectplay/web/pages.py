@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +19,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
+from ..strategy import BadPath
 from .render import error_page, templates
 from .forms import (
     MAX_TURNS,
@@ -229,8 +231,49 @@ def cancel(request: Request) -> Response:
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
 
+@dataclass(frozen=True)
+class Step:
+    """One level above the node the explorer shows: the node there (`title`), the branch
+    followed from it (a feedback, a chance outcome) and the option taken (the next guess,
+    a choice) with its value, and the address that opens that level again."""
+
+    title: str
+    branch: str
+    option: str
+    value: str
+    href: str
+
+
+def _trail_query(trail: list[str]) -> str:
+    """The explorer's query for the nodes `trail` (the root first, the node shown last)."""
+    return urlencode([("path", p) for p in trail])
+
+
+def _steps(strategy, trail: list[str]) -> list[Step]:
+    """The levels above the last node of `trail`, each with the branch and option that
+    lead to the next; BadPath if a node of the trail is not reached from the one before."""
+    steps = []
+    for i, (here, below) in enumerate(zip(trail, trail[1:])):
+        view = strategy.explore(here)
+        # (a Markov state is reached after many outcomes: the strategy's own choice first)
+        taken = sorted(
+            ((b, o) for b in view.branches for o in b.options if o.path == below),
+            key=lambda found: not found[1].chosen,
+        )
+        if not taken:
+            raise BadPath(f"{below!r} is not reached from {view.title!r}")
+        branch, option = taken[0]
+        steps.append(
+            Step(view.title, branch.label, option.label, option.value, _trail_query(trail[: i + 1]))
+        )
+    return steps
+
+
 def explore(request: Request) -> Response:
-    """One node of the solved strategy, its branches linking to the nodes below."""
+    """One node of the solved strategy under the levels opened to reach it (each with the
+    branch and option followed, and its value), its branches linking one level down and
+    "up" one level up. The address lists the nodes from the root (``path=`` each), so that
+    a Markov policy, whose nodes are states reached in many ways, goes back the way it came."""
     try:
         job = _job(request)
     except _NoJob as err:
@@ -238,8 +281,25 @@ def explore(request: Request) -> Response:
     if job.state != "done":
         return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
     result = _result(job)
-    path = request.query_params.get("path", result["root"])
-    view = job.strategy.explore(path)
+    trail = request.query_params.getlist("path") or [result["root"]]
+    view = job.strategy.explore(trail[-1])
+    steps = _steps(job.strategy, trail)
+    if len(trail) > 1:
+        up = _trail_query(trail[:-1])
+    elif view.parent is not None and view.parent != view.path:
+        up = _trail_query([view.parent])
+    else:
+        up = None
     return templates.TemplateResponse(
-        request, "explore.html", {"job": job, "view": view, "result": result}
+        request,
+        "explore.html",
+        {
+            "job": job,
+            "view": view,
+            "result": result,
+            "steps": steps,
+            "here": _trail_query(trail),
+            "up": up,
+            "level": len(trail),
+        },
     )

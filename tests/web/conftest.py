@@ -19,6 +19,8 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 CHROMIUM = os.environ.get("PERFECTPLAY_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("PERFECTPLAY_CHROMEDRIVER", "/usr/bin/chromedriver")
 FAILURES = Path(__file__).parent / "failures"
+#: The two screens: (width, height, a phone's).
+SCREENS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 
 
 @pytest.fixture(scope="session")
@@ -71,3 +73,15 @@ def pytest_runtest_makereport(item, call):
         if driver is not None:
             FAILURES.mkdir(exist_ok=True)
             driver.save_screenshot(str(FAILURES / f"{item.name}.png"))
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request, browser):
+    """The browser with the viewport of a desktop or a phone."""
+    width, height, mobile = SCREENS[request.param]
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
+    yield request.param
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -567,3 +567,57 @@ def test_a_finished_result_stays_reachable_after_many_newer_solves(client):
     assert page.status_code == 200 and 'id="value">2.' in page.text
     assert client.get(first + "/explore?path=").status_code == 200
     assert client.get(first + "/strategy.json").json()["params"] == {"pegs": 2, "colors": 3}
+
+
+def _links(page: str) -> list[str]:
+    """The explorer's links one level down (their queries), in the page's order."""
+    return [
+        html.unescape(q)
+        for q in re.findall(r'<td>\s*<span class="option[^"]*">\s*<a href="\?([^"]*)"', page)
+    ]
+
+
+def test_the_explorer_opens_a_markov_policy_two_levels_in_words_and_goes_up_one(client):
+    job = _solved(client, {"game": "dice-cards", "n": "3"})
+    root = client.get(job + "/explore").text
+    assert 'id="up"' not in root and "face down: none" in root
+    level_2 = client.get(job + "/explore?" + _links(root)[0]).text
+    level_3 = client.get(job + "/explore?" + _links(level_2)[-1]).text
+    title_2 = re.search(r'id="title">([^<]*)<', level_2).group(1)
+    steps = re.findall(
+        r"<li [^>]*><a [^>]*>([^<]*)</a>: <span class=\"step\">([^<]*)</span> → <b>([^<]*)</b>",
+        level_3,
+    )
+    assert [s[0] for s in steps] == ["face down: none", title_2]  # states in words
+    assert all(s[1].startswith("rolled ") for s in steps)
+    assert "path 4628" not in level_3 and "level 3" in level_3
+    up = html.unescape(re.search(r'id="up" href="\?([^"]*)"', level_3).group(1))
+    assert (
+        re.search(r'id="title">([^<]*)<', client.get(job + "/explore?" + up).text).group(1)
+        == title_2
+    )
+    assert re.search(r'class="cost">[0-9.]+ moves<', level_3)  # every choice with its value
+    wrong = client.get(job + "/explore?path=0&path=7")  # a state not reached from the start
+    assert wrong.status_code == 400 and "is not reached from 'face down: none'" in _line(wrong)
+
+
+def test_a_deduction_trees_branches_carry_their_values_and_its_guesses_are_written_out(client):
+    job = _solved(client, {"game": "mastermind", "pegs": "3", "colors": "4"})
+    root = client.get(job + "/explore").text
+    values = re.findall(r'class="cost">average ([0-9.]+) guesses, worst (\d)<', root)
+    assert len(values) >= 5 and all(2 <= float(a) <= int(w) for a, w in values)
+    below = client.get(job + "/explore?" + _links(root)[0]).text
+    step = re.search(
+        r'<a href="\?path=">guess 112</a>: <span class="step">(\w+)</span> → <b>guess (\d+)</b>',
+        below,
+    )
+    assert step and step.group(2) == re.search(r'id="title">guess (\d+)<', below).group(1)
+
+
+def test_a_markov_result_shows_the_value_by_state_and_the_policy(client):
+    page = client.get(_solved(client, {"game": "dice-cards", "n": "4"})).text
+    plot = page[page.index('id="plot"') : page.index("</figure>", page.index('id="plot"'))]
+    assert "<svg" in plot and "cards still face up" in plot  # (matplotlib names its texts)
+    policy = html.unescape(page[page.index('id="policy"') :])
+    assert "dice-cards(n=4): expected moves = 22.043937735" in policy
+    assert "face down: none" in policy and "rolled 1 and 1 -> turn card 1 down" in policy

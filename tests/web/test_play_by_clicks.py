@@ -15,8 +15,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from perfectplay import load_game
 
-#: The two screens: (width, height, a phone's).
-SCREENS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 #: Small games, each played against the page's secret on one screen and advised (the
 #: secret the test holds, its feedback entered by clicks) on the other.
 DEDUCTION = [
@@ -29,18 +27,6 @@ DEDUCTION = [
 MARKOV = [("dice-cards", "n=3"), ("tricky-trios", "n=2")]
 #: Seconds a page may take (a suggestion's budget is 1 s; a Markov board's first solve).
 SLOW = 120
-
-
-@pytest.fixture(params=list(SCREENS))
-def screen(request, browser):
-    """The module's browser with the viewport of a desktop or a phone."""
-    width, height, mobile = SCREENS[request.param]
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
-    )
-    yield request.param
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def _wait(browser, css: str, seconds: float = SLOW):

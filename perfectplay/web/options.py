@@ -1,20 +1,24 @@
 """The options at a deduction board's turn, with their numbers: the best guesses, each with
 how it splits the secrets still possible (parts, the largest part, whether it may be the
 secret itself) and, where the exact ranking (``engine.rank``, the command line's ``rank``)
-is worked out within the board's budget, its exact value to the end of the game.
+is worked out within the board's budget, its exact value to the end of the game and then
+its worst case (the fewest guesses to the end that find every secret after it: the
+ranking under the ``worst`` objective).
 
 A worker (``jobs.Jobs.options``) sends the rule of thumb's list at once (the guesses with
-the most parts, Kooi 2005, as the advisor's heuristic ranks them) and the exact list when
-the ranking ends; the page shows the last that arrived in time, labelled which.
+the most parts, Kooi 2005, as the advisor's heuristic ranks them), the exact list when
+the ranking ends and the same list with each guess's worst case when that ranking ends
+too; the page shows the last that arrived in time, labelled which.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..engine import engine_of
+from ..errors import PerfectplayError
 from ..objectives import Objective
 from ..play.deduction_play import consistent_secrets
 from ..solution import format_value
@@ -28,7 +32,8 @@ class Option:
     """A guess with its numbers: `value` (exact, to the end of the game: expected guesses
     or the chance to win within the horizon; "" for the rule of thumb's list), `parts`
     and `largest` (how it splits the secrets still possible), `possible` (it may be the
-    secret), `best` (optimal there, in an exact list)."""
+    secret), `best` (optimal there, in an exact list), `worst` (the fewest guesses to the
+    end, this one included, that find every secret after it; None: not worked out)."""
 
     guess: str
     value: str
@@ -36,6 +41,7 @@ class Option:
     largest: int
     possible: bool
     best: bool = False
+    worst: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ class Options:
     column: str
     rows: tuple[Option, ...]
     final: bool
+    #: Whether the rows carry their worst case (``Option.worst``).
+    worst: bool = False
 
 
 def _rows(engine, game, left, picks, values=None, best=0) -> tuple[Option, ...]:
@@ -76,7 +84,9 @@ def rule_of_thumb(game, history, objective: Objective, top: int = TOP) -> Option
     engine = engine_of(game)
     picks = engine.rule_of_thumb(game, objective, history, "most-parts")[:top]
     return Options(
-        "rule of thumb: the guesses with the most parts (not proven best)",
+        "rule of thumb: most parts, not proven best; no expected guesses are shown, the "
+        "exact ranking not having ended in the time the page gives it (the rule of thumb "
+        "proves no number)",
         "",
         _rows(engine, game, consistent_secrets(game, history), picks),
         final=False,
@@ -109,8 +119,27 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
         f"under the game's symmetry; {_marked(best)} proven optimal",
         column,
         _rows(engine, game, left, [p.guess for p in shown], values, best),
-        final=True,
+        final=False,
     )
+
+
+def with_worst(game, history, objective: Objective, found: Options) -> Options:
+    """The exact list `found` with each guess's worst case: the fewest guesses to the end,
+    this one included, that find every secret after it (the ranking under ``worst``); the
+    list as it is, marked final, where the game ranks no worst case."""
+    played = len(history)
+    try:
+        ranking = engine_of(game).ranking(
+            game, Objective("worst", determine=objective.determine), history
+        )
+    except PerfectplayError:
+        return replace(found, final=True)
+    index = {game.format_code(game.guesses()[p.guess]): p for p in ranking.guesses}
+    rows = tuple(
+        replace(o, worst=None if o.guess not in index else int(index[o.guess].value) - played)
+        for o in found.rows
+    )
+    return replace(found, rows=rows, final=True, worst=True)
 
 
 def _marked(n: int) -> str:
@@ -118,6 +147,9 @@ def _marked(n: int) -> str:
 
 
 def options_at(game, history, objective: Objective, top: int = TOP):
-    """The rule of thumb's list, then the exact one (a worker sends each as it comes)."""
+    """The rule of thumb's list, then the exact one, then the exact one with each guess's
+    worst case (a worker sends each as it comes)."""
     yield rule_of_thumb(game, history, objective, top)
-    yield exact(game, history, objective, top)
+    found = exact(game, history, objective, top)
+    yield found
+    yield with_worst(game, history, objective, found)

@@ -8,6 +8,7 @@ import http.client
 import json
 import re
 import socket
+import sys
 import time
 
 import pytest
@@ -452,7 +453,8 @@ def test_the_best_guesses_are_listed_with_their_numbers(client):
     rows = re.findall(r"<tr( class=\"best\")?><td>(.*?)</tr>", page, re.S)
     cells = [re.sub(r"<[^>]+>", "|", row).split("|") for _, row in rows]
     first = [c.strip() for c in cells[0] if c.strip()]
-    assert first == ["112", "optimal", "3.2188 (103/32)", "8", "17", "yes"]  # rank's 103/32
+    # rank's 103/32, then its worst case (rank --objective worst: 4), parts, largest
+    assert first == ["112", "optimal", "3.2188 (103/32)", "4", "8", "17", "yes"]
     assert rows[0][0] and not any(best for best, _ in rows[1:])
     assert (
         'href="/play/mastermind?pegs=3&amp;colors=4&amp;seed=1&amp;secret=yours&amp;guess=112"'
@@ -621,3 +623,50 @@ def test_a_markov_result_shows_the_value_by_state_and_the_policy(client):
     policy = html.unescape(page[page.index('id="policy"') :])
     assert "dice-cards(n=4): expected moves = 22.043937735" in policy
     assert "face down: none" in policy and "rolled 1 and 1 -> turn card 1 down" in policy
+
+
+def test_the_best_guesses_carry_their_worst_case_as_rank_gives_it(client):
+    query = "pegs=3&colors=4&seed=1&secret=yours&moves=123:0B1W"
+    page = client.get(f"/play/mastermind/options?{query}").text
+    assert "<th>expected guesses</th><th>worst case</th>" in page
+    rows = re.findall(
+        r'data-guess="(\d+)".*?</td><td class="num">[^<]*</td><td class="num">(\d*)<', page
+    )
+    assert len(rows) == 10
+    ranked = perfectplay(
+        "rank",
+        "mastermind",
+        "pegs=3",
+        "colors=4",
+        "--objective",
+        "worst",
+        "--after",
+        "123:0B1W",
+        "--top",
+        "100",
+        "--json",
+    )
+    worst = {r["guess"]: int(r["value"]) - 1 for r in json.loads(ranked.stdout)["top"]}
+    assert {guess: int(w) for guess, w in rows} == {guess: worst[guess] for guess, _ in rows}
+
+
+def test_a_list_not_proven_says_so_and_why_it_has_no_numbers(client):
+    page = client.get("/play/wordle/options?seed=1&secret=yours").text  # (rank takes hours)
+    assert _said(page, "options-label").startswith(
+        "rule of thumb: most parts, not proven best; no expected guesses are shown"
+    )
+    assert "<th>worst case</th>" not in page and 'class="best"' not in page
+
+
+def test_a_markov_result_without_matplotlib_says_so_in_one_line(monkeypatch):
+    from perfectplay import load_game, solve
+    from perfectplay.web.pictures import policy_pictures
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # (its import fails)
+    game = load_game("dice-cards(n=2)")
+    pictures = policy_pictures(game, solve(game))
+    assert pictures.svg is None
+    assert pictures.note == (
+        "no picture of the value by state: needs matplotlib: pip install 'perfectplay[plot]'"
+    )
+    assert "face down: none" in pictures.summary

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from ..errors import PerfectplayError
 
-#: Levels of the policy the summary shows (``perfectplay show --depth``).
+#: Levels of the policy the summary shows (``perfectplay show --depth``), fewer where
+#: that many would print more than `SUMMARY_LINES` lines (a game of many chance outcomes).
 SUMMARY_DEPTH = 2
+SUMMARY_LINES = 600
 #: Characters a line of the summary holds (the page scrolls it in its own box).
 SUMMARY_WIDTH = 110
 
@@ -55,7 +57,21 @@ def _plot(game, solution) -> tuple[str | None, str]:
 
 
 def _summary(strategy) -> str:
-    """What ``perfectplay show`` prints of `strategy` (its first levels, what it learned)."""
+    """What ``perfectplay show`` prints of `strategy` (its first levels, what it learned):
+    `SUMMARY_DEPTH` levels, or one level less at a time while the level below would
+    multiply the lines past `SUMMARY_LINES`."""
+    verdict = strategy.verify(resolve=False)
+    text = _shown(strategy, 1, verdict)
+    for depth in range(2, SUMMARY_DEPTH + 1):
+        lines = text.count("\n")
+        if lines * lines > SUMMARY_LINES:
+            break
+        text = _shown(strategy, depth, verdict)
+    return text
+
+
+def _shown(strategy, depth: int, verdict) -> str:
+    """``perfectplay show --depth DEPTH``'s text of `strategy` (checked by `verdict`)."""
     from rich.console import Console
 
     from ..show import strategy_tree
@@ -63,7 +79,7 @@ def _summary(strategy) -> str:
     console = Console(
         file=io.StringIO(), record=True, width=SUMMARY_WIDTH, color_system=None, highlight=False
     )
-    console.print(strategy_tree(strategy, SUMMARY_DEPTH, strategy.verify(resolve=False)))
+    console.print(strategy_tree(strategy, depth, verdict))
     table = strategy.learned()
     if table is not None:
         console.print(table)

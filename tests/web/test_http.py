@@ -670,3 +670,15 @@ def test_a_markov_result_without_matplotlib_says_so_in_one_line(monkeypatch):
         "no picture of the value by state: needs matplotlib: pip install 'perfectplay[plot]'"
     )
     assert "face down: none" in pictures.summary
+
+
+def test_a_policy_is_shown_two_levels_deep_unless_that_is_too_many_lines():
+    from perfectplay import load_game, solve
+    from perfectplay.web.pictures import SUMMARY_LINES, policy_pictures
+
+    two_down = re.compile(r"face down: \d+ \d+ ")  # (a state two moves from the start)
+    small, large = (load_game(f"dice-cards(n={n})") for n in (4, 5))
+    assert two_down.search(policy_pictures(small, solve(small)).summary)
+    summary = policy_pictures(large, solve(large)).summary
+    assert not two_down.search(summary) and summary.count("\n") < SUMMARY_LINES
+    assert "rolled 5 and 5 -> " in summary  # (its first level whole)

@@ -37,6 +37,13 @@ OPTIONS_BUDGET = 1.5
 #: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
 #: `LISTED` are only counted).
 SHOWN, LISTED = 24, 6000
+#: What backs a suggestion, in plain words, by the advisor's name for it (the opening
+#: book's labels are sentences already: "proven optimal over all 12,972 openings, ...").
+SOURCES = {
+    "optimal": "proven optimal",
+    "most-parts": "rule of thumb: most parts, not proven best",
+    "best two-guess lookahead": "best found looking two guesses ahead, not proven",
+}
 #: Seconds a Markov board waits for its strategy's solve before showing its progress.
 WAIT_FOR_STRATEGY = 1.0
 
@@ -196,7 +203,10 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             str(game), moves, rules.turns_left(len(history)), BUDGET
         )
         if advice is not None:
-            suggestion = {"code": game.format_code(guesses[advice.guess]), "source": advice.source}
+            suggestion = {
+                "code": game.format_code(guesses[advice.guess]),
+                "source": SOURCES.get(advice.source, advice.source),
+            }
     rows = [
         {
             "code": game.format_code(guesses[g]),

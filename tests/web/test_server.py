@@ -150,8 +150,10 @@ def test_every_board_answers_and_leaves_no_work_running(served):
         suggested = _suggested(base + f"/play/wordle?lists=nyt-2023&mode={mode}")
         assert "openings valued so far, of 14,855: an upper bound" in suggested
     # an optimal guess takes longer than the budget: the heuristic's, said so
-    assert "(most-parts)" in _suggested(base + "/play/wordle?secret=yours&moves=fuzzy:bbbbb")
-    assert "(optimal)" in _suggested(base + "/play/mastermind?secret=yours&moves=1123:1B1W")
+    assert "(rule of thumb: most parts, not proven best)" in _suggested(
+        base + "/play/wordle?secret=yours&moves=fuzzy:bbbbb"
+    )
+    assert "(proven optimal)" in _suggested(base + "/play/mastermind?secret=yours&moves=1123:1B1W")
     assert _settled(psutil.Process(proc.pid)) == []
 
 

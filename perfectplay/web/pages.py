@@ -168,11 +168,14 @@ def board_url(job) -> str:
 
 
 def file_name(job) -> str:
-    """The strategy file's name: the game, its parameters and the objective
-    (``mastermind-pegs3-colors4-expected.json``)."""
+    """The strategy file's name: the game, its parameters, the objective and the first
+    guess asked for (``mastermind-pegs3-colors4-expected.json``,
+    ``wordle-...-expected-first-salet.json``)."""
     game = job.strategy.game
     parts = [game.name, *(f"{k}{v}" for k, v in game.params.items() if v != "")]
     parts.append(job.objective + ("" if job.horizon is None else str(job.horizon)))
+    if job.first:
+        parts.append(f"first-{job.first}")
     return re.sub(r"[^A-Za-z0-9_.-]", "_", "-".join(parts)) + ".json"
 
 

@@ -398,6 +398,7 @@ def test_a_solve_starts_from_the_first_guess_asked(client):
         time.sleep(0.1)
     page = client.get(job).text
     assert ": expected, first guess 11</h1>" in page
+    assert 'download="mastermind-pegs2-colors3-expected-first-11.json"' in page
     assert 'id="status">' in page and 'id="value">2.' in page  # (7/3 from 12; more from 11)
 
 
@@ -553,7 +554,7 @@ def test_a_result_downloads_as_the_file_verify_accepts_and_links_its_board(
     assert download.headers["content-disposition"] == f'attachment; filename="{name}.json"'
     path = tmp_path / f"{name}.json"
     path.write_bytes(download.content)
-    verified = perfectplay("verify", "--no-solve", "--json", str(path))
+    verified = perfectplay("verify", "--json", str(path))  # (its claim solved again too)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["game"] == form["game"]
     assert client.get("/jobs/999999/strategy.json").status_code == 404

@@ -1,12 +1,14 @@
 """A result's pictures in Chromium, at a desktop's 1280x900 and a phone's 390x844: the
 histogram of a deduction result, the value-by-state picture and the policy of a Markov
-result, and each strategy's tree opened two levels and closed one ("up one level"). The
-pages scroll not sideways; screenshots of each go to the test run's temporary folder."""
+result, and each strategy's tree opened two levels and closed one ("up one level"); a
+board's suggestion with what backs it and its value from the options listed. The pages
+scroll not sideways; screenshots of each go to the test run's temporary folder."""
 
 from __future__ import annotations
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from .test_play_by_clicks import _check_page, _wait
 
@@ -58,3 +60,14 @@ def test_a_result_shows_its_picture_and_its_tree_opens_two_levels_and_closes_one
     browser.find_element(By.ID, "up").click()
     assert _title(browser) == titles[1]
     assert len(browser.find_elements(By.CSS_SELECTOR, "#trail li")) == 1
+
+
+def test_a_boards_suggestion_says_what_backs_it_and_its_value(server, browser, screen):
+    browser.get(server + "/play/mastermind?pegs=3&colors=4&seed=1")
+    _wait(browser, "#suggestion-value")
+    advice = browser.find_element(By.ID, "advice")
+    WebDriverWait(browser, 30).until(lambda b: advice.text.endswith("worst case 4"))
+    assert advice.text == (
+        "suggested guess: 112 (proven optimal): expected guesses 3.2188 (103/32), worst case 4"
+    )
+    _check_page(browser, "mastermind")

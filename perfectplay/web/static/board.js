@@ -117,7 +117,22 @@
         show();
         guess.focus();
       }));
+      sayValue(section);
     });
+  }
+
+  // the suggestion's value, where the list of options values it
+  function sayValue(section) {
+    const said = document.getElementById("suggestion-value");
+    const suggested = document.getElementById("suggestion");
+    const table = section.querySelector("#options-table");
+    if (!said || !suggested || !table) return;
+    const code = suggested.textContent.trim().toLowerCase();
+    const row = [...table.querySelectorAll("tr[data-guess]")]
+      .find((r) => r.dataset.guess.toLowerCase() === code);
+    if (!row || !row.dataset.value) return;
+    said.textContent = `: ${table.dataset.column} ${row.dataset.value}` +
+      (row.dataset.worst ? `, worst case ${row.dataset.worst}` : "");
   }
   guess.addEventListener("input", show);
   show();

@@ -51,6 +51,26 @@ def test_the_explorer_opens_a_tree_node_by_node():
     assert below.parent == "" and below.facts[0].startswith(child.detail.split()[0] + " secret")
 
 
+def test_a_tree_nodes_branches_carry_values_that_add_up_to_the_nodes():
+    import re
+
+    from perfectplay.objectives import Objective
+
+    game = load_game("mastermind(pegs=3,colors=4)")
+    root = load_strategy(solve(game).export()).explore("")
+    total, worst = 1, 1  # (the secret found by the first guess: 1 guess)
+    for b in root.branches:
+        found = re.fullmatch(r"average ([0-9.]+) guesses, worst (\d+)", b.options[0].value)
+        if found:
+            total += float(found.group(1)) * int(b.detail.split()[0])
+            worst = max(worst, int(found.group(2)))
+    assert round(total) == 206 and worst == 4  # the node's 206 guesses over 64, worst 4
+    horizon = load_strategy(solve(game, Objective("probability", 3)).export()).explore("")
+    wins = [re.fullmatch(r"wins (\d+) of (\d+)", b.options[0].value) for b in horizon.branches]
+    assert 1 + sum(int(w.group(1)) for w in wins if w) == 43  # the node's 43 of 64
+    assert all(w.group(2) == b.detail.split()[0] for w, b in zip(wins, horizon.branches) if w)
+
+
 def test_the_explorer_shows_every_markov_choice_with_its_expected_cost():
     game = load_game("dice-cards(n=2)")
     strategy = load_strategy(solve(game).export())

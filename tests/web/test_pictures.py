@@ -62,7 +62,7 @@ def test_a_result_shows_its_picture_and_its_tree_opens_two_levels_and_closes_one
     assert len(browser.find_elements(By.CSS_SELECTOR, "#trail li")) == 1
 
 
-def test_a_boards_suggestion_says_what_backs_it_and_its_value(server, browser, screen):
+def test_a_boards_suggestion_says_what_backs_it_and_its_value(server, browser, screen, tmp_path):
     browser.get(server + "/play/mastermind?pegs=3&colors=4&seed=1")
     _wait(browser, "#suggestion-value")
     advice = browser.find_element(By.ID, "advice")
@@ -71,3 +71,4 @@ def test_a_boards_suggestion_says_what_backs_it_and_its_value(server, browser, s
         "suggested guess: 112 (proven optimal): expected guesses 3.2188 (103/32), worst case 4"
     )
     _check_page(browser, "mastermind")
+    browser.save_screenshot(str(tmp_path / f"{screen}-mastermind-suggestion.png"))

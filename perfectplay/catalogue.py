@@ -34,6 +34,8 @@ _ENTRIES = {
     "bulls-and-cows": "perfectplay.games.bulls_and_cows:BullsAndCows",
     "item-matching": "perfectplay.games.item_matching:ItemMatching",
     "wordle": "perfectplay.games.wordle:Wordle",
+    "yahtzee": "perfectplay.games.yahtzee:Yahtzee",
+    "yatzy": "perfectplay.games.yahtzee:Yatzy",
 }
 _REGISTERED: dict[str, type[Game]] = {}
 

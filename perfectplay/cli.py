@@ -143,7 +143,7 @@ def list_games() -> None:
     "games: symmetry, bounds, memo, obvious, table, lookahead, columns, cutoff, relay, "
     "floor; "
     "Markov games: components, packed, merged, warm, renumber, code_order, "
-    "halves, blocks, streamed)",
+    "halves, blocks, streamed, stages)",
 )
 @click.option(
     "--first",
@@ -603,7 +603,7 @@ def _print_summary(game, solution, out, plot) -> None:
         )
     if "cluster" in solution.stats:
         table.add_row("cluster", solution.stats["cluster"])
-    for key in ("states", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
+    for key in ("states", "stages", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
         if key in solution.stats:
             table.add_row(
                 key,

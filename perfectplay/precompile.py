@@ -64,6 +64,7 @@ GROUPS: dict[str, list[str]] = {
         "solve tricky-trios n=2",
         "expand tricky-trios n=2",
         "streamed tricky-trios n=2",
+        "solve yahtzee card=4096",  # the staged solver and Yahtzee's exit rule
     ],
 }
 #: This module, as ``python -m`` runs it.

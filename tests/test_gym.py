@@ -20,6 +20,8 @@ SMALL = {
     "wordle": {},
     "dice-cards": {"n": 2},
     "tricky-trios": {"n": 2},
+    "yahtzee": {"card": 4096},
+    "yatzy": {"card": 1},
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Engine, SolveArgs
+from ..engine import Engine, Size, SolveArgs
 from ..objectives import Objective
 
 if TYPE_CHECKING:
@@ -36,6 +36,14 @@ class MarkovEngine(Engine):
             **({"tol": args.tol} if args.tol is not None else {}),
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
+
+    def size(self, game: MarkovGame) -> Size | None:
+        """A game solved by stages: the states its stages hold (one template each), known
+        before solving; other games: not known before exploring."""
+        st = game.stages()
+        if st is None:
+            return None
+        return Size(sum(len(layer) for layer in st.layers) * st.width, "states")
 
     def graph(self, game: MarkovGame) -> Graph:
         """Every reachable state of `game` and its moves (``compile.compile_game``), for

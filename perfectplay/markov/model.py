@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import missing_rule
 from ..game import Game
+from .stage_model import Stages, game_over, staged_expansion, state_code
 
 #: What a Markov game must define (named in the error when one is missing).
 NEEDS = "a Markov game defines initial_state, and compiled_rules or is_terminal and expand"
@@ -76,6 +77,9 @@ class MarkovGame(Game):
     choice_kind_names: ClassVar[tuple[str, ...]] = ()
 
     def initial_state(self) -> int:
+        st = self.stages()
+        if st is not None:  # the start stage's first node
+            return state_code(st, st.start, 0)
         raise missing_rule(self, "initial_state", NEEDS)
 
     def compiled_rules(self) -> CompiledRules | None:
@@ -87,11 +91,18 @@ class MarkovGame(Game):
 
     def is_terminal(self, states: np.ndarray) -> np.ndarray:
         """Boolean array: which of `states` end the game (the goal)."""
+        st = self.stages()
+        if st is not None:
+            return np.asarray(states) == game_over(st)
         return self._compiled_batch(states, "is_terminal")[0]
 
     def expand(self, states: np.ndarray) -> Expansion:
         """Outcomes and choices of non-terminal `states` (an int64 array)."""
-        _, weight, nxt, cost = self._compiled_batch(states, "expand")
+        st = self.stages()
+        if st is not None:
+            weight, nxt, cost = staged_expansion(st, states)
+        else:
+            _, weight, nxt, cost = self._compiled_batch(states, "expand")
         return Expansion(weight=weight, next=nxt, cost=cost)
 
     def _compiled_batch(self, states: np.ndarray, rule: str):
@@ -127,6 +138,15 @@ class MarkovGame(Game):
     #: the up-front refusal of sizes that cannot fit; None: estimated from the choices of
     #: the start state instead.
     bytes_per_state: ClassVar[int | None] = None
+
+    def stages(self) -> Stages | None:
+        """The game's stages (``markov.stage_model``: turns of one shape, a template shared by
+        all, an exit rule and the layers to solve), or None. A game that gives them is
+        solved stage by stage, one value kept per stage, for the expected objective; it
+        needs neither compiled rules, ``initial_state``, ``is_terminal`` nor ``expand``:
+        they are derived from the stages (``stage_model.staged_expansion``), for the
+        screens that walk a game's states."""
+        return None
 
     def state_bound(self) -> int | None:
         """An upper bound on the number of reachable states, to refuse what cannot fit."""

@@ -97,6 +97,10 @@ def solve_markov(
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
+    if speedups.stages and game.stages() is not None:
+        from .stages import solve_stages
+
+        return solve_stages(game, objective, progress)
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")

@@ -37,6 +37,10 @@ class SpeedUps:
                 code order) and improved, and its greedy choices taken, in two halves at
                 once, on two threads (``markov.halves``; off: over the whole graph, on
                 one thread)
+    stages      a game that declares its stages (``MarkovGame.stages``) solved stage by
+                stage (``markov.stages``), one value kept a stage (off: its states, derived
+                from the stages, explored as a graph and solved, exactly where sizes
+                allow, as any game's)
     """
 
     components: bool = True
@@ -48,3 +52,4 @@ class SpeedUps:
     halves: bool = True
     blocks: bool = True
     streamed: bool = True
+    stages: bool = True

@@ -7,12 +7,19 @@ from perfectplay.catalogue import game_class, game_names
 from perfectplay.markov.check import check_game
 
 MARKOV = [n for n in game_names() if game_class(n).kind == "markov"]
+#: Those sized by a parameter n (Yahtzee and Yatzy are checked on small cards instead).
+SIZED = [n for n in MARKOV if any(s.name == "n" for s in game_class(n).param_specs())]
 
 
-@pytest.mark.parametrize("name", MARKOV)
+@pytest.mark.parametrize("name", SIZED)
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_catalogue_markov_games_pass_check_game(name, n):
     check_game(load_game(name, [f"n={n}"]))
+
+
+@pytest.mark.parametrize("spec", ["yahtzee(card=4096)", "yahtzee(card=2049)", "yatzy(card=3)"])
+def test_staged_games_pass_check_game(spec):
+    check_game(load_game(spec))
 
 
 def test_check_game_catches_a_broken_game():

@@ -56,7 +56,7 @@ def test_without_from_the_command_line():
     bad = cli("solve", "tricky-trios", "n=4", "--without", "symmetry")
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
     assert (
-        "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves, blocks, streamed)"
+        "unknown speed-up 'symmetry' (known: components, packed, merged, warm, renumber, code_order, halves, blocks, streamed, stages)"
         in bad.stderr
     )
 

@@ -1,0 +1,335 @@
+"""Solitaire Yahtzee and Scandinavian Yatzy, solved by stages (``markov/stages.py``).
+
+Each turn: roll five dice, keep any of them and roll the rest, twice, then fill one open
+box of the score card with the final roll's score. A stage is a turn's start: the boxes
+filled, the upper boxes' total capped at 63 (35 more, Yatzy 50, when it reaches 63 by the
+end) and whether the Yahtzee box holds 50; its code is ``filled << 7 | upper << 1 |
+holds50``. Every turn has the same inside (the template: 1,429 nodes, the 252 final
+rolls its exit slots), and only the boxes (the exit options) depend on the stage.
+
+The rules are those behind the published values, written out in the project's shared
+rules (Verhoeff 1999, Glenn 2006: 254.5896 with the free-choice joker; 248.44 for
+Yatzy). An extra Yahtzee (the Yahtzee box filled) pays 100 when the box holds 50, and
+is a joker: full house and the straights score 25 / 30 / 40; with ``joker=free`` any
+open box may take it (the joker scores only when the face's upper box is filled), with
+``joker=forced`` the face's upper box must take it if open, else a lower box, else an
+upper box at zero; ``joker=none`` is the no-bonus variant (no 100, no joker).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numba import njit, prange
+
+from ..markov.model import MarkovGame
+from ..markov.stage_model import CHANCE, DECISION, END, NONE, Stages, Template
+from ..params import choice, param
+
+FACES = 6
+DICE = 5
+UPPER_CAP = 63
+JOKERS = ("free", "forced", "none")
+#: Stage code fields: filled boxes above 7 bits of (upper total, holds 50).
+SHIFT = 7
+
+
+def multisets(size: int) -> list[tuple[int, ...]]:
+    """Every multiset of `size` dice, as counts per face, in increasing order."""
+    return sorted(c for c in itertools.product(range(size + 1), repeat=FACES) if sum(c) == size)
+
+
+#: Keeps of 0 to 5 dice (462), smallest first; the rolls are the 252 of five dice.
+KEEPS = [k for size in range(DICE + 1) for k in multisets(size)]
+ROLLS = multisets(DICE)
+COUNTS = np.array(ROLLS, dtype=np.int64)
+
+
+def dice_turn() -> Template:
+    """The turn, factorised so that it is small (1,554 nodes, 7,224 edges, where listing
+    every keep of every roll would take 17,724 edges). Three rolls j = 1, 2, 3: "keep k,
+    roll the rest" (R_j[k], a chance node for fewer than 5 dice kept) rolls one die at a
+    time: the mean over the six faces f of R_j[k + f]; five dice make roll r, which for
+    j = 1, 2 is a decision, B_j[r]: the best of the keeps within r, B_j[k] = max(R_{j+1}[k],
+    B_j[k - f] for each face f in k); after roll 3, r is an exit slot. Node 0 is R_1[{}]
+    (nothing kept: five dice rolled); nodes come in the order R_1, B_1, R_2, B_2, R_3, the
+    R in increasing size, the B in decreasing size, so that every edge leads forward."""
+    partial = [k for k in KEEPS if sum(k) < DICE]
+    index = {k: i for i, k in enumerate(KEEPS)}
+    by_size_down = sorted(KEEPS, key=lambda k: (-sum(k), k))
+    down = {k: i for i, k in enumerate(by_size_down)}
+    first_r = [0, len(partial) + len(KEEPS), 2 * (len(partial) + len(KEEPS))]
+    n = 3 * len(partial) + 2 * len(KEEPS)
+
+    def rolled(j: int, k: tuple[int, ...]) -> int:
+        """The node of roll j with k kept (a decision, or an exit slot after roll 3)."""
+        if sum(k) < DICE:
+            return first_r[j] + index[k]
+        return first_r[j] + len(partial) + down[k] if j < 2 else n + ROLLS.index(k)
+
+    def plus(k: tuple[int, ...], f: int, d: int) -> tuple[int, ...]:
+        return tuple(c + d * (g == f) for g, c in enumerate(k))
+
+    kinds: list[int] = []
+    targets: list[list[int]] = []
+    for j in range(3):
+        for k in partial:
+            kinds.append(CHANCE)
+            targets.append([rolled(j, plus(k, f, 1)) for f in range(FACES)])
+        if j < 2:
+            for k in by_size_down:
+                kinds.append(DECISION)
+                smaller = [
+                    first_r[j] + len(partial) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
+                ]
+                targets.append([rolled(j + 1, k), *smaller])
+    target = np.array([t for ts in targets for t in ts], dtype=np.int64)
+    return Template(
+        kind=np.array(kinds, dtype=np.int8),
+        start=np.cumsum([0] + [len(t) for t in targets]).astype(np.int64),
+        target=target,
+        weight=np.ones(len(target), dtype=np.int64),
+        points=np.zeros(len(target)),
+        slots=len(ROLLS),
+    )
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box of the score card: its name, its score for each of the 252 rolls, the face
+    it counts when it is an upper box (0-5), and its joker score (-1: none)."""
+
+    name: str
+    score: np.ndarray
+    face: int = -1
+    joker: int = -1
+
+
+def _sums() -> np.ndarray:
+    return COUNTS @ np.arange(1, FACES + 1)
+
+
+def _straight(faces: list[int]) -> np.ndarray:
+    return np.all(COUNTS[:, [f - 1 for f in faces]] >= 1, axis=1)
+
+
+def _full_house() -> np.ndarray:
+    return np.array([sorted(c)[-2:] == [2, 3] for c in ROLLS])
+
+
+def _upper(names: list[str]) -> list[Box]:
+    return [Box(name, COUNTS[:, f] * (f + 1), face=f) for f, name in enumerate(names)]
+
+
+def yahtzee_boxes() -> list[Box]:
+    """Yahtzee's 13 boxes, upper first."""
+    top = COUNTS.max(axis=1)
+    small = _straight([1, 2, 3, 4]) | _straight([2, 3, 4, 5]) | _straight([3, 4, 5, 6])
+    large = _straight([1, 2, 3, 4, 5]) | _straight([2, 3, 4, 5, 6])
+    return _upper(["aces", "twos", "threes", "fours", "fives", "sixes"]) + [
+        Box("three of a kind", np.where(top >= 3, _sums(), 0)),
+        Box("four of a kind", np.where(top >= 4, _sums(), 0)),
+        Box("full house", np.where(_full_house(), 25, 0), joker=25),
+        Box("small straight", np.where(small, 30, 0), joker=30),
+        Box("large straight", np.where(large, 40, 0), joker=40),
+        Box("yahtzee", np.where(top == 5, 50, 0)),
+        Box("chance", _sums()),
+    ]
+
+
+def yatzy_boxes() -> list[Box]:
+    """Yatzy's 15 boxes, upper first."""
+    faces = np.arange(1, FACES + 1)[None, :]
+    pairs = np.where(COUNTS >= 2, faces, 0)
+    return _upper(["ones", "twos", "threes", "fours", "fives", "sixes"]) + [
+        Box("one pair", 2 * pairs.max(axis=1)),
+        Box("two pairs", np.where((COUNTS >= 2).sum(axis=1) == 2, 2 * pairs.sum(axis=1), 0)),
+        Box("three of a kind", 3 * np.where(COUNTS >= 3, faces, 0).max(axis=1)),
+        Box("four of a kind", 4 * np.where(COUNTS >= 4, faces, 0).max(axis=1)),
+        Box("small straight", np.where(_straight([1, 2, 3, 4, 5]), 15, 0)),
+        Box("large straight", np.where(_straight([2, 3, 4, 5, 6]), 20, 0)),
+        Box("full house", np.where(_full_house(), _sums(), 0)),
+        Box("chance", _sums()),
+        Box("yatzy", np.where(COUNTS.max(axis=1) == 5, 50, 0)),
+    ]
+
+
+@njit(cache=True, parallel=True)
+def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, points, nxt):
+    """Each stage's options at each final roll: the open boxes, their points and the
+    stage each leads to (``END`` when the card is full: the upper bonus added then)."""
+    n = scores.shape[1]
+    full = (1 << n) - 1
+    face_box = np.full(FACES, -1)
+    for o in range(n):
+        if faces[o] >= 0:
+            face_box[faces[o]] = o
+    for b in prange(len(stages)):
+        filled = stages[b] >> SHIFT
+        upper = (stages[b] >> 1) & 63
+        holds50 = stages[b] & 1
+        lower_open = False
+        for o in range(n):
+            if faces[o] < 0 and o != yahtzee_box and not filled >> o & 1:
+                lower_open = True
+        for r in range(scores.shape[0]):
+            face = -1  # an extra Yahtzee's face (a joker), else -1
+            if yahtzee_box >= 0 and filled >> yahtzee_box & 1:
+                for f in range(FACES):
+                    if COUNTS[r, f] == DICE:
+                        face = f
+            face_open = face >= 0 and face_box[face] >= 0 and not filled >> face_box[face] & 1
+            for o in range(n):
+                nxt[b, r, o] = NONE
+                points[b, r, o] = 0.0
+                if filled >> o & 1:
+                    continue
+                score = scores[r, o]
+                if face >= 0:
+                    if forced and face_open and o != face_box[face]:
+                        continue
+                    if forced and not face_open and lower_open and faces[o] >= 0:
+                        continue
+                    if jokers[o] >= 0 and not face_open:
+                        score = jokers[o]
+                now = filled | (1 << o)
+                up = min(UPPER_CAP, upper + score) if faces[o] >= 0 else upper
+                flag = holds50
+                if o == yahtzee_box:
+                    flag = 1 if score == 50 else 0
+                paid = score + (100 if face >= 0 and holds50 else 0)
+                if now == full:
+                    nxt[b, r, o] = END
+                    points[b, r, o] = paid + (bonus if up == UPPER_CAP else 0)
+                else:
+                    nxt[b, r, o] = (now << SHIFT) | (up << 1) | flag
+                    points[b, r, o] = paid
+
+
+def _reachable_uppers(faces: list[int]) -> np.ndarray:
+    """R[s, u]: whether the upper total u (capped) can be made by the upper boxes whose
+    faces are the bits of s."""
+    reach = np.zeros((1 << FACES, UPPER_CAP + 1), dtype=bool)
+    for s in range(1 << FACES):
+        totals = {0}
+        for f in faces:
+            if s >> f & 1:
+                totals = {min(UPPER_CAP, t + c * (f + 1)) for t in totals for c in range(6)}
+        reach[s, sorted(totals)] = True
+    return reach
+
+
+@dataclass(frozen=True)
+class Yahtzee(MarkovGame):
+    """Solitaire Yahtzee: 13 boxes, 35 at 63 in the upper boxes, the Yahtzee bonus and joker."""
+
+    name = "yahtzee"
+    summary = "Solitaire Yahtzee: 13 turns of 5 dice rolled up to 3 times, the expected score"
+    pays = True
+    cost_unit = "points"
+    objectives = ("expected",)
+
+    joker: str = choice("free", choices=JOKERS, help="the joker rule (none: no Yahtzee bonus)")
+    card: int = param(
+        (1 << 13) - 1,
+        low=1,
+        high=(1 << 13) - 1,
+        help="the boxes played, a bit mask (smaller games)",
+    )
+
+    @property
+    def upper_bonus(self) -> int:
+        return 35
+
+    @cached_property
+    def boxes(self) -> list[Box]:
+        """The boxes played: those of ``card``'s bits, in the card's order."""
+        return [b for i, b in enumerate(self.all_boxes()) if self.card >> i & 1]
+
+    @staticmethod
+    def all_boxes() -> list[Box]:
+        return yahtzee_boxes()
+
+    @property
+    def yahtzee_box(self) -> int:
+        """The Yahtzee box's index where it pays the bonus and the joker, else -1."""
+        names = [b.name for b in self.boxes]
+        return names.index("yahtzee") if self.joker != "none" and "yahtzee" in names else -1
+
+    def stages(self) -> Stages:
+        return self._stages
+
+    @cached_property
+    def _stages(self) -> Stages:
+        card = self.boxes
+        scores = np.ascontiguousarray(np.stack([b.score for b in card], axis=1))
+        faces = np.array([b.face for b in card], dtype=np.int64)
+        jokers = np.array([b.joker for b in card], dtype=np.int64)
+        yb, forced, bonus = self.yahtzee_box, self.joker == "forced", self.upper_bonus
+
+        room: list[np.ndarray] = []  # the last call's arrays, filled again (no page faults)
+
+        def exits(stages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            if not room or len(room[0]) != len(stages):
+                shape = (len(stages), len(ROLLS), len(card))
+                room[:] = [np.empty(shape), np.empty(shape, dtype=np.int64)]
+            points, nxt = room
+            _exits(stages, scores, faces, jokers, yb, forced, bonus, points, nxt)
+            return points, nxt
+
+        return Stages(
+            count=1 << (len(card) + SHIFT),
+            layers=self._layers(),
+            start=0,
+            template=dice_turn(),
+            options=len(card),
+            exits=exits,
+        )
+
+    def _layers(self) -> tuple[np.ndarray, ...]:
+        """The stages a game can reach, by boxes filled, the fullest first (a card with
+        every box filled is no stage: the game has ended)."""
+        n = len(self.boxes)
+        masks = np.arange(1 << n, dtype=np.int64)
+        upper_set = np.zeros(len(masks), dtype=np.int64)
+        for o, box in enumerate(self.boxes):
+            if box.face >= 0:
+                upper_set |= ((masks >> o) & 1) << box.face
+        reach = _reachable_uppers([b.face for b in self.boxes if b.face >= 0])[upper_set]
+        filled_count = np.array([bin(m).count("1") for m in masks])
+        yb = self.yahtzee_box
+        layers = []
+        for count in range(n - 1, -1, -1):
+            m, u = np.nonzero(reach & (filled_count == count)[:, None])
+            codes = (masks[m] << SHIFT) | (u << 1)
+            if yb >= 0:
+                codes = np.concatenate([codes, codes[(masks[m] >> yb) & 1 == 1] | 1])
+            layers.append(np.sort(codes))
+        return tuple(layers)
+
+
+@dataclass(frozen=True)
+class Yatzy(Yahtzee):
+    """Scandinavian Yatzy: 15 boxes, 50 at 63 in the upper boxes, no Yatzy bonus."""
+
+    name = "yatzy"
+    summary = "Scandinavian Yatzy: 15 turns of 5 dice rolled up to 3 times, the expected score"
+
+    joker: str = choice("none", choices=("none",), help="no Yatzy bonus or joker")
+    card: int = param(
+        (1 << 15) - 1,
+        low=1,
+        high=(1 << 15) - 1,
+        help="the boxes played, a bit mask (smaller games)",
+    )
+
+    @property
+    def upper_bonus(self) -> int:
+        return 50
+
+    @staticmethod
+    def all_boxes() -> list[Box]:
+        return yatzy_boxes()

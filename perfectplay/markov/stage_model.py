@@ -1,0 +1,150 @@
+"""The rules protocol of a game solved by stages (``MarkovGame.stages``): what such a
+game declares, as the engine's staged solver (``markov/stages.py``) reads it.
+
+A staged game declares a **turn template** (`Template`): one small acyclic Markov graph
+shared by every stage, given once as arrays: chance nodes with integer weights and
+decision nodes with choices, node 0 first, every edge leading to a later node or to an
+**exit slot** (for Yahtzee the 252 final rolls); its edges may pay points of their own.
+And a vectorised **exit rule** ``exits(stages) -> (points, next)``: for a batch of B
+stage codes, arrays (B, slots, options) of the points of each option at each exit slot
+and the stage it leads to (``END``: the game ends with those points; ``NONE``: no such
+option). And the **layers** of the stages to solve (arrays of stage codes, solved first
+to last: every exit of a stage leads to a stage of an earlier layer, or ends the game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..errors import IncompleteRules
+
+#: Template node kinds.
+CHANCE = 0
+DECISION = 1
+#: ``next`` of an exit option: the game ends with the option's points; no such option.
+END = -1
+NONE = -2
+
+
+@dataclass(frozen=True)
+class Template:
+    """The turn every stage shares: nodes 0..N-1 (node 0 the turn's start), each a chance
+    node (``CHANCE``) or a decision node (``DECISION``), its edges ``start[i]`` to
+    ``start[i + 1]`` of ``target``, ``weight`` and ``points``. A target below N is a node,
+    and must be later than its own node (the template is acyclic, in order); a target N + s
+    is exit slot s. A chance node's edges have positive integer weights (the chance of an
+    edge is its weight over the node's total); a decision node's weights are not read.
+    ``points`` are what an edge pays (or costs) on its own, in the game's terms."""
+
+    kind: np.ndarray
+    start: np.ndarray
+    target: np.ndarray
+    weight: np.ndarray
+    points: np.ndarray
+    slots: int
+
+    @property
+    def nodes(self) -> int:
+        return len(self.kind)
+
+    def check(self) -> None:
+        """Refuse, in one line, a template whose arrays do not describe an acyclic turn."""
+        n, edges = self.nodes, len(self.target)
+        if n == 0 or len(self.start) != n + 1 or self.start[0] != 0 or self.start[-1] != edges:
+            raise IncompleteRules("stage template: start must hold N + 1 edge offsets, 0 to E")
+        if len(self.weight) != edges or len(self.points) != edges:
+            raise IncompleteRules("stage template: target, weight and points differ in length")
+        owner = np.repeat(np.arange(n), np.diff(self.start))
+        if np.any(np.diff(self.start) <= 0):
+            raise IncompleteRules(
+                f"stage template: node {int(np.argmin(np.diff(self.start)))} has no edge"
+            )
+        bad = (self.target <= owner) | (self.target >= n + self.slots)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise IncompleteRules(
+                f"stage template: node {owner[i]}'s edge to {self.target[i]} leads neither to a "
+                f"later node nor to one of the {self.slots} exit slots"
+            )
+        chance = self.kind[owner] == CHANCE
+        if np.any(chance & (self.weight <= 0)):
+            raise IncompleteRules("stage template: a chance edge's weight is not positive")
+
+    def chances(self) -> np.ndarray:
+        """Each edge's probability (chance nodes) or 0 (decision nodes)."""
+        totals = np.add.reduceat(self.weight, self.start[:-1]).astype(np.float64)
+        owner = np.repeat(np.arange(self.nodes), np.diff(self.start))
+        return np.where(self.kind[owner] == CHANCE, self.weight / totals[owner], 0.0)
+
+
+@dataclass(frozen=True)
+class Stages:
+    """A game's stages (``MarkovGame.stages``): how many stage codes there are (0 to
+    count - 1), the layers to solve in order, the start stage, the turn template, how many
+    options an exit slot has, and the exit rule (see the module docstring)."""
+
+    count: int
+    layers: tuple[np.ndarray, ...]
+    start: int
+    template: Template
+    options: int
+    exits: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+    @property
+    def width(self) -> int:
+        """State codes per stage: the template's nodes and its exit slots."""
+        return self.template.nodes + self.template.slots
+
+
+def state_code(st: Stages, stage: int, node: int) -> int:
+    """The state code of `node` (a template node, or nodes + s for exit slot s) of
+    `stage`: a staged game is a Markov game too, its states numbered stage by stage."""
+    return stage * st.width + node
+
+
+def game_over(st: Stages) -> int:
+    """The code of the one terminal state (after a last exit, ``END``)."""
+    return st.count * st.width
+
+
+def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The outcomes and choices of states of a staged game (``state_code``), as
+    ``Expansion`` holds them (weight, next, cost): a template chance node has its edges as
+    outcomes, each with one choice; a decision node has one outcome, its edges as choices;
+    an exit slot has one outcome, the stage's options there as choices (leading to node 0
+    of their stage, or to ``game_over``). Points are whole numbers on this path."""
+    t = st.template
+    degree = np.diff(t.start)
+    chance = t.kind == CHANCE
+    k_max = max(1, int(degree[chance].max(initial=1)))
+    c_max = max(1, int(degree[~chance].max(initial=1)), st.options)
+    b = len(states)
+    weight = np.zeros((b, k_max), dtype=np.int64)
+    nxt = np.full((b, k_max, c_max), -1, dtype=np.int64)
+    cost = np.zeros((b, k_max, c_max), dtype=np.int64)
+    stage, node = np.divmod(np.asarray(states, dtype=np.int64), st.width)
+    for i in range(b):
+        base = stage[i] * st.width
+        if node[i] >= t.nodes:
+            points, to = st.exits(stage[i : i + 1])
+            slot = node[i] - t.nodes
+            weight[i, 0] = 1
+            to, paid = to[0, slot], np.rint(points[0, slot]).astype(np.int64)
+            to_code = np.where(to >= 0, to * st.width, -1)
+            nxt[i, 0, : st.options] = np.where(to == END, game_over(st), to_code)
+            cost[i, 0, : st.options] = np.where(to == NONE, 0, paid)
+            continue
+        edges = slice(t.start[node[i]], t.start[node[i] + 1])
+        paid = np.rint(t.points[edges]).astype(np.int64)
+        if chance[node[i]]:
+            weight[i, : degree[node[i]]] = t.weight[edges]
+            nxt[i, : degree[node[i]], 0] = base + t.target[edges]
+            cost[i, : degree[node[i]], 0] = paid
+        else:
+            weight[i, 0] = 1
+            nxt[i, 0, : degree[node[i]]] = base + t.target[edges]
+            cost[i, 0, : degree[node[i]]] = paid
+    return weight, nxt, cost

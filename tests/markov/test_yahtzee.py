@@ -1,0 +1,139 @@
+"""Solitaire Yahtzee and Yatzy (``games/yahtzee.py``), solved by stages: small cards
+against the numpy widget-by-widget program of benchmarks/ (written apart, for the
+comparison), the whole games against the published values."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from fractions import Fraction
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perfectplay import load_game, solve
+from perfectplay.games.yahtzee import JOKERS, KEEPS, ROLLS, Yahtzee, Yatzy, dice_turn
+from perfectplay.markov.speedups import SpeedUps
+from perfectplay.markov.stage_model import CHANCE
+
+BENCHMARK = Path(__file__).parents[2] / "benchmarks" / "yahtzee_widgets.py"
+UPPER = 0b111111
+YAHTZEE_BOX, CHANCE_BOX = 1 << 11, 1 << 12
+
+
+@pytest.fixture(scope="module")
+def widgets():
+    """The benchmark's module, imported from its file."""
+    spec = importlib.util.spec_from_file_location("yahtzee_widgets", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _widgets_value(widgets, boxes, card: int, bonus: int, joker: str) -> float:
+    kept = [b for i, b in enumerate(boxes) if card >> i & 1]
+    return widgets.solve(widgets.Rules(kept, bonus, joker))
+
+
+@pytest.mark.parametrize("joker", ["free", "forced", "none"])
+def test_the_joker_rules_agree_with_the_widget_program(widgets, joker):
+    card = UPPER | YAHTZEE_BOX | CHANCE_BOX  # a Yahtzee of sixes: sixes, or chance (free)
+    value = solve(Yahtzee(joker=joker, card=card)).value
+    assert value == pytest.approx(
+        _widgets_value(widgets, widgets.yahtzee_boxes(), card, 35, joker), rel=1e-12
+    )
+
+
+def test_the_free_joker_is_worth_more_than_the_forced_one():
+    card = UPPER | YAHTZEE_BOX | CHANCE_BOX
+    free, forced, none = (solve(Yahtzee(joker=j, card=card)).value for j in JOKERS)
+    assert free > forced > none
+
+
+@pytest.mark.parametrize("card", [0b111, 0b1010000001001])
+def test_small_yahtzee_cards_agree_with_the_widget_program(widgets, card):
+    value = solve(Yahtzee(joker="none", card=card)).value
+    assert value == pytest.approx(
+        _widgets_value(widgets, widgets.yahtzee_boxes(), card, 35, "none"), rel=1e-12
+    )
+
+
+def test_a_small_yatzy_card_agrees_with_the_widget_program(widgets):
+    card = 0b1000011000111  # ones to threes, one pair, two pairs, chance
+    value = solve(Yatzy(card=card)).value
+    assert value == pytest.approx(
+        _widgets_value(widgets, widgets.yatzy_boxes(), card, 50, "none"), rel=1e-12
+    )
+
+
+def test_one_box_of_chance_is_the_best_of_three_rolls_of_five_dice():
+    """Chance alone: keep the dice showing 4 or more (a die's best of three rolls is
+    (4 + 5 + 6) / 6 + 1/2 * 4.25 = 4.625... per die), 5 dice: 5 x 14/3."""
+    assert solve(Yahtzee(joker="none", card=CHANCE_BOX)).value == pytest.approx(5 * 14 / 3)
+
+
+def _template_value(t, exits: np.ndarray) -> float:
+    """The turn's value for exit slot values `exits`, node by node from the last."""
+    value = np.concatenate([np.zeros(t.nodes), exits])
+    chances = t.chances()
+    for i in range(t.nodes - 1, -1, -1):
+        edges = slice(t.start[i], t.start[i + 1])
+        children = t.points[edges] + value[t.target[edges]]
+        value[i] = chances[edges] @ children if t.kind[i] == CHANCE else children.max()
+    return float(value[0])
+
+
+def _listed_value(exits: np.ndarray) -> float:
+    """The same turn with every keep of every roll listed, and each keep's outcomes with
+    their multinomial chances: the way the turn is usually written."""
+    within = np.array([[all(a <= b for a, b in zip(k, r)) for r in ROLLS] for k in KEEPS])
+    chance = np.zeros((len(KEEPS), len(ROLLS)))
+    for i, k in enumerate(KEEPS):
+        for j, r in enumerate(ROLLS):
+            if within[i, j]:
+                rest = [b - a for a, b in zip(k, r)]
+                ways = math.factorial(sum(rest)) / math.prod(math.factorial(c) for c in rest)
+                chance[i, j] = ways / 6 ** sum(rest)
+    best = exits
+    for _ in range(2):  # after roll 3, then roll 2: the best keep within each roll
+        kept = chance @ best
+        best = np.array([kept[within[:, j]].max() for j in range(len(ROLLS))])
+    return float(chance[0] @ best)
+
+
+def test_the_factorised_turn_equals_the_turn_with_every_keep_listed():
+    t = dice_turn()
+    assert t.kind[0] == CHANCE and t.slots == len(ROLLS) == 252 and len(KEEPS) == 462
+    exits = np.random.default_rng(5).normal(size=252) * 10
+    assert _template_value(t, exits) == pytest.approx(_listed_value(exits), rel=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec,published,within",
+    [
+        ("yahtzee", 254.5896094820, 1e-4),
+        ("yahtzee(joker=forced)", 254.5877287345, 1e-4),
+        ("yahtzee(joker=none)", 245.8707745141, 1e-4),
+        ("yatzy", 248.44, 1e-2),
+    ],
+)
+def test_the_whole_games_give_the_published_values(spec, published, within):
+    assert abs(solve(load_game(spec)).value - published) < within
+
+
+def test_a_stage_code_holds_the_card_the_upper_total_and_the_fifty():
+    layers = Yahtzee(joker="free", card=UPPER | YAHTZEE_BOX).stages().layers
+    codes = np.concatenate(layers)
+    assert len(np.unique(codes)) == len(codes) and codes.min() == 0
+    holds50 = codes[(codes & 1) == 1]
+    assert np.all((holds50 >> (7 + 6)) & 1)  # only where the Yahtzee box is filled
+
+
+def test_one_box_solved_as_a_graph_is_exact():
+    """Chance alone, its 1,806 states solved as any game's: exactly 5 x 14/3, proven."""
+    exact = solve(Yahtzee(joker="none", card=CHANCE_BOX), speedups=SpeedUps(stages=False))
+    assert exact.value == Fraction(70, 3) and exact.status == "proven optimal"

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..markov.model import MarkovGame
-from ..markov.stage_model import CHANCE, DECISION, END, NONE, Stages, Template
+from ..markov.stage_model import CHANCE, DECISION, END, NONE, Stages, Template, game_over
 from ..params import choice, param
 
 FACES = 6
@@ -46,6 +46,23 @@ def multisets(size: int) -> list[tuple[int, ...]]:
 KEEPS = [k for size in range(DICE + 1) for k in multisets(size)]
 ROLLS = multisets(DICE)
 COUNTS = np.array(ROLLS, dtype=np.int64)
+
+
+def turn_nodes() -> list[tuple[int, tuple[int, ...], bool]]:
+    """The turn's nodes in order (``dice_turn``): (roll j = 0, 1, 2; the dice kept or
+    rolled; whether it is a decision), R_j then B_j for each roll."""
+    partial = [k for k in KEEPS if sum(k) < DICE]
+    by_size_down = sorted(KEEPS, key=lambda k: (-sum(k), k))
+    nodes = []
+    for j in range(3):
+        nodes += [(j, k, False) for k in partial]
+        nodes += [(j, k, True) for k in by_size_down] if j < 2 else []
+    return nodes
+
+
+def _dice(counts: tuple[int, ...]) -> str:
+    """Dice as a person writes them: ``1 3 3 5 6``."""
+    return " ".join(str(f + 1) for f in range(FACES) for _ in range(counts[f]))
 
 
 def dice_turn() -> Template:
@@ -75,17 +92,15 @@ def dice_turn() -> Template:
 
     kinds: list[int] = []
     targets: list[list[int]] = []
-    for j in range(3):
-        for k in partial:
-            kinds.append(CHANCE)
+    for j, k, decides in turn_nodes():
+        kinds.append(DECISION if decides else CHANCE)
+        if decides:
+            smaller = [
+                first_r[j] + len(partial) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
+            ]
+            targets.append([rolled(j + 1, k), *smaller])
+        else:
             targets.append([rolled(j, plus(k, f, 1)) for f in range(FACES)])
-        if j < 2:
-            for k in by_size_down:
-                kinds.append(DECISION)
-                smaller = [
-                    first_r[j] + len(partial) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
-                ]
-                targets.append([rolled(j + 1, k), *smaller])
     target = np.array([t for ts in targets for t in ts], dtype=np.int64)
     return Template(
         kind=np.array(kinds, dtype=np.int8),
@@ -95,6 +110,10 @@ def dice_turn() -> Template:
         points=np.zeros(len(target)),
         slots=len(ROLLS),
     )
+
+
+#: The turn's nodes, as ``turn_nodes`` lists them.
+_NODES = turn_nodes()
 
 
 @dataclass(frozen=True)
@@ -288,6 +307,48 @@ class Yahtzee(MarkovGame):
             options=len(card),
             exits=exits,
         )
+
+    def describe_state(self, state: int) -> str:
+        st = self.stages()
+        if state == game_over(st):
+            return "the card is full"
+        stage, node = divmod(state, st.width)
+        filled, upper, holds50 = stage >> SHIFT, (stage >> 1) & 63, stage & 1
+        names = [b.name for i, b in enumerate(self.boxes) if filled >> i & 1]
+        card = f"filled: {', '.join(names) or 'nothing'}; upper boxes {upper}/63"
+        card += "; Yahtzee box holds 50" if holds50 else ""
+        if node >= st.template.nodes:
+            return f"{card}. Final roll {_dice(ROLLS[node - st.template.nodes])}: choose a box"
+        j, dice, decides = _NODES[node]
+        if decides:
+            return f"{card}. Roll {j + 1} of 3: {_dice(dice)}"
+        return f"{card}. Roll {j + 1} of 3, keeping {_dice(dice) or 'nothing'}"
+
+    def describe_outcome(self, state: int, k: int) -> str:
+        width = self.stages().width
+        node = state % width
+        if node >= len(_NODES):
+            return f"final roll: {_dice(ROLLS[node - len(_NODES)])}"
+        j, dice, decides = _NODES[node]
+        if decides:
+            return f"roll {j + 1} of 3: {_dice(dice)}"
+        target = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, 0]) % width
+        rolled = ROLLS[target - len(_NODES)] if target >= len(_NODES) else _NODES[target][1]
+        return f"rolled {_dice(rolled)}"
+
+    def describe_choice(self, state: int, k: int, c: int) -> str:
+        st = self.stages()
+        stage, node = divmod(state, st.width)
+        if node >= st.template.nodes:
+            points, _ = st.exits(np.array([stage], dtype=np.int64))
+            paid = int(round(points[0, node - st.template.nodes, c]))
+            return f"{self.boxes[c].name}: {paid} points"
+        nxt = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, c])
+        target = nxt % st.width
+        if target >= st.template.nodes or _NODES[target][2]:
+            return "keep all five"
+        kept = _NODES[target][1]
+        return f"keep {_dice(kept)}" if sum(kept) else "roll all five again"
 
     def _layers(self) -> tuple[np.ndarray, ...]:
         """The stages a game can reach, by boxes filled, the fullest first (a card with

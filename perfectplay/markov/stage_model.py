@@ -14,7 +14,9 @@ to last: every exit of a stage leads to a stage of an earlier layer, or ends the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -73,6 +75,57 @@ class Template:
         if np.any(chance & (self.weight <= 0)):
             raise IncompleteRules("stage template: a chance edge's weight is not positive")
 
+    @cached_property
+    def flat(self) -> tuple[dict[int, tuple[int, int]], ...]:
+        """Each node as a person sees it (``staged_expansion``): a decision node's choices
+        are the nodes or slots its decisions lead to through further decisions that no
+        chance leads to (Yahtzee: every keep within a roll, where the template removes one
+        die at a time; keeping all five leads to the next roll's decision), a chance
+        node's outcomes those its chances lead to through further chances, with their
+        weights multiplied out (the roll of five dice, where the template rolls one at a
+        time); only through edges that pay nothing. Node -> {target: (weight, points)}
+        (a decision's weights 1; a target reached along two paths, once)."""
+        flat: list[dict[int, tuple[int, int]]] = [{}] * self.nodes
+        totals = [1] * self.nodes
+        owner = np.repeat(np.arange(self.nodes), np.diff(self.start))
+        by_chance = set(self.target[self.kind[owner] == CHANCE].tolist())
+        for i in range(self.nodes - 1, -1, -1):
+            edges = range(self.start[i], self.start[i + 1])
+            out: dict[int, tuple[int, int]] = {}
+            if self.kind[i] == DECISION:
+                for e in edges:
+                    to, paid = int(self.target[e]), int(round(self.points[e]))
+                    inner = to < self.nodes and self.kind[to] == DECISION and to not in by_chance
+                    if inner and paid == 0:
+                        for leaf, weighed in flat[to].items():
+                            out.setdefault(leaf, weighed)
+                    else:
+                        out.setdefault(to, (1, paid))
+                flat[i] = out
+                continue
+            through = [
+                int(self.target[e]) < self.nodes
+                and self.kind[self.target[e]] == CHANCE
+                and int(round(self.points[e])) == 0
+                for e in edges
+            ]
+            scale = math.lcm(*(totals[self.target[e]] for e, t in zip(edges, through) if t))
+            weights: dict[int, int] = {}
+            paid_to: dict[int, int] = {}
+            for e, t in zip(edges, through):
+                to, w = int(self.target[e]), int(self.weight[e])
+                if t:
+                    for leaf, (wl, paid) in flat[to].items():
+                        weights[leaf] = weights.get(leaf, 0) + w * wl * (scale // totals[to])
+                        paid_to[leaf] = paid
+                else:
+                    weights[to] = weights.get(to, 0) + w * scale
+                    paid_to[to] = int(round(self.points[e]))
+            common = math.gcd(*weights.values())
+            flat[i] = {leaf: (w // common, paid_to[leaf]) for leaf, w in weights.items()}
+            totals[i] = sum(w for w, _ in flat[i].values())
+        return tuple(flat)
+
     def chances(self) -> np.ndarray:
         """Each edge's probability (chance nodes) or 0 (decision nodes)."""
         totals = np.add.reduceat(self.weight, self.start[:-1]).astype(np.float64)
@@ -112,20 +165,21 @@ def game_over(st: Stages) -> int:
 
 def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The outcomes and choices of states of a staged game (``state_code``), as
-    ``Expansion`` holds them (weight, next, cost): a template chance node has its edges as
-    outcomes, each with one choice; a decision node has one outcome, its edges as choices;
-    an exit slot has one outcome, the stage's options there as choices (leading to node 0
-    of their stage, or to ``game_over``). Points are whole numbers on this path."""
+    ``Expansion`` holds them (weight, next, cost), the template read as a person sees it
+    (``Template.flat``): a chance node's outcomes each with one choice; a decision node's
+    one outcome with its choices; an exit slot's one outcome with the stage's options
+    there as choices (leading to node 0 of their stage, or to ``game_over``). Points are
+    whole numbers on this path."""
     t = st.template
-    degree = np.diff(t.start)
-    chance = t.kind == CHANCE
-    k_max = max(1, int(degree[chance].max(initial=1)))
-    c_max = max(1, int(degree[~chance].max(initial=1)), st.options)
+    stage, node = np.divmod(np.asarray(states, dtype=np.int64), st.width)
+    flats = [t.flat[n] if n < t.nodes else {} for n in node.tolist()]
+    chance = [n < t.nodes and t.kind[n] == CHANCE for n in node.tolist()]
+    k_max = max([1] + [len(f) for f, c in zip(flats, chance) if c])
+    c_max = max([1, st.options] + [len(f) for f, c in zip(flats, chance) if not c])
     b = len(states)
     weight = np.zeros((b, k_max), dtype=np.int64)
     nxt = np.full((b, k_max, c_max), -1, dtype=np.int64)
     cost = np.zeros((b, k_max, c_max), dtype=np.int64)
-    stage, node = np.divmod(np.asarray(states, dtype=np.int64), st.width)
     for i in range(b):
         base = stage[i] * st.width
         if node[i] >= t.nodes:
@@ -137,14 +191,12 @@ def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.nda
             nxt[i, 0, : st.options] = np.where(to == END, game_over(st), to_code)
             cost[i, 0, : st.options] = np.where(to == NONE, 0, paid)
             continue
-        edges = slice(t.start[node[i]], t.start[node[i] + 1])
-        paid = np.rint(t.points[edges]).astype(np.int64)
-        if chance[node[i]]:
-            weight[i, : degree[node[i]]] = t.weight[edges]
-            nxt[i, : degree[node[i]], 0] = base + t.target[edges]
-            cost[i, : degree[node[i]], 0] = paid
+        leaves = list(flats[i].items())
+        if chance[i]:
+            for k, (leaf, (w, paid)) in enumerate(leaves):
+                weight[i, k], nxt[i, k, 0], cost[i, k, 0] = w, base + leaf, paid
         else:
             weight[i, 0] = 1
-            nxt[i, 0, : degree[node[i]]] = base + t.target[edges]
-            cost[i, 0, : degree[node[i]]] = paid
+            for c, (leaf, (_, paid)) in enumerate(leaves):
+                nxt[i, 0, c], cost[i, 0, c] = base + leaf, paid
     return weight, nxt, cost

@@ -18,8 +18,11 @@ rounding only): exact fractions of this size are out of reach.
 
 from __future__ import annotations
 
+import base64
+import io
 import time
 from dataclasses import dataclass
+from typing import Any, Iterator
 
 import numpy as np
 from numba import njit, prange
@@ -34,18 +37,35 @@ from .stage_model import CHANCE, NONE, Stages
 #: and side by side in one thread.
 BATCH = 256
 LANES = 8
+#: The strategy of a staged solution document (read by ``markov.staged_document``).
+KIND = "markov-stages"
+FORMAT = "stages-npz-base64"
 
 
 @dataclass
 class StageValues:
     """What a staged solve keeps: every solved stage's value (in the game's own terms),
-    and which stages were solved."""
+    and which stages were solved; written as the strategy of a solution document
+    (``markov.staged_document``)."""
 
     values: np.ndarray
     solved: np.ndarray
 
     def to_json(self) -> dict:
-        raise Unsupported("writing the strategy of a staged game (--out) is not available yet")
+        codes = np.flatnonzero(self.solved)
+        return encode_stages(codes, self.values[codes])
+
+
+def encode_stages(codes: np.ndarray, values: np.ndarray) -> dict[str, Any]:
+    """The ``strategy`` object of a staged solution: its stages' codes and values."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, code=codes.astype(np.int64), value=values.astype(np.float64))
+    return {
+        "kind": KIND,
+        "stages": len(codes),
+        "encoding": FORMAT,
+        "columns": base64.b64encode(buffer.getvalue()).decode("ascii"),
+    }
 
 
 def solve_stages(
@@ -60,17 +80,20 @@ def solve_stages(
     progress = progress or Silent()
     t0 = time.perf_counter()
     st = game.stages()
-    st.template.check()
     sign = 1.0 if game.pays else -1.0
-    values, solved = _solve_layers(st, sign, progress)
+    values = np.zeros(st.count)
+    solved = np.zeros(st.count, dtype=np.bool_)
+    progress.stage("solving stages", total=sum(len(x) for x in st.layers), unit="stages")
+    for batch, best in stage_batches(st, sign, values, solved):
+        values[batch] = best
+        progress.update(int(solved.sum()))
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
-    value = sign * float(values[st.start])
     return Solution(
         game=game.name,
         params=game.params,
         objective=objective,
-        value=value,
+        value=sign * float(values[st.start]),
         exact=False,
         proven=False,
         status=CONVERGED,
@@ -83,15 +106,16 @@ def solve_stages(
     )
 
 
-def _solve_layers(st: Stages, sign: float, progress: Silent) -> tuple[np.ndarray, np.ndarray]:
-    """V[stage] (maximized: the game's points times `sign`) for every stage of every layer."""
+def stage_batches(
+    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Every layer's stages in batches, each batch with its stages' values (maximized:
+    the game's points times `sign`) computed from `values` of the stages marked `solved`
+    (an exit to another stage is refused in one line); the batch is marked solved once
+    the caller has it (the solve stores the values, ``verify`` compares them)."""
+    st.template.check()
     t = st.template
     chances = t.chances()
-    values = np.zeros(st.count)
-    solved = np.zeros(st.count, dtype=np.bool_)
-    total = sum(len(layer) for layer in st.layers)
-    progress.stage("solving stages", total=total, unit="stages")
-    done = 0
     for layer in st.layers:
         layer = np.ascontiguousarray(layer, dtype=np.int64)
         if len(layer) and (layer.min() < 0 or layer.max() >= st.count):
@@ -108,16 +132,15 @@ def _solve_layers(st: Stages, sign: float, progress: Silent) -> tuple[np.ndarray
                     f"the exit rule returned arrays of shape {points.shape} and {nxt.shape}, "
                     f"not ({len(batch)}, {t.slots}, {st.options})"
                 )
+            best = np.empty(len(batch))
             bad = np.zeros(len(batch), dtype=np.int64)
             _solve_batch(
                 batch, points, nxt, values, solved, sign,
-                t.kind, t.start, t.target, chances, t.points, bad,
+                t.kind, t.start, t.target, chances, t.points, best, bad,
             )  # fmt: skip
             _refuse_bad(batch, bad, st.options)
+            yield batch, best
             solved[batch] = True
-            done += len(batch)
-            progress.update(done)
-    return values, solved
 
 
 def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
@@ -137,9 +160,9 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
 
 @njit(cache=True, parallel=True)
 def _solve_batch(
-    stages, points, nxt, values, solved, sign, kind, start, target, chance, edge_points, bad
+    stages, points, nxt, values, solved, sign, kind, start, target, chance, edge_points, best, bad
 ):
-    """values[stages[b]] for each b: the exit slots' best options, then the template from
+    """best[b], the value of stages[b] for each b: the exit slots' best options, then the template from
     its last node back to node 0, LANES stages at a time (each edge read once for all of
     them, their arithmetic side by side). bad[b] is set, at the first fault, to 1 + slot *
     options + option (an exit to a stage not yet solved) or -1 - slot (a slot with no
@@ -165,7 +188,7 @@ def _solve_batch(
                     for lane in range(LANES):
                         row[lane] = max(row[lane], paid + child[lane])
         for lane in range(min(LANES, len(stages) - lo)):
-            values[stages[lo + lane]] = buf[0, lane]
+            best[lo + lane] = buf[0, lane]
 
 
 @njit(inline="always")

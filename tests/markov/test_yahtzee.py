@@ -5,6 +5,7 @@ comparison), the whole games against the published values."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 from fractions import Fraction
 import sys
@@ -17,6 +18,7 @@ from perfectplay import load_game, solve
 from perfectplay.games.yahtzee import JOKERS, KEEPS, ROLLS, Yahtzee, Yatzy, dice_turn
 from perfectplay.markov.speedups import SpeedUps
 from perfectplay.markov.stage_model import CHANCE
+from tests.cli_runner import perfectplay
 
 BENCHMARK = Path(__file__).parents[2] / "benchmarks" / "yahtzee_widgets.py"
 UPPER = 0b111111
@@ -137,3 +139,41 @@ def test_one_box_solved_as_a_graph_is_exact():
     """Chance alone, its 1,806 states solved as any game's: exactly 5 x 14/3, proven."""
     exact = solve(Yahtzee(joker="none", card=CHANCE_BOX), speedups=SpeedUps(stages=False))
     assert exact.value == Fraction(70, 3) and exact.status == "proven optimal"
+
+
+SMALL = "card=6208"  # three of a kind, Yahtzee, chance: ten stages
+
+
+def test_the_file_holds_the_stage_values_and_verify_recomputes_them(tmp_path):
+    out = tmp_path / "y.json"
+    assert perfectplay("solve", "yahtzee", SMALL, "--out", str(out), "--quiet").returncode == 0
+    doc = json.loads(out.read_text())
+    assert doc["strategy"]["kind"] == "markov-stages" and doc["strategy"]["stages"] == 10
+    res = perfectplay("verify", str(out))
+    assert res.returncode == 0, res.stderr
+    assert "all 10 stages recomputed from their successors' stored values" in res.stdout
+    assert "49.705881833" in res.stdout
+    shown = perfectplay("show", str(out))
+    assert "start stage 0: 49.705881833 points expected" in shown.stdout
+
+
+def test_verify_names_a_stage_whose_stored_value_is_wrong(tmp_path):
+    sol = solve(load_game(f"yahtzee({SMALL})"))
+    stage = 0b011 << 7  # chance left alone (the third box played), upper total 0, no 50
+    sol.strategy.values[stage] += 0.5
+    out = tmp_path / "bad.json"
+    out.write_text(json.dumps(sol.export()))
+    res = perfectplay("verify", str(out))
+    assert res.returncode == 2
+    assert res.stderr.startswith(f"perfectplay: error: stage {stage}'s stored value")
+
+
+def test_play_lists_every_keep_and_every_box_with_its_expected_score():
+    res = perfectplay("play", "yahtzee", SMALL, "--seed", "3", input="\n" * 40)
+    assert res.returncode == 0, res.stderr
+    first = res.stdout.split("roll 1 of 3: 1 2 2 4 4")[1].split("choose")[0]
+    assert first.count("keep") + first.count("roll all five again") == 18  # all keeps of 12245
+    assert "keep 4 4             points to come 47.6899  <- optimal" in first
+    boxes = res.stdout.split("final roll: 2 4 5 5 6")[1].split("choose")[0]
+    assert "three of a kind: 0 points  points to come 27.3376" in boxes
+    assert "chance: 22 points          points to come 44.8155  <- optimal" in boxes

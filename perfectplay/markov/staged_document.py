@@ -1,0 +1,176 @@
+"""The strategy of a game solved by stages, in its solution document: the value of every
+stage (a turn's start), and nothing else (Yahtzee: 536,320 floats, not 743M states).
+
+Everything inside a turn is recomputed from the values of the stages it leads to
+(`StagedStrategy.turn`): ``play`` lists every choice with its expected value, ``show``
+summarises the stages, and ``verify`` recomputes every stage from its successors' stored
+values with the solver's own kernel (``stages.stage_batches``), in about the solve's
+memory (one float a stage code, plus the file's columns).
+
+    kind       "markov-stages"
+    stages     how many stages it lists
+    encoding   "stages-npz-base64": numpy's compressed .npz of code int64[S] (stage
+               codes, increasing) and value float64[S] (their values, the game's terms)
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from functools import lru_cache
+from typing import Any
+from zipfile import ZipFile
+
+import numpy as np
+
+from ..errors import BadFile
+from ..solution import format_value
+from ..strategy import BadPath, Decision, Strategy, View
+from ..verdict import Verdict, as_fraction, close, settle_optimality, short
+from .stage_model import CHANCE, NONE, Stages, game_over
+from .stages import FORMAT, KIND, stage_batches
+
+#: Recorded and recomputed values agree within this, relative (float sums in another order).
+TOLERANCE = 1e-9
+
+
+def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
+    """Every stage code's value (NaN: not listed) and which are listed, from a document's
+    ``strategy``; BadFile (one line) unless its columns fit the game's stages."""
+    from .policy_file import _UNREADABLE, _header, _read
+
+    count = strategy.get("stages") if isinstance(strategy, dict) else None
+    if strategy.get("encoding") != FORMAT or not isinstance(strategy.get("columns"), str):
+        raise BadFile("the stage values are missing or in an unknown encoding")
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= st.count:
+        raise BadFile(f"the file does not list between 1 and {st.count:,} stages")
+    try:
+        with ZipFile(io.BytesIO(base64.b64decode(strategy["columns"], validate=True))) as z:
+            for name, kind in (("code", "i"), ("value", "f")):
+                shape, dtype = _header(z, name)
+                if shape != (count,) or dtype.kind != kind:
+                    raise BadFile(f"the stages' column {name!r} is not {count:,} numbers")
+            codes, values = _read(z, "code"), _read(z, "value")
+    except _UNREADABLE as err:
+        raise BadFile(f"the stage values cannot be read ({err.__class__.__name__})") from None
+    if (codes < 0).any() or (codes >= st.count).any() or (np.diff(codes) <= 0).any():
+        raise BadFile("the stage codes are not increasing codes of the game's stages")
+    if not np.isfinite(values).all():
+        raise BadFile("a stage's value is not a finite number")
+    table = np.full(st.count, np.nan)
+    table[codes] = values
+    listed = np.zeros(st.count, dtype=np.bool_)
+    listed[codes] = True
+    return table, listed
+
+
+class StagedStrategy(Strategy):
+    """A staged game's stage values, read from its document; every state inside a turn
+    valued on demand from them."""
+
+    kind = KIND
+    game_kind = "markov"
+
+    def __init__(self, game, document: dict[str, Any]):
+        super().__init__(game, document)
+        self.stages = game.stages()
+        if self.stages is None:
+            raise BadFile(f"{game.name} is not solved by stages")
+        self.values, self.listed = decode_stages(document["strategy"], self.stages)
+        self.turn = lru_cache(maxsize=64)(self._turn)
+
+    def _turn(self, stage: int) -> np.ndarray:
+        """The value of every node and exit slot of `stage`'s turn (the game's terms),
+        recomputed from the stored values of the stages it leads to."""
+        st, t = self.stages, self.stages.template
+        better = np.max if self.game.pays else np.min
+        points, nxt = st.exits(np.array([stage], dtype=np.int64))
+        points, nxt = points[0], nxt[0]
+        after = np.where(nxt >= 0, self.values[np.maximum(nxt, 0)], 0.0)
+        if np.isnan(after).any():
+            raise BadFile(f"the file lists no value for stage {int(nxt[np.isnan(after)][0])}")
+        worst = -np.inf if self.game.pays else np.inf
+        value = np.concatenate([np.zeros(t.nodes), np.zeros(t.slots)])
+        value[t.nodes :] = better(np.where(nxt == NONE, worst, points + after), axis=1)
+        chances = t.chances()
+        for i in range(t.nodes - 1, -1, -1):
+            edges = slice(t.start[i], t.start[i + 1])
+            options = t.points[edges] + value[t.target[edges]]
+            value[i] = chances[edges] @ options if t.kind[i] == CHANCE else better(options)
+        return value
+
+    def value(self, code: int) -> float:
+        """The expected value of state `code` (a node or slot of a stage's turn)."""
+        st = self.stages
+        if code == game_over(st):
+            return 0.0
+        stage, node = divmod(int(code), st.width)
+        return float(self.turn(stage)[node])
+
+    def action(self, position: Decision) -> int | None:
+        """The best choice after outcome ``position.outcome`` of ``position.state``."""
+        exp = self.game.expand(np.array([position.state], dtype=np.int64))
+        nxt = exp.next[0, position.outcome]
+        choices = np.flatnonzero(nxt >= 0)
+        if not len(choices):
+            return None
+        paid = np.broadcast_to(exp.cost, exp.next.shape)[0, position.outcome]
+        totals = [paid[c] + self.value(int(nxt[c])) for c in choices]
+        pick = np.argmax(totals) if self.game.pays else np.argmin(totals)
+        return int(choices[pick])
+
+    def verify(self, resolve: bool = True) -> Verdict:
+        """Every stage of the game recomputed from its successors' stored values by the
+        solver's kernel, and held against its own stored value and the file's."""
+        game, doc, st = self.game, self.document, self.stages
+        sign = 1.0 if game.pays else -1.0
+        stored = np.where(self.listed, sign * self.values, 0.0)
+        done = np.zeros(st.count, dtype=np.bool_)
+        worst = 0.0
+        for batch, best in stage_batches(st, sign, stored, done):
+            missing = ~self.listed[batch]
+            if missing.any():
+                raise BadFile(f"the file lists no value for stage {int(batch[missing][0])}")
+            error = np.abs(best - stored[batch]) / np.maximum(1.0, np.abs(best))
+            if error.max() > TOLERANCE:
+                b = int(np.argmax(error))
+                raise BadFile(
+                    f"stage {int(batch[b])}'s stored value {sign * stored[batch[b]]!r} is not "
+                    f"the {sign * best[b]!r} its successors' values give"
+                )
+            worst = max(worst, float(error.max()))
+        value = float(self.values[st.start])
+        stated = {"value": as_fraction(doc.get("value")), "value_float": doc.get("value_float")}
+        for name, number in stated.items():
+            if name in doc and not close(number, value):
+                raise BadFile(
+                    f"the file says {name} {short(doc[name])} but its start stage's is {value!r}"
+                )
+        verdict = Verdict(game)
+        verdict.lines += [
+            f"{game}: all {int(done.sum()):,} stages recomputed from their successors' "
+            f"stored values agree to {worst:.1e}",
+            f"its {game.measure.expected}, recomputed: {value:.9f} (optimal to tolerance)",
+        ]
+        verdict.data.update(
+            {"stages": int(done.sum()), "value": format_value(value), "max_error": worst}
+        )
+        verdict.optimality = "float check"  # every stage the best of its options, recomputed
+        verdict.data["check"] = f"float check, tolerance {TOLERANCE:g}"
+        settle_optimality(verdict, self, resolve)
+        return verdict
+
+    def render(self, tree, depth: int) -> None:
+        """A summary: the start's value, then each layer's stages and their values."""
+        st = self.stages
+        unit = self.game.measure.unit
+        tree.add(f"start stage {st.start}: {self.values[st.start]:.9f} {unit} expected")
+        for i, layer in enumerate(st.layers[::-1][: max(depth, 1) * 4]):
+            v = self.values[layer]
+            tree.add(
+                f"layer {len(st.layers) - 1 - i}: {len(layer):,} stages, values "
+                f"{np.nanmin(v):.4f} to {np.nanmax(v):.4f} {unit}"
+            )
+
+    def explore(self, path: str) -> View:
+        raise BadPath("exploring a staged game's strategy node by node is not available yet")

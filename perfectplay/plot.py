@@ -67,11 +67,8 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
             fontsize=10,
         )
     else:
-        policy = solution.strategy
-        values = np.asarray([float(v) for v in policy.values])
-        live = ~policy.graph.terminal
-        family = np.array([game.state_family(int(c)) for c in policy.graph.codes[live]])
-        vals = values[live]
+        codes, vals = solution.strategy.live_values()
+        family = np.array([game.state_family(int(c)) for c in codes])
         keys = np.unique(family)
         mean = [vals[family == k].mean() for k in keys]
         low = [vals[family == k].min() for k in keys]

@@ -250,6 +250,7 @@ class Yahtzee(MarkovGame):
     pays = True
     cost_unit = "points"
     objectives = ("expected",)
+    family_label = "boxes filled"
 
     joker: str = choice("free", choices=JOKERS, help="the joker rule (none: no Yahtzee bonus)")
     card: int = param(
@@ -307,6 +308,10 @@ class Yahtzee(MarkovGame):
             options=len(card),
             exits=exits,
         )
+
+    def state_family(self, state: int) -> int:
+        """The boxes filled at `state`."""
+        return bin(state // self.stages().width >> SHIFT).count("1")
 
     def describe_state(self, state: int) -> str:
         st = self.stages()

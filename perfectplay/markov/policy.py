@@ -63,6 +63,13 @@ class Policy:
                 return int(g.choice_c[row[o]])
         raise KeyError(f"state {code} has no outcome {k}")
 
+    def live_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The codes of the states that are not terminal and their values (floats), for
+        the picture of values by state family (``plot``)."""
+        live = ~self.graph.terminal
+        values = np.asarray([float(v) for v in self.values])
+        return self.graph.codes[live], values[live]
+
     def to_json(self) -> dict[str, Any]:
         """The policy as columns (see ``policy_file``), the start state first."""
         g = self.graph

@@ -100,6 +100,12 @@ def solve_markov(
     if speedups.stages and game.stages() is not None:
         from .stages import solve_stages
 
+        if exact:
+            raise Unsupported(
+                f"{game.name} is solved by stages, in floats: --exact is refused "
+                "(--without stages solves a small one as a graph, exactly)"
+            )
+
         return solve_stages(game, objective, progress)
     progress = progress or Silent()
     t0 = time.perf_counter()

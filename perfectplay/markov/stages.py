@@ -50,6 +50,13 @@ class StageValues:
 
     values: np.ndarray
     solved: np.ndarray
+    #: State codes per stage (``Stages.width``): a stage's first state is stage * width.
+    width: int
+
+    def live_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first state of every solved stage and its value (``plot``)."""
+        stages = np.flatnonzero(self.solved)
+        return stages * self.width, self.values[stages]
 
     def to_json(self) -> dict:
         codes = np.flatnonzero(self.solved)
@@ -97,7 +104,7 @@ def solve_stages(
         exact=False,
         proven=False,
         status=CONVERGED,
-        strategy=StageValues(sign * values, solved),
+        strategy=StageValues(sign * values, solved, st.width),
         stats={
             "stages": int(solved.sum()),
             "template_nodes": st.template.nodes,

@@ -197,3 +197,23 @@ def test_the_gymnasium_agent_plays_a_staged_game_through_its_strategy():
             total, done = total + reward, terminated or truncated
         scores.append(total)
     assert abs(np.mean(scores) - 70 / 3) < 1
+
+
+def test_plot_draws_the_stage_values_by_boxes_filled(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "y.png"
+    res = perfectplay("solve", "yahtzee", SMALL, "--plot", str(picture), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    game = load_game(f"yahtzee({SMALL})")
+    codes, _ = solve(game).strategy.live_values()
+    assert sorted({game.state_family(int(c)) for c in codes}) == [0, 1, 2]
+
+
+def test_exact_is_refused_in_one_line():
+    res = perfectplay("solve", "yahtzee", SMALL, "--exact")
+    assert res.returncode == 2
+    assert res.stderr == (
+        "perfectplay: error: yahtzee is solved by stages, in floats: --exact is refused "
+        "(--without stages solves a small one as a graph, exactly)\n"
+    )

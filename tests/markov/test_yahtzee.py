@@ -217,3 +217,29 @@ def test_exact_is_refused_in_one_line():
         "perfectplay: error: yahtzee is solved by stages, in floats: --exact is refused "
         "(--without stages solves a small one as a graph, exactly)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"columns": "not base64!"}, "the stage values cannot be read (Error)"),
+        ({"stages": 0}, "the file does not list between 1 and 1,024 stages"),
+        ({"stages": 9}, "the stages' column 'code' is not 9 numbers"),
+        ({"encoding": "json"}, "the stage values are missing or in an unknown encoding"),
+        ({"codes": [0, 0]}, "the stage codes are not increasing codes of the game's stages"),
+        ({"values": [np.nan, 1.0]}, "a stage's value is not a finite number"),
+    ],
+)
+def test_a_damaged_stage_file_is_refused_in_one_line(tmp_path, change, message):
+    from perfectplay.markov.stages import encode_stages
+
+    doc = solve(load_game(f"yahtzee({SMALL})")).export()
+    if "codes" in change or "values" in change:
+        codes = np.array(change.get("codes", [0, 128]))
+        doc["strategy"] = encode_stages(codes, np.array(change.get("values", [1.0, 2.0])))
+    else:
+        doc["strategy"].update(change)
+    out = tmp_path / "d.json"
+    out.write_text(json.dumps(doc))
+    res = perfectplay("verify", str(out))
+    assert (res.returncode, res.stderr) == (2, f"perfectplay: error: {message}\n")

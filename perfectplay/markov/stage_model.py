@@ -76,54 +76,45 @@ class Template:
             raise IncompleteRules("stage template: a chance edge's weight is not positive")
 
     @cached_property
-    def flat(self) -> tuple[dict[int, tuple[int, int]], ...]:
+    def flat(self) -> tuple[dict[tuple[int, int], int], ...]:
         """Each node as a person sees it (``staged_expansion``): a decision node's choices
         are the nodes or slots its decisions lead to through further decisions that no
         chance leads to (Yahtzee: every keep within a roll, where the template removes one
         die at a time; keeping all five leads to the next roll's decision), a chance
         node's outcomes those its chances lead to through further chances, with their
         weights multiplied out (the roll of five dice, where the template rolls one at a
-        time); only through edges that pay nothing. Node -> {target: (weight, points)}
-        (a decision's weights 1; a target reached along two paths, once)."""
-        flat: list[dict[int, tuple[int, int]]] = [{}] * self.nodes
+        time); only through edges that pay nothing. Node -> {(target, points): weight}
+        (a decision's weights 1)."""
+        flat: list[dict[tuple[int, int], int]] = [{}] * self.nodes
         totals = [1] * self.nodes
         owner = np.repeat(np.arange(self.nodes), np.diff(self.start))
         by_chance = set(self.target[self.kind[owner] == CHANCE].tolist())
         for i in range(self.nodes - 1, -1, -1):
             edges = range(self.start[i], self.start[i + 1])
-            out: dict[int, tuple[int, int]] = {}
-            if self.kind[i] == DECISION:
-                for e in edges:
-                    to, paid = int(self.target[e]), int(round(self.points[e]))
-                    inner = to < self.nodes and self.kind[to] == DECISION and to not in by_chance
-                    if inner and paid == 0:
-                        for leaf, weighed in flat[to].items():
-                            out.setdefault(leaf, weighed)
-                    else:
-                        out.setdefault(to, (1, paid))
-                flat[i] = out
-                continue
-            through = [
-                int(self.target[e]) < self.nodes
-                and self.kind[self.target[e]] == CHANCE
-                and int(round(self.points[e])) == 0
-                for e in edges
+            paid = [int(round(self.points[e])) for e in edges]
+            to = [int(self.target[e]) for e in edges]
+            inner = [
+                t < self.nodes and p == 0 and self.kind[t] == self.kind[i] for t, p in zip(to, paid)
             ]
-            scale = math.lcm(*(totals[self.target[e]] for e, t in zip(edges, through) if t))
-            weights: dict[int, int] = {}
-            paid_to: dict[int, int] = {}
-            for e, t in zip(edges, through):
-                to, w = int(self.target[e]), int(self.weight[e])
-                if t:
-                    for leaf, (wl, paid) in flat[to].items():
-                        weights[leaf] = weights.get(leaf, 0) + w * wl * (scale // totals[to])
-                        paid_to[leaf] = paid
+            if self.kind[i] == DECISION:
+                inner = [x and t not in by_chance for x, t in zip(inner, to)]
+                choices: dict[tuple[int, int], int] = {}
+                for t, p, x in zip(to, paid, inner):
+                    choices.update(flat[t] if x else {(t, p): 1})
+                flat[i] = choices
+                continue
+            scale = math.lcm(*(totals[t] for t, x in zip(to, inner) if x))
+            weights: dict[tuple[int, int], int] = {}
+            for e, t, p, x in zip(edges, to, paid, inner):
+                w = int(self.weight[e])
+                if x:
+                    for leaf, wl in flat[t].items():
+                        weights[leaf] = weights.get(leaf, 0) + w * wl * (scale // totals[t])
                 else:
-                    weights[to] = weights.get(to, 0) + w * scale
-                    paid_to[to] = int(round(self.points[e]))
+                    weights[t, p] = weights.get((t, p), 0) + w * scale
             common = math.gcd(*weights.values())
-            flat[i] = {leaf: (w // common, paid_to[leaf]) for leaf, w in weights.items()}
-            totals[i] = sum(w for w, _ in flat[i].values())
+            flat[i] = {leaf: w // common for leaf, w in weights.items()}
+            totals[i] = sum(flat[i].values())
         return tuple(flat)
 
     def chances(self) -> np.ndarray:
@@ -193,10 +184,10 @@ def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.nda
             continue
         leaves = list(flats[i].items())
         if chance[i]:
-            for k, (leaf, (w, paid)) in enumerate(leaves):
+            for k, ((leaf, paid), w) in enumerate(leaves):
                 weight[i, k], nxt[i, k, 0], cost[i, k, 0] = w, base + leaf, paid
         else:
             weight[i, 0] = 1
-            for c, (leaf, (_, paid)) in enumerate(leaves):
+            for c, ((leaf, paid), _) in enumerate(leaves):
                 nxt[i, 0, c], cost[i, 0, c] = base + leaf, paid
     return weight, nxt, cost

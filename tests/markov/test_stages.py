@@ -128,3 +128,23 @@ def test_a_staged_game_is_a_markov_game_too_solved_exactly(turns, fee):
     exact = solve(game, speedups=SpeedUps(stages=False))
     assert exact.value == expectimax(turns, fee) and exact.status == "proven optimal"
     assert solve(game).value == pytest.approx(float(exact.value), rel=1e-12)
+
+
+def test_the_turn_as_a_person_sees_it_multiplies_chances_and_keeps_every_payment():
+    """Chance then chance is one draw (weights multiplied out), unless the edge between
+    pays; a decision then a decision no chance reaches is one decision; a slot reached
+    paying 1 and paying 0 is two choices."""
+    targets = [[1, 2], [3, 5], [5, 6], [5, 4], [5, 6]]  # nodes 0-4; slots 0, 1 are 5, 6
+    t = Template(
+        kind=np.array([CHANCE, CHANCE, CHANCE, DECISION, DECISION]),
+        start=np.cumsum([0] + [len(x) for x in targets]),
+        target=np.concatenate(targets),
+        weight=np.array([1, 2, 1, 1, 1, 3, 1, 1, 1, 1]),
+        points=np.array([0, 5, 0, 0, 0, 0, 1, 0, 0, 0.0]),
+        slots=2,
+    )
+    t.check()
+    assert t.flat[3] == {(5, 1): 1, (5, 0): 1, (6, 0): 1}  # node 4: reached by no chance
+    assert t.flat[2] == {(5, 0): 1, (6, 0): 3}
+    assert t.flat[1] == {(3, 0): 1, (5, 0): 1}  # a decision: a position of its own
+    assert t.flat[0] == {(3, 0): 1, (5, 0): 1, (2, 5): 4}  # node 2 is paid for: not merged

@@ -91,9 +91,11 @@ def solve_stages(
     values = np.zeros(st.count)
     solved = np.zeros(st.count, dtype=np.bool_)
     progress.stage("solving stages", total=sum(len(x) for x in st.layers), unit="stages")
+    done = 0
     for batch, best in stage_batches(st, sign, values, solved):
         values[batch] = best
-        progress.update(int(solved.sum()))
+        done += len(batch)
+        progress.update(done)
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
     return Solution(
@@ -106,7 +108,7 @@ def solve_stages(
         status=CONVERGED,
         strategy=StageValues(sign * values, solved, st.width),
         stats={
-            "stages": int(solved.sum()),
+            "stages": done,
             "template_nodes": st.template.nodes,
             "seconds": round(time.perf_counter() - t0, 4),
         },

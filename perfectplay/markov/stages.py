@@ -120,8 +120,9 @@ def stage_batches(
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every layer's stages in batches, each batch with its stages' values (maximized:
     the game's points times `sign`) computed from `values` of the stages marked `solved`
-    (an exit to another stage is refused in one line); the batch is marked solved once
-    the caller has it (the solve stores the values, ``verify`` compares them)."""
+    (an exit to a stage not marked is refused in one line naming the stage); the batch
+    is marked solved once the caller has it (the solve stores the values, ``verify``
+    compares them with the file's)."""
     st.template.check()
     t = st.template
     chances = t.chances()

@@ -179,15 +179,24 @@ def file_name(job) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", "-".join(parts)) + ".json"
 
 
-def download(request: Request) -> Response:
-    """The solved strategy as the file ``perfectplay verify`` and ``show`` read (the
-    document ``solve --out`` writes), saved under a name naming the game."""
+def _finished(request: Request):
+    """The finished solve the address names (a ``jobs.Job``), or the page saying why there
+    is none: no such solve (404), or one not finished (409)."""
     try:
         job = _job(request)
     except _NoJob as err:
         return error_page(request, str(err), 404)
     if job.state != "done":
         return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
+    return job
+
+
+def download(request: Request) -> Response:
+    """The solved strategy as the file ``perfectplay verify`` and ``show`` read (the
+    document ``solve --out`` writes), saved under a name naming the game."""
+    job = _finished(request)
+    if isinstance(job, Response):
+        return job
     body = json.dumps(job.document, separators=(",", ":")) + "\n"
     return Response(
         body,
@@ -277,12 +286,9 @@ def explore(request: Request) -> Response:
     branch and option followed, and its value), its branches linking one level down and
     "up" one level up. The address lists the nodes from the root (``path=`` each), so that
     a Markov policy, whose nodes are states reached in many ways, goes back the way it came."""
-    try:
-        job = _job(request)
-    except _NoJob as err:
-        return error_page(request, str(err), 404)
-    if job.state != "done":
-        return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
+    job = _finished(request)
+    if isinstance(job, Response):
+        return job
     result = _result(job)
     trail = request.query_params.getlist("path") or [result["root"]]
     view = job.strategy.explore(trail[-1])

@@ -344,7 +344,13 @@ def _budget(value: float | None) -> float | None:
     help="deduction games: seconds for the optimal suggestion before a heuristic "
     "answers (default: 2; 0: the heuristic at once; at most 86400, a day)",
 )
-def play(game, assignments, seed, secret, budget) -> None:
+@click.option(
+    "--enter-chance",
+    is_flag=True,
+    help="Markov games: you type what chance gave at each roll (the dice of a game "
+    "played at a table; Enter rolls here)",
+)
+def play(game, assignments, seed, secret, budget, enter_chance) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
@@ -353,7 +359,7 @@ def play(game, assignments, seed, secret, budget) -> None:
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
-    args = PlayArgs(secret=secret, budget=budget)
+    args = PlayArgs(secret=secret, budget=budget, enter_chance=enter_chance)
     engine_of(g).check(g, args)
     console = Console()
     _say_when_compiling()

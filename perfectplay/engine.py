@@ -67,6 +67,7 @@ class PlayArgs:
 
     secret: str | None = _flag("--secret")
     budget: float | None = _flag("--budget")
+    enter_chance: bool = _flag("--enter-chance", False)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit, prange
 
-from ..markov.model import MarkovGame
+from ..markov.model import BadOutcome, MarkovGame
 from ..markov.stage_model import CHANCE, DECISION, END, NONE, Stages, Template, game_over
 from ..params import choice, param
 
@@ -337,9 +337,31 @@ class Yahtzee(MarkovGame):
         j, dice, decides = _NODES[node]
         if decides:
             return f"roll {j + 1} of 3: {_dice(dice)}"
+        return f"rolled {_dice(self._rolled(state, k))}"
+
+    def _rolled(self, state: int, k: int) -> tuple[int, ...]:
+        """The five dice (counts per face) that chance outcome `k` of `state` gives."""
+        width = self.stages().width
         target = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, 0]) % width
-        rolled = ROLLS[target - len(_NODES)] if target >= len(_NODES) else _NODES[target][1]
-        return f"rolled {_dice(rolled)}"
+        return ROLLS[target - len(_NODES)] if target >= len(_NODES) else _NODES[target][1]
+
+    def parse_outcome(self, state: int, text: str, outcomes: list[int]) -> int:
+        """The roll a person typed: the five dice in any order (``4 2 1 2 4``, ``42124``),
+        those kept among them."""
+        faces = [int(ch) for ch in text if ch.isdigit()]
+        if (
+            len(faces) != DICE
+            or not all(1 <= f <= FACES for f in faces)
+            or any(ch.isalpha() for ch in text)
+        ):
+            raise BadOutcome(
+                f"write the {DICE} dice, faces 1 to {FACES} (like 1 2 2 4 4), not {text!r}"
+            )
+        counts = tuple(faces.count(f) for f in range(1, FACES + 1))
+        for k in outcomes:
+            if self._rolled(state, k) == counts:
+                return k
+        raise BadOutcome(f"{_dice(counts)} cannot follow here: the dice kept are not among them")
 
     def describe_choice(self, state: int, k: int, c: int) -> str:
         st = self.stages()

@@ -16,12 +16,16 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from ..errors import missing_rule
+from ..errors import PerfectplayError, missing_rule
 from ..game import Game
 from .stage_model import Stages, game_over, staged_expansion, state_code
 
 #: What a Markov game must define (named in the error when one is missing).
 NEEDS = "a Markov game defines initial_state, and compiled_rules or is_terminal and expand"
+
+
+class BadOutcome(PerfectplayError):
+    """A chance outcome a person wrote that the game cannot read (``parse_outcome``)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,19 @@ class MarkovGame(Game):
 
     def describe_choice(self, state: int, k: int, c: int) -> str:
         return f"choice {c}"
+
+    def parse_outcome(self, state: int, text: str, outcomes: list[int]) -> int:
+        """The chance outcome of `state` (one of `outcomes`) that a person wrote as `text`
+        (``play --enter-chance``: what the dice of a game played at a table gave); by
+        default the one whose ``describe_outcome`` reads the same (case and spaces aside).
+        ``BadOutcome`` naming what may be written otherwise."""
+        wanted = " ".join(text.lower().split())
+        for k in outcomes:
+            if " ".join(self.describe_outcome(state, k).lower().split()) == wanted:
+                return k
+        shown = ", ".join(repr(self.describe_outcome(state, k)) for k in outcomes[:4])
+        more = ", ..." if len(outcomes) > 4 else ""
+        raise BadOutcome(f"no outcome here reads {text!r} (they read {shown}{more})")
 
     def state_family(self, state: int) -> int:
         """A small integer grouping states for plots (e.g. cards still face up)."""

@@ -31,6 +31,7 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
     elif game.kind == "markov":
         from .markov_play import play_markov
 
-        play_markov(game, load_strategy(solve(game, exact=False).export()), console, seed)
+        strategy = load_strategy(solve(game, exact=False).export())
+        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance)
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

@@ -8,15 +8,23 @@ import random
 
 import numpy as np
 
-from ..markov.model import MarkovGame
+from ..markov.model import BadOutcome, MarkovGame
 from ..strategy import Decision, Strategy
 from .console import COMMANDS_HELP, Console, Quit
 
 
-def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: int | None) -> int:
+def play_markov(
+    game: MarkovGame,
+    strategy: Strategy,
+    console: Console,
+    seed: int | None,
+    enter_chance: bool = False,
+) -> int:
     """Run one game with the advice of `strategy` (a solved policy, read through the
-    Strategy interface); chance is drawn from `seed`. Returns the cost the person paid
-    (the points scored, for a game that pays)."""
+    Strategy interface); chance is drawn from `seed`, or, with `enter_chance`, typed by
+    the person at each roll (the dice of a game played at a table: ``parse_outcome``;
+    Enter draws). Returns the cost the person paid (the points scored, for a game that
+    pays)."""
     rng = random.Random(seed)
     measure = game.measure
     console.say(
@@ -29,10 +37,14 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
     while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
         exp = game.expand(np.array([state], dtype=np.int64))
         outcomes = np.flatnonzero(exp.weight[0] > 0)
-        if pending is None:
-            k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
-        else:
+        if pending is not None:
             k, pending = pending, None
+        elif enter_chance and len(outcomes) > 1:
+            k = _ask_outcome(console, game, state, outcomes.tolist())
+            if k is None:
+                k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
+        else:
+            k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
         choices = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         target = exp.next[0, k]
@@ -72,6 +84,21 @@ def play_markov(game: MarkovGame, strategy: Strategy, console: Console, seed: in
         f"(optimal play averages {strategy.value(game.initial_state()):.4f})"
     )
     return paid
+
+
+def _ask_outcome(console: Console, game: MarkovGame, state: int, outcomes: list[int]) -> int | None:
+    """The outcome the person types for the chance step of `state` (None: Enter, drawn)."""
+    while True:
+        line = console.ask(f"{game.describe_state(state)}: what did chance give? (Enter: roll)")
+        if line == "":
+            return None
+        if line.lower() in ("help", "?", "h"):
+            console.say(f"type what the dice (or cards) gave, Enter to roll here; {COMMANDS_HELP}")
+            continue
+        try:
+            return game.parse_outcome(state, line, outcomes)
+        except BadOutcome as err:
+            console.say(str(err))
 
 
 def _draw(rng: random.Random, weights: np.ndarray) -> int:

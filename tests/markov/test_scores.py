@@ -320,3 +320,14 @@ def test_a_scored_board_played_for_a_chance_reads_as_a_score():
     assert "optimal play scores at least 5 points with probability 0.703704" in page
     assert "finished with 6 points, at least 5" in page
     assert game.measure.finished_within(4, 5) == "finished with 4 points, short of 5"
+
+
+def test_an_outcome_is_read_as_the_game_describes_it():
+    """``play --enter-chance`` reads a typed outcome by the game's own description (case
+    and spaces aside) by default, and names what may be typed otherwise."""
+    from perfectplay.markov.model import BadOutcome
+
+    game = KeepTheLast()
+    assert game.parse_outcome(0, "  Outcome   4 ", list(range(SIDES))) == 4
+    with pytest.raises(BadOutcome, match=r"no outcome here reads '7' \(they read 'outcome 0'"):
+        game.parse_outcome(0, "7", list(range(SIDES)))

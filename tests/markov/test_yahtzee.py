@@ -179,6 +179,23 @@ def test_play_lists_every_keep_and_every_box_with_its_expected_score():
     assert "chance: 22 points          points to come 44.8155  <- optimal" in boxes
 
 
+def test_play_takes_the_players_dice():
+    """With --enter-chance the person types each roll, in any order (the dice of a game at
+    a table); a roll that cannot be, or is not five dice, is said and asked again; Enter
+    rolls here."""
+    typed = ["4 2 1 2 4", "4", "1 2 3 4 5", "7 7 7 7 7", "6 4 6 3 4", "2", "", "", "", ""]
+    res = perfectplay(
+        "play", "yahtzee", f"card={CHANCE_BOX}", "--enter-chance", input="\n".join(typed) + "\n"
+    )
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "rolled 1 2 2 4 4" in out and "roll 1 of 3: 1 2 2 4 4" in out
+    assert "1 2 3 4 5 cannot follow here: the dice kept are not among them" in out
+    assert "write the 5 dice, faces 1 to 6 (like 1 2 2 4 4), not '7 7 7 7 7'" in out
+    assert "rolled 3 4 4 6 6" in out
+    assert "finished with" in out
+
+
 def test_the_gymnasium_agent_plays_a_staged_game_through_its_strategy():
     """Chance alone, 300 episodes of the optimal agent: the mean score within 1 point of
     70/3 (a game's score varies by under 3 points: the mean's standard error is near

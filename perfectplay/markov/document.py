@@ -108,42 +108,9 @@ class PolicyStrategy(Strategy):
         i = self.row(code)
         if i is None:
             raise BadPath(f"the policy lists no state {code}")
-        exp = _expansion(game, code, bool(cols.n_out[i]))
-        cost = np.broadcast_to(exp.cost, exp.next.shape)
-        weights = exp.weight[0]
-        total = int(weights.sum())
+        branches = choices_at(self, game, code, bool(cols.n_out[i]), budget)
         measure = game.measure
         unit = measure.unit
-        branches = []
-        for k in np.flatnonzero(weights > 0).tolist():
-            chosen = self.action(Decision(code, k, budget))
-            options = []
-            for c in np.flatnonzero(exp.next[0, k] >= 0).tolist():
-                target, paid = int(exp.next[0, k, c]), int(cost[0, k, c])
-                after = self.value(target)
-                value = "" if after is None or budget is not None else f"{paid + after:.6f} {unit}"
-                left = None if budget is None else measure.next_budget(budget, paid)
-                if budget is not None and left is None:
-                    target_path = None
-                else:
-                    target_path = (
-                        None
-                        if after is None
-                        else str(target)
-                        if left is None
-                        else f"{target}@{left}"
-                    )
-                options.append(
-                    Option(game.describe_choice(code, k, c), value, c == chosen, target_path, c)
-                )
-            branches.append(
-                Branch(
-                    game.describe_outcome(code, k),
-                    f"probability {int(weights[k])}/{total}",
-                    tuple(options),
-                    k,
-                )
-            )
         facts = []
         if budget is None:
             facts.append(f"value: {cols.value[i]:.9f} {unit} expected")
@@ -222,6 +189,46 @@ def _expansion(game, code: int, live: bool):
     if live:
         return game.expand(np.array([code], dtype=np.int64))
     return Expansion(np.zeros((1, 1), np.int64), np.full((1, 1, 1), -1), np.zeros((1, 1, 1)))
+
+
+def choices_at(strategy: Strategy, game, code: int, live: bool, budget: int | None = None):
+    """The branches of the explorer at state `code` (``live``: not finished): after each
+    chance outcome, every legal choice with its expected cost or score (its own plus the
+    `strategy`'s value of the state it leads to; none shown for a horizon policy, whose
+    values are recorded for the whole horizon only) and the path of that state."""
+    exp = _expansion(game, code, live)
+    cost = np.broadcast_to(exp.cost, exp.next.shape)
+    weights = exp.weight[0]
+    total = int(weights.sum())
+    measure = game.measure
+    unit = measure.unit
+    branches = []
+    for k in np.flatnonzero(weights > 0).tolist():
+        chosen = strategy.action(Decision(code, k, budget))
+        options = []
+        for c in np.flatnonzero(exp.next[0, k] >= 0).tolist():
+            target, paid = int(exp.next[0, k, c]), int(cost[0, k, c])
+            after = strategy.value(target)
+            value = "" if after is None or budget is not None else f"{paid + after:.6f} {unit}"
+            left = None if budget is None else measure.next_budget(budget, paid)
+            if budget is not None and left is None:
+                target_path = None
+            else:
+                target_path = (
+                    None if after is None else str(target) if left is None else f"{target}@{left}"
+                )
+            options.append(
+                Option(game.describe_choice(code, k, c), value, c == chosen, target_path, c)
+            )
+        branches.append(
+            Branch(
+                game.describe_outcome(code, k),
+                f"probability {int(weights[k])}/{total}",
+                tuple(options),
+                k,
+            )
+        )
+    return tuple(branches)
 
 
 def _read_path(path: str, by_budget: bool) -> tuple[int, int | None]:

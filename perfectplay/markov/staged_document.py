@@ -172,5 +172,30 @@ class StagedStrategy(Strategy):
                 f"{np.nanmin(v):.4f} to {np.nanmax(v):.4f} {unit}"
             )
 
+    @property
+    def root_path(self) -> str:
+        return str(int(self.game.initial_state()))
+
     def explore(self, path: str) -> View:
-        raise BadPath("exploring a staged game's strategy node by node is not available yet")
+        """A state of a turn with, after each roll, every keep or box and its expected
+        final score (``document.choices_at``), the turn recomputed from the stored values
+        of the stages it leads to."""
+        from .document import choices_at
+
+        st, game = self.stages, self.game
+        code = int(path) if path.isdigit() else -1
+        stage, node = divmod(code, st.width)
+        finished = code == game_over(st)
+        if not finished and not (0 <= stage < st.count and self.listed[stage]):
+            raise BadPath(f"not a state of this strategy: {path!r}")
+        live = not bool(np.asarray(game.is_terminal(np.array([code], dtype=np.int64)))[0])
+        facts = [f"value: {self.value(code):.9f} {game.measure.unit} expected"]
+        if not live:
+            facts.append("finished")
+        return View(
+            path=path,
+            title=game.describe_state(code),
+            facts=tuple(facts),
+            branches=choices_at(self, game, code, live),
+            parent=None if path == self.root_path else self.root_path,
+        )

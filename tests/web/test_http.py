@@ -683,3 +683,37 @@ def test_a_policy_is_shown_two_levels_deep_unless_that_is_too_many_lines():
     summary = policy_pictures(large, solve(large)).summary
     assert not two_down.search(summary) and summary.count("\n") < SUMMARY_LINES
     assert "rolled 5 and 5 -> " in summary  # (its first level whole)
+
+
+def test_a_staged_game_is_played_on_its_board_and_explored_to_the_end(client):
+    """Yahtzee (its chance box alone: one turn) on the board: every keep and the box with
+    the expected final score, the optimal choice followed to the end, the review
+    accounting for the points; its solve's explorer opens the start and goes down."""
+    url, turns = "/play/yahtzee?card=4096&seed=3", 0
+    for _ in range(100):
+        page = client.get(url).text
+        chosen = re.search(r'<li class="option chosen"><a href="([^"]+)"', page)
+        if chosen is None and 'id="waiting"' in page:
+            time.sleep(0.2)
+            continue
+        if chosen is None:
+            break
+        turns += 1
+        url = html.unescape(chosen.group(1))
+    assert turns == 2  # two keeps (the one box open then takes the roll)
+    assert _said(page, "finished").startswith("finished with ")
+    loss, luck, accounted, paid = _review(page)
+    assert loss == 0 and abs(accounted - paid) < 1e-6
+
+    job = client.post("/solve", data={"game": "yahtzee", "card": "4096"}, follow_redirects=False)
+    where = job.headers["location"]
+    for _ in range(100):
+        if client.get("/api" + where).json()["state"] == "done":
+            break
+        time.sleep(0.2)
+    start = client.get(where + "/explore")
+    assert start.status_code == 200 and "23.333333" in start.text  # 70/3, the start's value
+    down = re.search(r'href="(\?path=0&amp;path=\d+)"', start.text)  # a keep, one level down
+    assert down is not None
+    level = client.get(where + "/explore" + html.unescape(down.group(1)))
+    assert level.status_code == 200 and "points" in level.text

@@ -161,7 +161,7 @@ def value(
 ) -> None:
     """Value a slice of GAME's openings against --bound (the expected objective's total)."""
     from .engine import engine_of
-    from .progress import Bar, Silent
+    from .progress import reporter
     from .solution import check_outputs, files_read
 
     g, position = _game(game, assignments, after)
@@ -171,7 +171,7 @@ def value(
     check_outputs({"--out": out}, reads)
     engine = engine_of(g)
     chosen = engine.select_openings(g, engine.openings(g, position), spec)
-    progress = Silent() if quiet else Bar()
+    progress = reporter(quiet)
     store = engine.open_store(store_path, no_store, _note)
     try:
         shard = engine.value_openings(

@@ -26,7 +26,11 @@ class Game:
     #: What one unit of the game's numbers is called, in the plural ("moves", "points").
     cost_unit: ClassVar[str] = "moves"
     #: Whether the game pays its numbers as a score to maximize instead of charging them as
-    #: costs to minimize (Markov games: ``MarkovGame.pays``).
+    #: costs to minimize. For a Markov game, ``Expansion.cost`` then holds the points a
+    #: choice pays: the expected objective maximizes the expected total score, the
+    #: probability objective the chance of scoring at least the horizon; the engine negates
+    #: the points into costs where they enter it (``markov.compile``), and a cycle of
+    #: choices that pays is refused (the score could grow without end).
     pays: ClassVar[bool] = False
 
     def __post_init__(self) -> None:

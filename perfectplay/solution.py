@@ -226,11 +226,11 @@ def files_read(game: Game, store_path: str | os.PathLike | None, no_store: bool)
         if spec.path and getattr(game, spec.attribute)
     }
     if not no_store:
-        from .store import default_path
+        from .store import COMPANIONS, default_path
 
         store = os.fspath(store_path or default_path())
         files["the result store (--store)"] = store
-        for suffix in ("-wal", "-shm", "-journal"):
+        for suffix in COMPANIONS:
             files[f"the result store's SQLite {suffix[1:]} file"] = store + suffix
     return files
 

@@ -283,9 +283,9 @@ def stored_solution(
         document = json.loads(inflate(found.payload, limit))
         solution = _kept_solution(store, document, game, objective)
         _check_solution(solution, game, max_guesses, position, first)
+    except StoreError:
+        raise
     except (ValueError, RecursionError, PerfectplayError) as err:
-        if isinstance(err, StoreError):
-            raise
         raise store.damaged(f"its solution of {game} does not hold: {err}") from None
     return solution
 

@@ -320,8 +320,18 @@ def compile_game(
     progress = progress or Silent()
     check_memory(game, memory_bytes)
     rules = explores_compiled(game, compiled)
-    if rules is not None:
-        return _explore_compiled(game, rules, reached)
+    g = (
+        _explore_compiled(game, rules, reached)
+        if rules is not None
+        else _explore_by_batches(game, batch, progress)
+    )
+    if game.pays:  # the points paid, as costs (the one place they enter the engine)
+        np.negative(g.cost, out=g.cost)
+    return g
+
+
+def _explore_by_batches(game: MarkovGame, batch: int, progress: Silent) -> Graph:
+    """Explore breadth first in batches through the game's vectorised ``expand``."""
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
     layers, pieces, explored = [frontier], [], 0
@@ -403,8 +413,6 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
             ),
         )
     )
-    if game.pays:  # the points paid, as costs (the one place they enter the engine)
-        np.negative(g.cost, out=g.cost)
     return g
 
 
@@ -464,7 +472,7 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
         bk[1].astype(np.int32),
         valid[bk].sum(axis=1).astype(np.int32),
         nxt[bkc],
-        cost[bkc].astype(np.int32) * np.int32(game.measure.sign),
+        cost[bkc].astype(np.int32),
         bkc[2].astype(np.int16),
     )
 
@@ -506,8 +514,7 @@ def _assemble(codes: np.ndarray, pieces: list[_Piece]) -> Graph:
         return joined
 
     def narrow(a: np.ndarray, low=np.int8) -> np.ndarray:
-        largest = max(int(a.max(initial=0)), -int(a.min(initial=0)))  # costs may be negated
-        return a.astype(narrowest(largest, low), copy=False)
+        return a.astype(narrowest(int(a.max(initial=0)), low), copy=False)
 
     out_ptr = _pointers(take("n_out", np.int32))
     choice_ptr = _pointers(take("n_choice", np.int32))

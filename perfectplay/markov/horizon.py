@@ -36,9 +36,10 @@ def horizon_exact(g: Graph, H: int, order: np.ndarray, pays: bool) -> tuple[list
     zero, one = fmpq(0), fmpq(1)
     layers: list[list] = []
     policy = np.zeros((H + 1, len(g.weight)), dtype=np.int64)
-    targets, costs = g.target.tolist(), g.cost.tolist()
+    targets, costs = g.target.tolist(), g.cost.astype(np.int64)
     for h in range(H + 1):
         P = [zero] * n
+        lefts = budget_after(h, costs, pays).tolist()  # each choice's budget after it
         for s in order.tolist():
             if g.terminal[s]:
                 P[s] = one if h == 0 or not pays else zero
@@ -48,7 +49,7 @@ def horizon_exact(g: Graph, H: int, order: np.ndarray, pays: bool) -> tuple[list
                 lo, hi = int(g.choice_ptr[o]), int(g.choice_ptr[o + 1])
                 best, arg = zero, lo
                 for e in range(lo, hi):
-                    left = int(budget_after(h, costs[e], pays))
+                    left = lefts[e]
                     if left < 0:
                         continue
                     q = (P if left == h else layers[left])[targets[e]]

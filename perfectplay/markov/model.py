@@ -66,14 +66,6 @@ class MarkovGame(Game):
 
     kind: ClassVar[str] = "markov"
     objectives: ClassVar[tuple[str, ...]] = ("expected", "probability")
-    #: What one unit of cost (or score) is called in summaries ("moves", "rounds", "points").
-    cost_unit: ClassVar[str] = "moves"
-    #: Whether ``Expansion.cost`` holds points the game pays (a score to maximize: the
-    #: expected objective maximizes the expected total score, the probability objective the
-    #: chance of scoring at least the horizon) instead of costs to minimize. The engine
-    #: negates the points into costs where they enter it (``markov.compile``); a cycle of
-    #: choices that pays is refused (the score could grow without end).
-    pays: ClassVar[bool] = False
     #: What ``state_family`` measures, for plots.
     family_label: ClassVar[str] = "state family"
     #: Names of the kinds of choice ``choice_kinds`` tells apart (empty: not labelled);

@@ -39,7 +39,7 @@ def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
     ``strategy``; BadFile (one line) unless its columns fit the game's stages."""
     from .policy_file import _UNREADABLE, _header, _read
 
-    count = strategy.get("stages") if isinstance(strategy, dict) else None
+    count = strategy.get("stages")  # (a mapping: the document's fields are checked first)
     if strategy.get("encoding") != FORMAT or not isinstance(strategy.get("columns"), str):
         raise BadFile("the stage values are missing or in an unknown encoding")
     if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= st.count:
@@ -188,7 +188,7 @@ class StagedStrategy(Strategy):
         finished = code == game_over(st)
         if not finished and not (0 <= stage < st.count and self.listed[stage]):
             raise BadPath(f"not a state of this strategy: {path!r}")
-        live = not bool(np.asarray(game.is_terminal(np.array([code], dtype=np.int64)))[0])
+        live = not finished
         facts = [f"value: {self.value(code):.9f} {game.measure.unit} expected"]
         if not live:
             facts.append("finished")

@@ -244,7 +244,8 @@ def _optimal(
     compared as the engine's costs (``Measure.sign``): less is better."""
     exact = isinstance(values, list)
     sign = game.measure.sign
-    values = [sign * v for v in values] if exact else sign * values
+    if sign != 1:  # (points compared as costs)
+        values = [sign * v for v in values] if exact else sign * values
     vf = np.array([float(v) for v in values]) if exact else values
     for _, exp, b_of, k, c in _batches(game, cols, order):
         nxt = np.asarray(exp.next)[b_of, k]

@@ -39,12 +39,11 @@ def play_markov(
         outcomes = np.flatnonzero(exp.weight[0] > 0)
         if pending is not None:
             k, pending = pending, None
-        elif enter_chance and len(outcomes) > 1:
-            k = _ask_outcome(console, game, state, outcomes.tolist())
+        else:
+            asked = enter_chance and len(outcomes) > 1
+            k = _ask_outcome(console, game, state, outcomes.tolist()) if asked else None
             if k is None:
                 k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
-        else:
-            k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
         choices = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         target = exp.next[0, k]

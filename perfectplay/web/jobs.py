@@ -248,13 +248,13 @@ def _solve(
             options["first"] = engine_of(game).guess_index(game, first)
         reporter = _Reporter(channel)
         solution = solve(game, Objective(objective, horizon), progress=reporter, **options)
-        pictures = None
+        document, pictures = solution.export(), None
         if exact and game.kind == "markov":
             from .pictures import policy_pictures
 
             reporter.stage("drawing the value by state and summing up the policy")
-            pictures = policy_pictures(game, solution)
-        channel.put(("done", (solution.export(), pictures)))
+            pictures = policy_pictures(game, solution, document)
+        channel.put(("done", (document, pictures)))
     except PerfectplayError as err:
         channel.put(("error", str(err)))
     except MemoryError:

@@ -123,12 +123,19 @@ class _NoJob(PerfectplayError):
     """A job id the server does not know."""
 
 
-def job(request: Request) -> Response:
-    """A running solve (progress, cancel) or its result (status, value, histogram)."""
+def _found(request: Request):
+    """The solve the address names (a ``jobs.Job``), or the 404 page saying there is none."""
     try:
-        job = _job(request)
+        return _job(request)
     except _NoJob as err:
         return error_page(request, str(err), 404)
+
+
+def job(request: Request) -> Response:
+    """A running solve (progress, cancel) or its result (status, value, histogram)."""
+    job = _found(request)
+    if isinstance(job, Response):
+        return job
     result = None
     if job.state == "done":
         result = _result(job)
@@ -182,10 +189,9 @@ def file_name(job) -> str:
 def _finished(request: Request):
     """The finished solve the address names (a ``jobs.Job``), or the page saying why there
     is none: no such solve (404), or one not finished (409)."""
-    try:
-        job = _job(request)
-    except _NoJob as err:
-        return error_page(request, str(err), 404)
+    job = _found(request)
+    if isinstance(job, Response):
+        return job
     if job.state != "done":
         return error_page(request, f"solve {job.id} has no strategy ({job.state})", 409)
     return job
@@ -228,10 +234,9 @@ def job_status(request: Request) -> Response:
 
 def cancel(request: Request) -> Response:
     """Cancel a solve, if the visitor who asks started it."""
-    try:
-        job = _job(request)
-    except _NoJob as err:
-        return error_page(request, str(err), 404)
+    job = _found(request)
+    if isinstance(job, Response):
+        return job
     if not _started_by(job, request):
         return error_page(
             request,

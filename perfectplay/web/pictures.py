@@ -32,12 +32,13 @@ class Pictures:
     summary: str
 
 
-def policy_pictures(game, solution) -> Pictures:
-    """The value-by-state picture and the policy summary of a Markov `solution`."""
+def policy_pictures(game, solution, document: dict) -> Pictures:
+    """The value-by-state picture and the policy summary of a Markov `solution` (whose
+    exported `document` the solve's worker sends anyway)."""
     from ..catalogue import load_strategy
 
     svg, note = _plot(game, solution)
-    return Pictures(svg, note, _summary(load_strategy(solution.export())))
+    return Pictures(svg, note, _summary(load_strategy(document)))
 
 
 def _plot(game, solution) -> tuple[str | None, str]:

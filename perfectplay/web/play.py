@@ -34,6 +34,8 @@ from .review import markov_review
 BUDGET = 1.0
 #: Seconds the options at a turn may take to be worked out (every page answers within 2 s).
 OPTIONS_BUDGET = 1.5
+#: The address fields of a board that hold its moves, not its game or its rules.
+BOARD_MOVES = ("moves", "guess", "feedback")
 #: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
 #: `LISTED` are only counted).
 SHOWN, LISTED = 24, 6000
@@ -145,8 +147,6 @@ def _moves(game, engine, text: str, hidden: int | None):
     guesses, secrets_ = game.guesses(), game.secrets()
     for i, (g, f) in enumerate(history):
         shown = f"move {i + 1} ({game.format_code(guesses[g])} answered {game.format_feedback(f)})"
-        if i and history[i - 1][1] == game.solved_feedback():
-            return history[:i], f"{shown} comes after the secret was found: left out"
         if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
             return history[:i], (
                 f"{shown} is not what this board's secret answers: the board shows the "
@@ -254,9 +254,10 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
 
 
 def _deduction_moves(request: Request, elsewhere: str):
-    """(query, game, engine, moves) of a deduction board's page of its own (its options,
-    its review): the game and the moves its address names, or one line refusing them (a
-    Markov game `elsewhere`: where it shows them instead)."""
+    """(query, the board's address less its moves, game, engine, moves) of a deduction
+    board's page of its own (its options, its review): the game and the moves its address
+    names, or one line refusing them (a Markov game `elsewhere`: where it shows them
+    instead)."""
     from ..engine import engine_of
 
     q = request.query_params
@@ -267,7 +268,7 @@ def _deduction_moves(request: Request, elsewhere: str):
     history, message = _moves(game, engine, q.get("moves", ""), None)
     if message:
         raise PerfectplayError(message)
-    return q, game, engine, history
+    return q, {k: v for k, v in q.items() if k not in BOARD_MOVES}, game, engine, history
 
 
 def options_page(request: Request) -> Response:
@@ -275,7 +276,7 @@ def options_page(request: Request) -> Response:
     a page of its own, whose list the board's script places on the board. The address is
     the board's; each guess links to the board with that guess played (advising: entered,
     for the player to add what the other game answered)."""
-    q, game, engine, history = _deduction_moves(request, "lists its choices on its board")
+    q, base, game, engine, history = _deduction_moves(request, "lists its choices on its board")
     rules, _ = _board_objective(game, q, read_rules)
     moves = engine.format_position(game, history)
     if rules.turns_left(0) is not None:
@@ -283,7 +284,6 @@ def options_page(request: Request) -> Response:
     else:
         objective, horizon = (rules.objective if rules.objective == "worst" else "expected"), None
     found = request.app.state.jobs.options(str(game), moves, objective, horizon, OPTIONS_BUDGET)
-    base = {k: v for k, v in q.items() if k not in ("moves", "guess", "feedback")}
     return templates.TemplateResponse(
         request,
         "options.html",
@@ -304,7 +304,7 @@ def review_page(request: Request) -> Response:
     again goes further."""
     from .review import deduction_review
 
-    q, game, engine, history = _deduction_moves(request, "shows its review on its board")
+    q, base, game, engine, history = _deduction_moves(request, "shows its review on its board")
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     positions = [
         (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
@@ -327,7 +327,6 @@ def review_page(request: Request) -> Response:
             f"the position of guess {unreviewed} exactly takes longer than this page's "
             f"{OPTIONS_BUDGET} s (the command line's rank values it)"
         )
-    base = {k: v for k, v in q.items() if k not in ("moves", "guess", "feedback")}
     return templates.TemplateResponse(
         request,
         "review.html",

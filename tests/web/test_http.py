@@ -665,7 +665,8 @@ def test_a_markov_result_without_matplotlib_says_so_in_one_line(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # (its import fails)
     game = load_game("dice-cards(n=2)")
-    pictures = policy_pictures(game, solve(game))
+    solution = solve(game)
+    pictures = policy_pictures(game, solution, solution.export())
     assert pictures.svg is None
     assert pictures.note == (
         "no picture of the value by state: needs matplotlib: pip install 'perfectplay[plot]'"
@@ -679,8 +680,10 @@ def test_a_policy_is_shown_two_levels_deep_unless_that_is_too_many_lines():
 
     two_down = re.compile(r"face down: \d+ \d+ ")  # (a state two moves from the start)
     small, large = (load_game(f"dice-cards(n={n})") for n in (4, 5))
-    assert two_down.search(policy_pictures(small, solve(small)).summary)
-    summary = policy_pictures(large, solve(large)).summary
+    solved = {game: solve(game) for game in (small, large)}
+    pictured = {game: policy_pictures(game, s, s.export()) for game, s in solved.items()}
+    assert two_down.search(pictured[small].summary)
+    summary = pictured[large].summary
     assert not two_down.search(summary) and summary.count("\n") < SUMMARY_LINES
     assert "rolled 5 and 5 -> " in summary  # (its first level whole)
 

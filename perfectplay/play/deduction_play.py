@@ -23,6 +23,7 @@ import numpy as np
 from ..deduction.model import BadCode, DeductionGame, History
 from ..engine import engine_of
 from ..errors import PerfectplayError
+from ..objectives import WITHIN, Objective
 from ..threading_layer import fork_is_safe
 from .book import book_opening
 from .console import COMMANDS_HELP, Console
@@ -60,10 +61,12 @@ class Undo(Exception):
     """The person asked to take back the last turn (or the guess just typed)."""
 
 
-def _suggest_expected(game: DeductionGame, turn: Turn, heuristic: str | None) -> int:
+def _suggest_fewest(game: DeductionGame, turn: Turn, heuristic: str | None, objective: str) -> int:
+    """The heuristic's guess, or (`heuristic` None) the optimal one for `objective`: the
+    fewest guesses on average (``expected``) or in the worst case (``worst``)."""
     engine = engine_of(game)
     if heuristic is None:
-        return engine.suggest(game, turn.consistent, turn.history)
+        return engine.suggest(game, turn.consistent, turn.history, objective=objective)
     return engine.suggest(game, turn.consistent, turn.history, strategy=heuristic)
 
 
@@ -80,10 +83,16 @@ def _suggest_probability(game: DeductionGame, turn: Turn, left: int, lookahead: 
     return guess
 
 
+def _suggest_cheapest(game: DeductionGame, turn: Turn, objective: Objective) -> int:
+    """The guess of the optimal strategy for ``probability-then-cost`` from the turn's
+    position: the best chance to win within the horizon, then the least expected cost of
+    the items guessed (the search solves the position; its first guess is the answer)."""
+    solution = engine_of(game).solve(game, objective, position=turn.history)
+    return int(solution.strategy.root.guess)
+
+
 def _ranking(game: DeductionGame, turn: Turn, horizon: int | None):
     """The exact price of every guess at the turn's position (the engine's ranking)."""
-    from ..objectives import Objective
-
     objective = Objective("probability", horizon) if horizon is not None else Objective()
     return engine_of(game).ranking(game, objective, turn.history)
 
@@ -149,9 +158,10 @@ def _load_search(game: DeductionGame, objective: str) -> None:
 
 
 def suggest(
-    game: DeductionGame, turn: Turn, budget: float, heuristic: str, turns_left: int | None
+    game: DeductionGame, turn: Turn, budget: float, heuristic: str, objective: Objective
 ) -> tuple[int, str]:
-    """The suggested guess and where it comes from ("optimal" or the heuristic's name).
+    """The suggested guess for `objective` (its horizon counted from the start of the
+    game) and where it comes from ("optimal" or the heuristic's name).
 
     The optimal search runs in a separate process so that it can be stopped when the
     budget runs out; the heuristic then answers. The compiled search is loaded here first
@@ -159,11 +169,11 @@ def suggest(
     forked workers of this and later turns start with the compiled code instead of
     spending their budget loading it.
     """
-    booked = _from_book(game, turn, turns_left)
+    booked = _from_book(game, turn, objective)
     if booked is not None:
         return booked.guess, booked.source
-    _load_search(game, "losses" if turns_left is not None else "expected")
-    (label, (quick, *arguments)), (_, optimal) = _advisors(game, turn, turns_left, heuristic)
+    _load_search(game, CORES[objective.name])
+    (label, (quick, *arguments)), (_, optimal) = _advisors(game, turn, objective, heuristic)
     early = None
     if game not in _WARM and budget > 0:
         early = quick(*arguments)
@@ -174,25 +184,40 @@ def suggest(
     return (quick(*arguments) if early is None else early), label
 
 
-def _advisors(game: DeductionGame, turn: Turn, turns_left: int | None, heuristic: str):
-    """The two ways to a suggestion at `turn`, quick first, as (label, (function,
-    *arguments)): the heuristic (for the probability objective, the best two-guess
-    lookahead) and the optimal search."""
-    if turns_left is not None:
+#: The search core that serves each objective (its compiled kernels).
+CORES = {
+    "expected": "expected",
+    "worst": "worst",
+    "probability": "losses",
+    "probability-then-cost": "losses",
+}
+
+
+def _advisors(game: DeductionGame, turn: Turn, objective: Objective, heuristic: str):
+    """The two ways to a suggestion at `turn` for `objective`, quick first, as (label,
+    (function, *arguments)): the heuristic (for the objectives with a horizon, the best
+    two-guess lookahead) and the optimal search."""
+    if objective.name in WITHIN:
+        left = objective.horizon - len(turn.history)
+        optimal = (
+            (_suggest_cheapest, game, turn, objective)
+            if objective.name == "probability-then-cost"
+            else (_suggest_probability, game, turn, left, None)
+        )
         return (
-            ("best two-guess lookahead", (_suggest_probability, game, turn, turns_left, 2)),
-            ("optimal", (_suggest_probability, game, turn, turns_left, None)),
+            ("best two-guess lookahead", (_suggest_probability, game, turn, left, 2)),
+            ("optimal", optimal),
         )
     return (
-        (heuristic, (_suggest_expected, game, turn, heuristic)),
-        ("optimal", (_suggest_expected, game, turn, None)),
+        (heuristic, (_suggest_fewest, game, turn, heuristic, objective.name)),
+        ("optimal", (_suggest_fewest, game, turn, None, objective.name)),
     )
 
 
-def _from_book(game: DeductionGame, turn: Turn, turns_left: int | None) -> Suggestion | None:
+def _from_book(game: DeductionGame, turn: Turn, objective: Objective) -> Suggestion | None:
     """The first guess of the game's opening book (``book.py``), at the start of a game
     played for the fewest expected guesses; None elsewhere or without a book."""
-    if turn.history or turns_left is not None:
+    if turn.history or objective.name != "expected":
         return None
     opening = book_opening(game)
     return None if opening is None else Suggestion(opening.guess, opening.label, final=True)
@@ -210,20 +235,21 @@ def consistent_secrets(game: DeductionGame, history: History) -> np.ndarray:
 def advice_at(
     game: DeductionGame,
     history: History,
-    turns_left: int | None,
+    objective: Objective,
     heuristic: str = "most-parts",
     book: bool = True,
 ) -> Iterator[Suggestion]:
-    """The suggestions at the position `history`: the opening book's alone where it has
+    """The suggestions at the position `history` for `objective` (its horizon counted
+    from the start of the game): the opening book's alone where it has
     one (``_from_book``; unless `book` is False), else the heuristic's first (quick), then
     the optimal search's (which may take long: a caller with a time budget ends it),
     labelled as `suggest` labels them (``_advisors``)."""
     turn = Turn(consistent_secrets(game, history), history)
-    booked = _from_book(game, turn, turns_left) if book else None
+    booked = _from_book(game, turn, objective) if book else None
     if booked is not None:
         yield booked
         return
-    for label, (function, *arguments) in _advisors(game, turn, turns_left, heuristic):
+    for label, (function, *arguments) in _advisors(game, turn, objective, heuristic):
         yield Suggestion(function(*arguments), label, final=label == "optimal")
 
 
@@ -245,6 +271,7 @@ def play_deduction(
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
     horizon = game.default_horizon() if game.default_objective == "probability" else None
+    aim = Objective() if horizon is None else Objective("probability", horizon)
     goal = (
         f"the best chance to win within {horizon} guesses"
         if horizon
@@ -276,8 +303,7 @@ def play_deduction(
             return 0
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
-            left = None if horizon is None else horizon - len(turn.played)
-            turn.suggestion = suggest(game, turn, budget, heuristic, left)
+            turn.suggestion = suggest(game, turn, budget, heuristic, aim)
         guess, source = turn.suggestion
         console.say(
             f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PerfectplayError
+from ..objectives import Objective
 from ..play.deduction_play import Suggestion
 from ..progress import Silent
 
@@ -238,7 +239,6 @@ def _solve(
     summary (``pictures.policy_pictures``); or the one-line error."""
     from ..catalogue import load_game
     from ..engine import engine_of, solve
-    from ..objectives import Objective
 
     _die_with_server(server)
     try:
@@ -261,11 +261,9 @@ def _solve(
         channel.put(("error", "out of memory; try smaller parameters"))
 
 
-def _advise(
-    server: int, send, spec: str, moves: str, turns_left: int | None, optimal: bool
-) -> None:
-    """An advice worker: the heuristic's guess at once, then (if `optimal`) the optimal
-    one (the server ends this process when its budget is spent)."""
+def _advise(server: int, send, spec: str, moves: str, objective: Objective, optimal: bool) -> None:
+    """An advice worker: the heuristic's guess for `objective` at once, then (if
+    `optimal`) the optimal one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
     from ..play.deduction_play import advice_at
@@ -274,7 +272,7 @@ def _advise(
     try:
         game = load_game(spec)
         history = engine_of(game).parse_position(game, moves)
-        for suggestion in advice_at(game, history, turns_left):
+        for suggestion in advice_at(game, history, objective):
             send.send(suggestion)
             if not optimal:
                 break
@@ -287,7 +285,6 @@ def _options(server: int, send, spec: str, moves: str, objective: str, horizon: 
     ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
-    from ..objectives import Objective
     from .options import options_at
 
     _die_with_server(server)
@@ -300,10 +297,12 @@ def _options(server: int, send, spec: str, moves: str, objective: str, horizon: 
         pass
 
 
-def _values(server: int, send, spec: str, positions: list[tuple[str, int | None]]) -> None:
-    """A review's worker: the values at each position (``review.position_values``), the
-    last first, each sent as it is worked out (the server ends this process when its
-    budget is spent)."""
+def _values(
+    server: int, send, spec: str, positions: list[tuple[str, int | None]], objective: Objective
+) -> None:
+    """A review's worker: the values at each position under `objective`
+    (``review.position_values``), the last first, each sent as it is worked out (the
+    server ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
     from .review import position_values
@@ -314,7 +313,7 @@ def _values(server: int, send, spec: str, positions: list[tuple[str, int | None]
         engine = engine_of(game)
         for moves, played in reversed(positions):  # (the last are the quickest)
             history = engine.parse_position(game, moves)
-            send.send((moves, played, position_values(game, history, played)))
+            send.send((moves, played, position_values(game, history, played, objective)))
     except (PerfectplayError, MemoryError):
         pass
 
@@ -428,13 +427,13 @@ class Jobs:
 
     # --- advice ---------------------------------------------------------------------
     def advise(
-        self, spec: str, moves: str, turns_left: int | None, budget: float
+        self, spec: str, moves: str, objective: Objective, budget: float
     ) -> Suggestion | None:
-        """The suggestion at the position `moves` of the game `spec`: the optimal guess
-        if found within `budget` seconds, else the heuristic's (the heuristic's alone
+        """The suggestion for `objective` at the position `moves` of the game `spec`: the
+        optimal guess if found within `budget` seconds, else the heuristic's (the heuristic's alone
         when the places for advice are taken); None when the heuristics' places are taken
         too and no one is advising this position (nothing waited for)."""
-        key = (spec, moves, turns_left)
+        key = (spec, moves, objective)
         with self._lock:
             if key in self._advice:
                 self._advice.move_to_end(key)
@@ -456,7 +455,7 @@ class Jobs:
             return self._advice.get(key)
         found = None
         try:
-            found = self._run_advice(spec, moves, turns_left, budget, optimal)
+            found = self._run_advice(spec, moves, objective, budget, optimal)
         finally:
             with self._lock:
                 if optimal:
@@ -473,11 +472,11 @@ class Jobs:
         return found
 
     def _run_advice(
-        self, spec: str, moves: str, turns_left: int | None, budget: float, optimal: bool
+        self, spec: str, moves: str, objective: Objective, budget: float, optimal: bool
     ) -> Suggestion | None:
         return self._run_worker(
             _advise,
-            (spec, moves, turns_left, optimal),
+            (spec, moves, objective, optimal),
             budget,
             lambda found: found.final or not optimal,
             grace=HEURISTIC_GRACE,
@@ -515,17 +514,24 @@ class Jobs:
         return found
 
     # --- the values a review needs ----------------------------------------------------
-    def values(self, spec: str, positions: list[tuple[str, int | None]], budget: float):
-        """The values (``review.PositionValues``) at the deduction `positions` of the game
-        `spec` ((moves, the guess played there or None) each) that are known or worked
+    def values(
+        self,
+        spec: str,
+        positions: list[tuple[str, int | None]],
+        objective: Objective,
+        budget: float,
+    ):
+        """The values (``review.PositionValues``) under `objective` at the deduction
+        `positions` of the game `spec` ((moves, the guess played there or None) each)
+        that are known or worked
         out within `budget` seconds, by position (kept, so that asking again goes
         further), and how many were worked out now (None: none could be, the place for
         it being taken)."""
         found, todo = {}, []
         with self._lock:
             for key in positions:
-                if (spec, *key) in self._values:
-                    found[key] = self._values[(spec, *key)]
+                if (spec, objective, *key) in self._values:
+                    found[key] = self._values[(spec, objective, *key)]
                 else:
                     todo.append(key)
             if not todo:
@@ -537,7 +543,7 @@ class Jobs:
         try:
             self._run_worker(
                 _values,
-                (spec, todo),
+                (spec, todo, objective),
                 budget,
                 lambda answer: got.append(answer) or len(got) == len(todo),
             )
@@ -545,7 +551,7 @@ class Jobs:
             with self._lock:
                 self._ranking -= 1
                 for moves, played, value in got:
-                    self._values[(spec, moves, played)] = value
+                    self._values[(spec, objective, moves, played)] = value
                 while len(self._values) > ADVICE_KEPT:
                     self._values.popitem(last=False)
         found.update({(moves, played): value for moves, played, value in got})

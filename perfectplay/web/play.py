@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..errors import PerfectplayError
+from ..objectives import WITHIN, Objective
 from .render import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
@@ -45,6 +46,20 @@ SOURCES = {
     "optimal": "proven optimal",
     "most-parts": "rule of thumb: most parts, not proven best",
     "best two-guess lookahead": "best found looking two guesses ahead, not proven",
+}
+#: What a deduction board plays for, in plain words, by objective (``Rules.aim``).
+AIMS = {
+    "expected": "the fewest guesses on average",
+    "worst": "the fewest guesses in the worst case",
+    "probability": "the best chance to win within the guesses allowed",
+    "probability-then-cost": "the best chance to win within the guesses allowed, then "
+    "the least expected cost of the items guessed",
+}
+#: What a deduction review counts, by objective (``review.reviewed``).
+UNITS = {
+    "expected": "expected guesses",
+    "worst": "guesses in the worst case",
+    "probability": "chance to win within {horizon} guesses",
 }
 #: Seconds a Markov board waits for its strategy's solve before showing its progress.
 WAIT_FOR_STRATEGY = 1.0
@@ -91,21 +106,17 @@ def _url(game, base: dict, **extra) -> str:
 # --- deduction games ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Rules:
-    """What a deduction board plays for: the `objective` its advice serves and the most
-    guesses allowed (`limit`: the game's own, such as Wordle's turns, or the horizon
-    asked for, whichever is less; None: no limit); `note` says where the board departs
-    from what was asked (an objective it has no advisor for)."""
+    """What a deduction board plays for: the `objective` its advice, options and review
+    serve and the most guesses allowed (`limit`: the game's own, such as Wordle's turns,
+    or the horizon asked for, whichever is less; None: no limit)."""
 
     objective: str
     limit: int | None
-    note: str = ""
 
-    def turns_left(self, played: int) -> int | None:
-        """The horizon the advisor plays for after `played` guesses (None: the expected
-        number of guesses)."""
-        if self.objective != "probability" or self.limit is None:
-            return None
-        return self.limit - played
+    def aim(self) -> Objective:
+        """The objective the board's advice, options and review serve, its horizon (for
+        the chance to win) the guesses allowed, counted from the start of the game."""
+        return Objective(self.objective, self.limit if self.objective in WITHIN else None)
 
 
 def read_rules(game, query) -> Rules:
@@ -113,13 +124,7 @@ def read_rules(game, query) -> Rules:
     sends (the game's own by default), checked as a solve checks them."""
     objective = read_objective(game, query)
     limits = [n for n in (game.guess_limit(), objective.horizon) if n is not None]
-    note = ""
-    if objective.name not in ("expected", "probability"):
-        note = (
-            f"the board's advice serves the expected number of guesses ({objective.name} "
-            "is solved with 'solve')"
-        )
-    return Rules(objective.name, min(limits) if limits else None, note)
+    return Rules(objective.name, min(limits) if limits else None)
 
 
 def _board_objective(game, query, read):
@@ -199,9 +204,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         status = 422
     suggestion = None
     if not solved and not over:
-        advice = request.app.state.jobs.advise(
-            str(game), moves, rules.turns_left(len(history)), BUDGET
-        )
+        advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
         if advice is not None:
             suggestion = {
                 "code": game.format_code(guesses[advice.guess]),
@@ -247,6 +250,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "example": game.format_feedback(0),
             "shown": SHOWN,
             "rules": rules,
+            "aims": AIMS,
             "pad": pad,
         },
         status_code=status,
@@ -279,11 +283,9 @@ def options_page(request: Request) -> Response:
     q, base, game, engine, history = _deduction_moves(request, "lists its choices on its board")
     rules, _ = _board_objective(game, q, read_rules)
     moves = engine.format_position(game, history)
-    if rules.turns_left(0) is not None:
-        objective, horizon = "probability", rules.limit
-    else:
-        objective, horizon = (rules.objective if rules.objective == "worst" else "expected"), None
-    found = request.app.state.jobs.options(str(game), moves, objective, horizon, OPTIONS_BUDGET)
+    aim = rules.aim()  # the guesses' costs are not ranked: their chance to win is
+    objective = "probability" if aim.name == "probability-then-cost" else aim.name
+    found = request.app.state.jobs.options(str(game), moves, objective, aim.horizon, OPTIONS_BUDGET)
     return templates.TemplateResponse(
         request,
         "options.html",
@@ -297,22 +299,26 @@ def options_page(request: Request) -> Response:
 
 
 def review_page(request: Request) -> Response:
-    """The review of a deduction board's game so far (``web/review.py``): every guess
-    beside the optimal one with the expected guesses to the end after each, and the luck
-    of each feedback; a page of its own, which the board's script places on the board.
-    The values are worked out within `OPTIONS_BUDGET` and kept, so that the page asked
-    again goes further."""
-    from .review import deduction_review
+    """The review of a deduction board's game so far (``web/review.py``) under the
+    board's objective: every guess beside the optimal one with its value from there
+    (the guesses to the end after it, or its chance to win within the horizon), and the
+    luck of each feedback; a page of its own, which the board's script places on the
+    board. The values are worked out within `OPTIONS_BUDGET` and kept, so that the page
+    asked again goes further."""
+    from .review import deduction_review, reviewed
 
     q, base, game, engine, history = _deduction_moves(request, "shows its review on its board")
+    rules, _ = _board_objective(game, q, read_rules)
+    aim = reviewed(rules.aim())
+    chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     positions = [
         (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
         for i in range(len(history) + (0 if solved else 1))
     ]
-    known, fresh = request.app.state.jobs.values(str(game), positions, OPTIONS_BUDGET)
+    known, fresh = request.app.state.jobs.values(str(game), positions, aim, OPTIONS_BUDGET)
     values = {i: known[key] for i, key in enumerate(positions) if key in known}
-    review = deduction_review(game, history, values, solved)
+    review = deduction_review(game, history, values, solved, chance)
     complete = len(review.moves) == len(history)
     if complete:
         state = ""
@@ -338,7 +344,10 @@ def review_page(request: Request) -> Response:
             "final": complete or fresh == 0,
             "state": state,
             "paid": len(review.moves),
-            "unit": "guesses",
+            "chance": chance,
+            "solved": solved,
+            "over": not solved and rules.limit is not None and len(history) >= rules.limit,
+            "unit": UNITS[aim.name].format(horizon=aim.horizon),
             "board_url": _url(game, base, moves=engine.format_position(game, history)),
         },
     )

@@ -9,20 +9,23 @@ Q(s, k, played) - min_c Q(s, k, c) and the roll's luck is V(s) - min_c Q(s, k, c
 (positive: a roll better than the average). The cost paid is then exactly
 V(start) + the losses - the luck, less V of where the game stands (0 once it is
 finished): the review accounts for every unit paid. A deduction game is reviewed alike
-for the expected number of guesses, V(h) being the least expected guesses still needed
-after the moves h and Q(h, g) the expected guesses to the end after guess g, g included
-(the command line's ``rank`` at each position, worked out in a worker; see
-``position_values``): the feedback's luck is Q(h, g) - 1 - V(h + (g, f)).
+under the board's objective, V(h) being the least expected (or worst-case) guesses
+still needed after the moves h and Q(h, g) those after guess g, g included (the command
+line's ``rank`` at each position, worked out in a worker; see ``position_values``): the
+feedback's luck is Q(h, g) - 1 - V(h + (g, f)). Under a horizon, V(h) is the best chance
+to win within it and Q(h, g) the chance after guess g; the loss is V(h) - Q(h, g), the
+luck V(h + (g, f)) - Q(h, g), and the chance at the start, less the losses, plus the
+luck, is the chance as the game stands: 1 once won, 0 once lost.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
-from ..objectives import Objective
+from ..objectives import WITHIN, Objective
 from ..strategy import Decision
 
 
@@ -65,11 +68,17 @@ class Review:
         return sum(m.luck for m in self.moves)
 
     @property
+    def reached(self) -> float:
+        """The start's expected cost, plus the losses, less the luck (for points or a
+        chance to win: less the losses, plus the luck): what was paid and is still to be
+        paid, or the chance to win as the game stands."""
+        return self.start + self.sign * (self.loss - self.luck)
+
+    @property
     def accounted(self) -> float:
-        """What the review says was paid (or scored): the start's expected cost, plus the
-        losses, less the luck and what is still to be paid (for points: the start's
-        expected score, less the losses, plus the luck, less what is still to come)."""
-        return self.start + self.sign * (self.loss - self.luck) - self.left
+        """What the review says was paid (or scored): `reached` less what is still to be
+        paid (or to come)."""
+        return self.reached - self.left
 
 
 def markov_review(game, strategy, steps, now: int) -> Review:
@@ -118,43 +127,74 @@ def _value(game, strategy, state: int) -> float:
 
 @dataclass(frozen=True)
 class PositionValues:
-    """What the review needs of a deduction position: V (the least expected guesses still
-    needed), the optimal guess, and Q of the guess played there (None: none played yet)."""
+    """What the review needs of a deduction position under its objective: V (the least
+    expected or worst-case guesses still needed, or the best chance to win within the
+    horizon), the optimal guess (None: no guess is left within the horizon), and Q of
+    the guess played there (None: none played yet)."""
 
     best: Fraction
-    best_guess: int
+    best_guess: int | None
     played: Fraction | None
 
 
-def position_values(game, history, played: int | None) -> PositionValues:
-    """The values at the position `history` (``rank_guesses`` for the expected number of
-    guesses), with Q of the guess `played` there (one that learns nothing costs a guess
-    and leaves V as it was)."""
+def reviewed(objective: Objective) -> Objective:
+    """The objective a deduction review values moves under: the board's, except that
+    ``probability-then-cost`` is reviewed for its chance to win alone (the ranking
+    prices no item costs)."""
+    if objective.name == "probability-then-cost":
+        return Objective("probability", objective.horizon, objective.determine)
+    return objective
+
+
+def position_values(
+    game, history, played: int | None, objective: Objective = Objective()
+) -> PositionValues:
+    """The values at the position `history` under `objective` (``rank_guesses``), with Q
+    of the guess `played` there. A guess that learns nothing costs a guess and leaves V
+    as it was; under a horizon it leaves the chance of the same position with one guess
+    fewer. A position with no guess left within the horizon is lost: V is 0."""
     from ..engine import engine_of
 
-    ranking = engine_of(game).ranking(game, Objective(), history)
-    done = len(history)
-    best = ranking.best - done
+    done, engine = len(history), engine_of(game)
+    chance = objective.name in WITHIN
+    if chance and objective.horizon <= done:
+        return PositionValues(Fraction(0), None, None)
+    ranking = engine.ranking(game, objective, history)
+    best = ranking.best if chance else ranking.best - done
     value = None
     if played is not None:
         priced = ranking.price(played)
-        value = best + 1 if priced is None else priced.value - done
+        if priced is not None:
+            value = priced.value if chance else priced.value - done
+        elif not chance:
+            value = best + 1
+        else:
+            fewer = replace(objective, horizon=objective.horizon - 1)
+            value = position_values(game, history, None, fewer).best
     return PositionValues(best, ranking.guesses[0].guess, value)
 
 
-def deduction_review(game, history, values: dict[int, PositionValues], solved: bool) -> Review:
+def deduction_review(
+    game, history, values: dict[int, PositionValues], solved: bool, chance: bool = False
+) -> Review:
     """The review of the last of the deduction moves `history` whose positions' values are
     known (`values`, by number of moves; the positions nearest the end are the quickest
     to value, so a review too slow for the first turns still reviews the last), from the
-    first of those positions on."""
+    first of those positions on. With `chance` the values are chances to win within a
+    horizon (the more the better; a solved game's is 1), else guesses still to play (a
+    solved game's is 0)."""
     codes = game.guesses()
+    sign = -1 if chance else 1
+    won = Fraction(int(chance))  # V once the secret is found
     moves: list[Move] = []
     for turn in range(len(history), 0, -1):
         g, f = history[turn - 1]
         here, after = values.get(turn - 1), values.get(turn)
-        if here is None or (after is None and not (solved and turn == len(history))):
+        if solved and turn == len(history):
+            after = PositionValues(won, None, None)
+        if here is None or after is None:
             break
-        left = 0 if after is None else float(after.best)
+        luck = (after.best - here.played) if chance else (here.played - 1 - after.best)
         moves.insert(
             0,
             Move(
@@ -165,14 +205,16 @@ def deduction_review(game, history, values: dict[int, PositionValues], solved: b
                 game.format_code(codes[here.best_guess]),
                 float(here.played),
                 float(here.best),
-                float(here.played) - 1 - left,
+                float(luck),
+                sign,
             ),
         )
     first = moves[0].turn - 1 if moves else len(history)
-    now = values.get(len(history))
+    now = PositionValues(won, None, None) if solved else values.get(len(history))
     start = values.get(first)
     return Review(
         tuple(moves),
         0.0 if start is None else float(start.best),
         0.0 if now is None else float(now.best),
+        sign,
     )

@@ -22,7 +22,7 @@ from ..catalogue import game_names, load_game
 from ..deduction.model import DeductionGame
 from ..errors import PerfectplayError
 from ..game import Game
-from .forms import read_game
+from .forms import read_game, read_objective
 
 
 def _default_games() -> list[Game]:
@@ -43,9 +43,9 @@ def workers() -> None:
 
     for game in _default_games():
         if isinstance(game, DeductionGame):
-            horizon = game.default_horizon() if game.default_objective == "probability" else None
-            next(advice_at(game, (), horizon))  # its opening book, where it has one
-            next(advice_at(game, (), horizon, book=False))  # the table, the heuristic
+            aim = read_objective(game, {})
+            next(advice_at(game, (), aim))  # its opening book, where it has one
+            next(advice_at(game, (), aim, book=False))  # the table, the heuristic
         else:  # the strategy its board plays (the defaults are small: a second or less)
             solve(game, "expected", exact=False)
     probe = load_game("mastermind", ["pegs=2", "colors=3"])

@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
 
 from perfectplay.web import jobs as jobs_module  # noqa: E402
+from perfectplay.objectives import Objective  # noqa: E402
 from perfectplay.play.deduction_play import Suggestion  # noqa: E402
 from perfectplay.web.jobs import Jobs  # noqa: E402
 
@@ -23,14 +24,45 @@ def jobs():
 
 def test_the_places_taken_give_the_heuristic_then_nothing(jobs, monkeypatch):
     monkeypatch.setattr(jobs_module, "ADVICE_AT_ONCE", 0)  # as if two boards were advised
-    found = jobs.advise(GAME, "", None, budget=20)
+    found = jobs.advise(GAME, "", Objective(), budget=20)
     assert found is not None and found.source == "most-parts"
     monkeypatch.setattr(jobs_module, "HEURISTICS_AT_ONCE", 0)
-    assert jobs.advise(GAME, "123:0B1W", None, budget=20) is None
+    assert jobs.advise(GAME, "123:0B1W", Objective(), budget=20) is None
 
 
 def test_a_free_place_gives_the_optimal_guess_and_keeps_it(jobs):
-    found = jobs.advise(GAME, "123:0B1W", None, budget=20)
+    found = jobs.advise(GAME, "123:0B1W", Objective(), budget=20)
     assert found is not None and found.source == "optimal"
-    assert jobs.advise(GAME, "123:0B1W", None, budget=0) == found  # kept: no worker asked
+    assert jobs.advise(GAME, "123:0B1W", Objective(), budget=0) == found  # kept: no worker asked
     assert isinstance(found, Suggestion) and found.final
+
+
+@pytest.mark.parametrize(
+    "spec, moves, objective",
+    [
+        ("mastermind(pegs=3,colors=5)", "241:0B1W", Objective("worst")),  # (expected: 133)
+        (
+            "item-matching(slots=3,items=4,turns=3,costs=1,5,9,20)",
+            "",
+            Objective("probability-then-cost", 3),
+        ),
+        (
+            "item-matching(slots=3,items=4,turns=3,costs=1,5,9,20)",
+            "123:CWI",
+            Objective("probability-then-cost", 3),
+        ),
+    ],
+)
+def test_the_advice_plays_for_the_boards_objective(jobs, spec, moves, objective):
+    """The optimal suggestion is the first guess of the strategy solved for the objective
+    from that position (the worst case's, or the chance to win, then the items' cost),
+    at positions where the expected guesses' (or the chance alone's: 112) differs."""
+    from perfectplay import load_game, solve
+    from perfectplay.engine import engine_of
+
+    game = load_game(spec)
+    position = engine_of(game).parse_position(game, moves)
+    found = jobs.advise(spec, moves, objective, budget=60)
+    assert found is not None and found.source == "optimal"
+    solution = solve(game, objective, position=position)
+    assert found.guess == solution.strategy.root.guess

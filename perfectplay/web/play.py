@@ -141,8 +141,6 @@ def _moves(game, engine, text: str, hidden: int | None):
     """The moves of the address that the game allows, and why the rest were refused
     ("" if none were): unreadable moves, feedback no secret (or not the page's secret)
     gives, moves after the solve."""
-    from ..play.deduction_play import consistent_secrets
-
     try:
         history = engine.parse_position(game, text)
     except PerfectplayError as err:
@@ -150,6 +148,7 @@ def _moves(game, engine, text: str, hidden: int | None):
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
     guesses, secrets_ = game.guesses(), game.secrets()
+    left = np.arange(len(secrets_))  # the secrets the moves so far leave, move by move
     for i, (g, f) in enumerate(history):
         shown = f"move {i + 1} ({game.format_code(guesses[g])} answered {game.format_feedback(f)})"
         if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
@@ -157,7 +156,8 @@ def _moves(game, engine, text: str, hidden: int | None):
                 f"{shown} is not what this board's secret answers: the board shows the "
                 "moves before it"
             )
-        if not len(consistent_secrets(game, history[: i + 1])):
+        left = left[engine.feedback(game, guesses[[g]], secrets_[left])[0] == f]
+        if not len(left):
             return history[:i], (
                 f"{shown}: no secret gives all these answers; the board shows the moves before it"
             )

@@ -4,7 +4,8 @@
 imports ``worker_start``, which calls it), before it forks any. It loads the compiled
 kernels of both engines, builds the feedback tables of the catalogue's deduction games at
 the web page's default parameters (the games the catalogue's "play" links open) with their first
-suggestion's kernels, and solves the Markov games' defaults once (their kernels), so that
+suggestion's kernels, and solves each Markov game once at its smallest parameters (its
+kernels, not its default's seconds of work: the board's own solve does that), so that
 every worker, a fork of that process, starts with them. Wordle's table is the longest
 part.
 
@@ -36,6 +37,23 @@ def _default_games() -> list[Game]:
     return games
 
 
+def _smallest(game: Game) -> Game:
+    """`game` with every whole-number parameter at the least its range allows (the same
+    kinds of rules, so the same compiled kernels, in far less work); `game` itself where
+    that combination is refused."""
+    from ..params import param_specs
+
+    lowest = [
+        f"{p.name}={p.low}"
+        for p in param_specs(type(game))
+        if not (p.choices or p.path or p.text)
+    ]
+    try:
+        return load_game(game.name, lowest)
+    except PerfectplayError:
+        return game
+
+
 def workers() -> None:
     """Load the kernels, build the default games' tables and find their first suggestion."""
     from ..engine import engine_of, solve
@@ -46,8 +64,8 @@ def workers() -> None:
             aim = read_objective(game, {})
             next(advice_at(game, (), aim))  # its opening book, where it has one
             next(advice_at(game, (), aim, book=False))  # the table, the heuristic
-        else:  # the strategy its board plays (the defaults are small: a second or less)
-            solve(game, "expected", exact=False)
+        else:  # its kernels, on its smallest game (a full Yatzy takes seconds)
+            solve(_smallest(game), "expected", exact=False)
     probe = load_game("mastermind", ["pegs=2", "colors=3"])
     for objective in ("expected", "losses"):
         engine_of(probe).load_kernels(probe, objective)

@@ -1,13 +1,23 @@
 """Every game's board played to the end by clicks alone, in Chromium at a desktop's
 1280x900 and a phone's 390x844: the on-screen keys type the guess, the tiles, counts or
 numbers give the feedback another game answered (advice mode), the Markov boards'
-choices are clicked. On every page: no sideways scrolling, a title naming the game.
-Screenshots of each finished game go to the test run's temporary folder."""
+choices are clicked. At each game's end its review is opened from the board (every move
+a row, the accounting adding up to what the test paid) and the tree of the game's solve
+(started from the catalogue, one solve for both screens) is opened two levels down by
+clicks and one level back up. On every page: no sideways scrolling, a title naming the
+game. Screenshots of each finished game, its review and its tree go to the test run's
+temporary folder."""
 
 from __future__ import annotations
 
+import random
+import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
+import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
@@ -27,6 +37,17 @@ DEDUCTION = [
 MARKOV = [("dice-cards", "n=3"), ("tricky-trios", "n=2")]
 #: Seconds a page may take (a suggestion's budget is 1 s; a Markov board's first solve).
 SLOW = 120
+#: The first guess a solve from the catalogue is given, where the game's full proof takes
+#: hours (the catalogue's form says so): the solve then proves the best play after it.
+FIRST_GUESS = {"wordle": "salet"}
+#: Times a review page is asked again (a second apart) while its values are being worked out.
+RELOADS = 10
+
+
+@pytest.fixture(scope="module")
+def solved() -> dict[str, str]:
+    """The result page of each game's solve, by game: solved once, for both screens."""
+    return {}
 
 
 def _wait(browser, css: str, seconds: float = SLOW):
@@ -90,11 +111,13 @@ def _enter_feedback(browser, game, guess: str, secret: str) -> None:
     assert browser.find_element(By.ID, "feedback").get_attribute("value").upper() == text.upper()
 
 
-def _play_deduction(browser, server, name: str, query: str, secret: str | None, shot: Path) -> int:
+def _play_deduction(
+    browser, server, name: str, query: str, secret: str | None, shot: Path
+) -> list[str]:
     """Play the board of `name` to its end by clicks, the suggested guess each turn;
     against the page's secret (None) or advising a game whose secret is `secret`; the
     second turn's pad, entered, saved to `shot` (the first turn's best guesses beside
-    it). The number of guesses played."""
+    it). The guesses played, in order."""
     mode = "page" if secret is None else "yours"
     browser.get(f"{server}/play/{name}?{query}")
     _wait(browser, "#suggestion, #advice")
@@ -111,22 +134,23 @@ def _play_deduction(browser, server, name: str, query: str, secret: str | None, 
     assert guess == pick.get_attribute("data-guess") and _rows(browser) == 0
     browser.save_screenshot(str(shot.with_name(shot.name.replace("entered", "options"))))
     game = load_game(name, [w for w in query.split("&") if w])
-    played = 0
+    played: list[str] = []
     while not browser.find_elements(By.ID, "outcome"):
         suggestion = browser.find_element(By.ID, "suggestion").text
         _enter_guess(browser, suggestion)
         if mode == "yours":
             _enter_feedback(browser, game, suggestion, secret)
-        if played == 1:
+        if len(played) == 1:
             browser.save_screenshot(str(shot))
         rows = _rows(browser)
         browser.find_element(By.ID, "play").click()
         WebDriverWait(browser, SLOW).until(lambda b, before=rows: _rows(b) > before)
         _wait(browser, "#outcome, #suggestion")
         _check_page(browser, name)
-        played += 1
-        assert played <= 8
-    assert browser.find_element(By.ID, "outcome").text.startswith(f"solved in {played} guess")
+        played.append(suggestion)
+        assert len(played) <= 8
+    outcome = browser.find_element(By.ID, "outcome").text
+    assert outcome.startswith(f"solved in {len(played)} guess")
     if mode == "page":
         return played
     # advising: the review of the game, placed on the board when it is worked out (at
@@ -139,36 +163,245 @@ def _play_deduction(browser, server, name: str, query: str, secret: str | None, 
     return played
 
 
+def _text(browser, element_id: str) -> str:
+    return browser.find_element(By.ID, element_id).text
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of a review's table: the turn, the move played, its loss and its luck."""
+
+    turn: int
+    played: str
+    loss: float
+    luck: float
+
+
+def _review_rows(browser, within: str) -> list[Row]:
+    """The move rows of the review table in `within`, after checking that its totals row
+    adds their losses and their lucks up (each shown to 4 decimals)."""
+    table = browser.find_element(By.CSS_SELECTOR, f"{within} table.review-table")
+    rows = []
+    for tr in table.find_elements(By.CSS_SELECTOR, "tr:not(.totals)")[1:]:  # (the header)
+        cells = tr.find_elements(By.TAG_NAME, "td")
+        cost = cells[1].find_element(By.CLASS_NAME, "cost").text
+        played = cells[1].text.removesuffix(cost).strip()
+        turn = int(cells[0].text.split(".")[0])
+        rows.append(Row(turn, played, float(cells[-2].text), float(cells[-1].text)))
+    assert len(table.find_elements(By.CSS_SELECTOR, "tr.totals")) == 1
+    slack = 6e-5 * (len(rows) + 1)
+    assert abs(float(_text(browser, "total-loss")) - sum(r.loss for r in rows)) <= slack
+    assert abs(float(_text(browser, "total-luck")) - sum(r.luck for r in rows)) <= slack
+    return rows
+
+
+def _accounted(browser) -> tuple[float, str]:
+    """What the review's accounting sentence says was paid: the total it works out from
+    the start's expectation, the losses and the luck, and the amount it names."""
+    said = re.search(r": (-?[0-9.]+), what was paid \(([^)]*)\)", _text(browser, "review-sum"))
+    assert said, _text(browser, "review-sum")
+    return float(said.group(1)), said.group(2)
+
+
+def _open_deduction_review(browser, name: str, guesses: list[str], shot: Path) -> None:
+    """Open the review of the game just played from its board's link, asked again while
+    its values are being worked out, and check it: a row for each guess played (the last
+    ones where the first positions take longer to value than the page gives, as it says),
+    each the guess played, and an accounting that comes to the guesses it reviews."""
+    browser.find_element(By.ID, "review-page").click()
+    for _ in range(RELOADS):
+        state = _wait(browser, "#review-state")
+        if "final" in state.get_attribute("class"):
+            break
+        said = state.text
+        time.sleep(1)  # (as the board's script waits before it asks again)
+        browser.refresh()
+    else:
+        pytest.fail(f"the review still says {said!r} after {RELOADS} reloads")
+    _check_page(browser, name)
+    assert browser.title.startswith(f"{name}: review") and _tap_targets_too_small(browser) == []
+    rows = _review_rows(browser, "#review-list")
+    if len(rows) < len(guesses):
+        assert state.text.startswith(f"{len(rows)} of {len(guesses)} guesses reviewed; ")
+    first = len(guesses) - len(rows) + 1
+    assert [r.turn for r in rows] == list(range(first, len(guesses) + 1))
+    assert [r.played.lower() for r in rows] == [g.lower() for g in guesses[first - 1 :]]
+    total, paid = _accounted(browser)
+    assert round(total, 4) == len(rows) and paid == str(len(rows))
+    browser.save_screenshot(str(shot))
+
+
+def _deal(game, seed: int, clicks: list[int]) -> tuple[int, int]:
+    """(moves, cost) of the Markov game a board deals from `seed` with the choices `clicks`
+    made, worked out with the game's rules: chance drawn from the seed as the board draws
+    it, a choice the rules force made without a click."""
+    rng, state, left = random.Random(seed), game.initial_state(), iter(clicks)
+    moves = paid = 0
+    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+        exp = game.expand(np.array([state], dtype=np.int64))
+        ks = np.flatnonzero(exp.weight[0] > 0)
+        k = rng.choices(ks.tolist(), weights=[int(w) for w in exp.weight[0][ks]])[0]
+        legal = np.flatnonzero(exp.next[0, k] >= 0)
+        c = int(legal[0]) if len(legal) == 1 else next(left)
+        paid += int(np.broadcast_to(exp.cost, exp.next.shape)[0, k, c])
+        state, moves = int(exp.next[0, k, c]), moves + 1
+    assert next(left, None) is None, "a click the game never asked for"
+    return moves, paid
+
+
+def _solve(browser, server, name: str, query: str, solved: dict[str, str]) -> None:
+    """Open the result of a solve of the game: the first time, solved from the catalogue's
+    form (its parameters typed in); then the same result again."""
+    if name not in solved:
+        browser.get(server + "/")
+        form = browser.find_element(By.CSS_SELECTOR, f"#game-{name} form")
+        fields = dict(w.split("=") for w in query.split("&") if w)
+        if name in FIRST_GUESS:
+            fields["first"] = FIRST_GUESS[name]
+        for field, value in fields.items():
+            form.find_element(By.NAME, field).clear()
+            form.find_element(By.NAME, field).send_keys(value)
+        form.find_element(By.CSS_SELECTOR, "button.solve").click()
+        _wait(browser, "#result, #error", SLOW)
+        assert not browser.find_elements(By.ID, "error"), _text(browser, "error")
+        solved[name] = browser.current_url
+    else:
+        browser.get(solved[name])
+        _wait(browser, "#result")
+    _check_page(browser, name)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A level of the explorer's trail: the node, the branch followed and the option taken."""
+
+    title: str
+    branch: str
+    option: str
+
+
+def _down(browser, kind: str) -> Step:
+    """Click one level down the explorer, after checking every option shown carries its
+    value: a deduction tree's branch with the most secrets (so that the level below has
+    branches too), a Markov policy's first choice the strategy makes. What was clicked."""
+    options = browser.find_elements(By.CSS_SELECTOR, "#node table.branches span.option")
+    assert options and all(o.find_element(By.CLASS_NAME, "cost").text for o in options)
+    rows = [
+        r
+        for r in browser.find_elements(By.CSS_SELECTOR, "#node table.branches tr")
+        if r.find_elements(By.CSS_SELECTOR, "span.option.chosen a")
+    ]
+    if kind == "deduction":
+        rows.sort(key=lambda r: -int(r.find_element(By.CLASS_NAME, "detail").text.split()[0]))
+    link = rows[0].find_element(By.CSS_SELECTOR, "span.option.chosen a")
+    step = Step(_text(browser, "title"), rows[0].find_element(By.TAG_NAME, "th").text, link.text)
+    link.click()
+    return step
+
+
+def _trail(browser) -> list[Step]:
+    """The explorer's trail, from the root."""
+    return [
+        Step(
+            li.find_element(By.TAG_NAME, "a").text,
+            li.find_element(By.CLASS_NAME, "step").text,
+            li.find_element(By.TAG_NAME, "b").text,
+        )
+        for li in browser.find_elements(By.CSS_SELECTOR, "#trail li")
+    ]
+
+
+def _explore(browser, game, shot: Path) -> None:
+    """From a solve's result, open its tree two levels down by clicks and check the trail
+    names each node, branch and option as the game writes them (a deduction game's guesses
+    and feedback, a Markov game's states in words), then go up exactly one level."""
+    browser.find_element(By.ID, "explore").click()
+    clicked, titles, paths = [], [], []
+    for level in (1, 2, 3):
+        _wait(browser, "#node")
+        _check_page(browser, game.name)
+        assert browser.find_element(By.CSS_SELECTOR, ".crumbs").text.endswith(f"level {level}")
+        titles.append(_text(browser, "title"))
+        paths.append(parse_qs(urlsplit(browser.current_url).query, True)["path"][-1])
+        assert _trail(browser) == clicked
+        if level < 3:
+            clicked.append(_down(browser, game.kind))
+    assert [s.title for s in clicked] == titles[:2]
+    values = browser.find_elements(By.CSS_SELECTOR, "#trail .cost")
+    assert len(values) == 2 and all(re.search(r"\d", v.text) for v in values)
+    if game.kind == "deduction":
+        assert [s.option for s in clicked] == titles[1:]
+        for s in clicked:
+            game.parse_code(s.title.removeprefix("guess "))
+            game.parse_feedback(s.branch)
+    else:  # (the address's last path is the node's state)
+        assert titles == [game.describe_state(int(path)) for path in paths]
+    assert browser.find_element(By.TAG_NAME, "h1").text == game.name
+    assert _tap_targets_too_small(browser) == []
+    browser.save_screenshot(str(shot))
+    browser.find_element(By.ID, "up").click()
+    _wait(browser, "#node")
+    assert _text(browser, "title") == titles[1] and _trail(browser) == clicked[:1]
+    assert browser.find_element(By.CSS_SELECTOR, ".crumbs").text.endswith("level 2")
+
+
 @pytest.mark.parametrize("name, query, secret", DEDUCTION, ids=[g[0] for g in DEDUCTION])
 def test_deduction_board_played_to_the_end_by_clicks(
-    server, browser, screen, tmp_path, name, query, secret
+    server, browser, screen, tmp_path, solved, name, query, secret
 ):
     # against the page on a desktop, advising another game on a phone
     secret = None if screen == "desktop" else secret
-    _play_deduction(browser, server, name, query, secret, tmp_path / f"{name}-{screen}-entered.png")
+    guesses = _play_deduction(
+        browser, server, name, query, secret, tmp_path / f"{name}-{screen}-entered.png"
+    )
     assert "?" in browser.current_url and "seed=" in browser.current_url
     if screen == "phone":
         assert browser.find_element(By.ID, "possible").text.endswith(f"still possible: {secret}")
     assert _tap_targets_too_small(browser) == []
     browser.save_screenshot(str(tmp_path / f"{name}-{screen}.png"))
+    _open_deduction_review(browser, name, guesses, tmp_path / f"{name}-{screen}-review.png")
+    _solve(browser, server, name, query, solved)
+    game = load_game(name, [w for w in query.split("&") if w])
+    _explore(browser, game, tmp_path / f"{name}-{screen}-tree.png")
 
 
 @pytest.mark.parametrize("name, query", MARKOV, ids=[g[0] for g in MARKOV])
-def test_markov_board_played_to_the_end_by_clicks(server, browser, screen, tmp_path, name, query):
+def test_markov_board_played_to_the_end_by_clicks(
+    server, browser, screen, tmp_path, solved, name, query
+):
     browser.get(f"{server}/play/{name}?{query}")
+    clicks = []
     for _ in range(200):
         _wait(browser, "#finished, #choices")
         _check_page(browser, name)
         if browser.find_elements(By.ID, "finished"):
             break
-        browser.find_element(By.CSS_SELECTOR, "#choices li.chosen a").click()
+        link = browser.find_element(By.CSS_SELECTOR, "#choices li.chosen a")
+        moves = parse_qs(urlsplit(link.get_attribute("href")).query)["moves"][0]
+        clicks.append(int(moves.split(",")[-1]))
+        link.click()
     assert browser.find_element(By.ID, "finished").text.startswith("finished in ")
     review = browser.find_element(By.ID, "review")  # open at the end, every move in it
     assert review.get_attribute("open") is not None
-    assert browser.find_element(By.ID, "total-loss").text == "+0.0000"  # (optimal play)
+    assert _text(browser, "total-loss") == "+0.0000"  # (optimal play)
     browser.execute_script("arguments[0].scrollIntoView()", review)
     assert _tap_targets_too_small(browser) == []
     browser.save_screenshot(str(tmp_path / f"{name}-{screen}.png"))
+    # the review: a row for every move (those the rules force too), adding up to the cost
+    game = load_game(name, [w for w in query.split("&") if w])
+    seed = int(parse_qs(urlsplit(browser.current_url).query)["seed"][0])
+    moves, paid = _deal(game, seed, clicks)
+    rows = _review_rows(browser, "#review")
+    assert [r.turn for r in rows] == list(range(1, moves + 1))
+    total, said = _accounted(browser)
+    assert round(total, 4) == paid and said == str(paid)
+    assert f" {game.measure.unit}; plus" in _text(browser, "review-sum")
+    browser.execute_script(
+        "arguments[0].scrollIntoView()", browser.find_element(By.ID, "review-sum")
+    )
+    browser.save_screenshot(str(tmp_path / f"{name}-{screen}-review.png"))
+    _solve(browser, server, name, query, solved)
+    _explore(browser, game, tmp_path / f"{name}-{screen}-tree.png")
 
 
 def test_the_catalogue_and_a_wide_table_fit_a_phone(server, browser, tmp_path):

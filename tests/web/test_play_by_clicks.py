@@ -207,7 +207,8 @@ def _open_deduction_review(browser, name: str, guesses: list[str], shot: Path) -
     """Open the review of the game just played from its board's link, asked again while
     its values are being worked out, and check it: a row for each guess played (the last
     ones where the first positions take longer to value than the page gives, as it says),
-    each the guess played, and an accounting that comes to the guesses it reviews."""
+    each the guess played, and an accounting that comes to the guesses it reviews (under
+    a horizon: to the chance as the game ended, 1 won or 0 lost)."""
     browser.find_element(By.ID, "review-page").click()
     for _ in range(RELOADS):
         state = _wait(browser, "#review-state")
@@ -226,8 +227,16 @@ def _open_deduction_review(browser, name: str, guesses: list[str], shot: Path) -
     first = len(guesses) - len(rows) + 1
     assert [r.turn for r in rows] == list(range(first, len(guesses) + 1))
     assert [r.played.lower() for r in rows] == [g.lower() for g in guesses[first - 1 :]]
-    total, paid = _accounted(browser)
-    assert round(total, 4) == len(rows) and paid == str(len(rows))
+    said = _text(browser, "review-sum")
+    if said.startswith("The chance to win"):  # (under a horizon: the chance as it ends)
+        ended = re.search(r": ([0-9.]+), the chance as the game stands \(([^)]*)\)", said)
+        assert ended and (float(ended.group(1)), ended.group(2)) in (
+            (1.0, "won"),
+            (0.0, "lost: no guess left"),
+        ), said
+    else:
+        total, paid = _accounted(browser)
+        assert round(total, 4) == len(rows) and paid == str(len(rows))
     browser.save_screenshot(str(shot))
 
 

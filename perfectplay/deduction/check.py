@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from .feedback import compute_feedback
-from .model import MAX_FEEDBACKS, DeductionGame, History, keys_of
+from .model import MAX_FEEDBACKS, DeductionGame, History, keys_of, too_many_symbols
 
 
 def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
@@ -23,8 +23,10 @@ def check_game(game: DeductionGame, samples: int = 300, seed: int = 0) -> None:
     ``n_secrets``); feedback values in range, solved exactly when guess == secret; the
     kernel equals the scalar reference, one pair at a time and on a block; feedback and
     codes invariant under random elements of the declared symmetry group; feedbacks and
-    codes survive format/parse.
+    codes survive format/parse; first of all, that int8 codes hold its symbols.
     """
+    refusal = too_many_symbols(game)
+    assert refusal is None, refusal
     rng = np.random.default_rng(seed)
     G, S, L = game.guesses(), game.secrets(), game.length()
     for name, codes in (("guesses", G), ("secrets", S)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
-from ..engine import Engine, Ranked, Ranking, Size, SolveArgs, TradeOff
+from ..engine import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
 from ..objectives import Objective
 
@@ -47,6 +47,16 @@ class DeductionEngine(Engine):
     )
     play_flags = frozenset({"secret", "budget"})
     determines = True
+
+    def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:
+        """The options refused as every engine refuses them, and a game whose codes cannot
+        hold its symbols (``too_many_symbols``), before any work."""
+        from .model import too_many_symbols
+
+        super().check(game, args)
+        refusal = too_many_symbols(game)
+        if refusal is not None:
+            raise Unsupported(refusal)
 
     def solve(self, game: DeductionGame, objective: Objective, **options: Any) -> Solution:
         from .solve import SolveOptions, solve_deduction

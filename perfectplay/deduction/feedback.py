@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Unsupported
-from .model import MAX_FEEDBACKS, DeductionGame, Symmetry
+from .model import MAX_FEEDBACKS, DeductionGame, Symmetry, too_many_symbols
 
 #: Tables of at least this many entries are filled on every core.
 PARALLEL_ENTRIES = 1 << 22
@@ -202,8 +202,12 @@ def build_table(game: DeductionGame) -> Table:
     symmetry the search uses (``_symmetry``).
 
     Beyond MAX_TABLE entries no table is built (``fb`` is None): the engine then
-    computes the feedbacks of each node's guesses against its secrets.
+    computes the feedbacks of each node's guesses against its secrets. A game of more
+    symbols than its codes hold is refused before they are listed.
     """
+    refusal = too_many_symbols(game)
+    if refusal is not None:
+        raise Unsupported(refusal)
     guesses, secrets = game.guesses(), game.secrets()
     fb, kept = None, None
     if len(guesses) * len(secrets) <= MAX_TABLE:

@@ -36,12 +36,28 @@ NEEDS = (
 #: The most feedbacks a game may have (its table then holds two bytes per entry).
 MAX_FEEDBACKS = 65536
 
+#: The most symbols a game may have: codes are int8, so symbols run 0 .. 127 (a symbol
+#: past 127 would wrap to a negative number, silently another code).
+MAX_SYMBOLS = int(np.iinfo(np.int8).max) + 1
+
 #: A history: the (guess index, feedback) pairs played so far.
 History = tuple[tuple[int, int], ...]
 
 
 class BadCode(PerfectplayError):
     """A code or feedback string that the game cannot read."""
+
+
+def too_many_symbols(game: "DeductionGame") -> str | None:
+    """Why `game`'s codes cannot hold its symbols, in one line (None: they can). Asked
+    before its codes are listed: a game of more than MAX_SYMBOLS symbols cannot list
+    them in int8 without wrapping."""
+    if game.n_symbols() <= MAX_SYMBOLS:
+        return None
+    return (
+        f"{game}: {game.n_symbols():,} symbols are more than int8 codes hold "
+        f"(at most {MAX_SYMBOLS}: symbols 0 to {MAX_SYMBOLS - 1})"
+    )
 
 
 @dataclass(frozen=True)

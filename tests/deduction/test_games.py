@@ -107,3 +107,63 @@ def test_the_kernels_take_codes_contiguous_and_read_only(monkeypatch):
     assert seen and all(contiguous and not writable for contiguous, writable in seen)
     assert typed.flags.writeable  # the caller's array is left as it was
     assert out.tolist() == [[game.feedback(g, s) for s in secrets] for g in typed]
+
+
+def _numbers(n: int):
+    """A one-position game of `n` symbols (higher or lower), its codes listed as int8."""
+    from dataclasses import dataclass
+
+    from perfectplay.deduction.model import DeductionGame
+
+    @dataclass(frozen=True)
+    class Numbers(DeductionGame):
+        name = "numbers"
+        summary = "find a number, told higher or lower"
+
+        def length(self) -> int:
+            return 1
+
+        def n_symbols(self) -> int:
+            return n
+
+        def guesses(self) -> np.ndarray:
+            return np.arange(n).astype(np.int8).reshape(-1, 1)  # wraps past 127
+
+        def n_feedbacks(self) -> int:
+            return 3
+
+        def solved_feedback(self) -> int:
+            return 2
+
+        def feedback(self, guess, secret) -> int:
+            g, s = int(guess[0]), int(secret[0])
+            return 2 if g == s else (0 if s < g else 1)
+
+        def format_code(self, code) -> str:
+            return str(int(code[0]) + 1)
+
+        def parse_code(self, text: str) -> np.ndarray:
+            return np.array([int(text) - 1], dtype=np.int8)
+
+    return Numbers
+
+
+def test_a_game_of_more_symbols_than_int8_codes_hold_is_refused(monkeypatch):
+    """Symbols 0..127 fit int8 codes; a game of 200 symbols (its codes wrapped to negative
+    numbers, solved as if nothing were wrong before) is refused in one line naming the
+    game and the limit by check_game, the command line's solve and play, and solve()."""
+    from perfectplay import catalogue, solve
+    from perfectplay.errors import Unsupported
+
+    from ..cli_runner import assert_one_line_error, perfectplay
+
+    check_game(_numbers(128)(), samples=50)  # the most int8 codes hold
+    wide = _numbers(200)
+    limit = "numbers(): 200 symbols are more than int8 codes hold (at most 128: symbols 0 to 127)"
+    with pytest.raises(AssertionError, match=limit.replace("(", r"\(").replace(")", r"\)")):
+        check_game(wide())
+    with pytest.raises(Unsupported, match="at most 128"):
+        solve(wide())
+    monkeypatch.setitem(catalogue._REGISTERED, wide.name, wide)  # as register does
+    assert_one_line_error(perfectplay("solve", "numbers", "--no-store"), limit)
+    assert_one_line_error(perfectplay("play", "numbers", "--secret", "3"), limit)

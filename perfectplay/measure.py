@@ -93,6 +93,20 @@ class Measure:
         """What a game in progress has paid or scored: ``paid 3 moves``, ``scored 12 points``."""
         return f"{self.so_far_word} {self.amount(count)}"
 
+    def paid_by(self, number: int) -> str:
+        """What a choice pays, where a strategy is read: ``pays 6 points`` for a choice that
+        pays something; "" for one that pays nothing, or a cost (the values left show it:
+        the state a choice leads to counts only the points still to come)."""
+        return f"pays {self.amount(number)}" if self.pays and number else ""
+
+    def final_score(self, scored: int, to_come: float) -> str:
+        """A game that paid `scored` points before a state whose value is `to_come`, for a
+        person reading a strategy: ``scored 6 points, expected final score 6.000000``;
+        "" before anything is scored, or for a cost."""
+        if not (self.pays and scored):
+            return ""
+        return f"{self.so_far(scored)}, expected final score {scored + to_come:.6f}"
+
     def finished(self, count: int) -> str:
         """The end of a game played: ``finished in 3 moves``, ``finished with 12 points``."""
         return f"finished {'with' if self.pays else 'in'} {self.amount(count)}"

@@ -71,12 +71,17 @@ class PolicyStrategy(Strategy):
         horizon = self.horizon
         measure = game.measure
 
-        def add(branch, code: int, level: int, budget: int | None) -> None:
+        def add(branch, code: int, level: int, budget: int | None, scored: int) -> None:
             i = self.row(code)
             if i is None:
                 raise BadPolicy(f"the policy does not list state {code}")
-            shown = f"  [dim]value {cols.value[i]:.6f}[/dim]" if budget in (None, horizon) else ""
-            node = branch.add(f"{game.describe_state(code)}{shown}")
+            shown = [f"value {cols.value[i]:.6f}"] if budget in (None, horizon) else []
+            if budget is None:  # (values by budget left are chances, not scores)
+                shown.append(measure.final_score(scored, cols.value[i]))
+            said = "; ".join(filter(None, shown))
+            node = branch.add(
+                f"{game.describe_state(code)}{f'  [dim]{said}[/dim]' if said else ''}"
+            )
             if level >= depth or cols.n_out[i] == 0:
                 return
             row = budget if budget is not None else 0
@@ -92,11 +97,14 @@ class PolicyStrategy(Strategy):
                     and exp.next[0, k, c] >= 0
                 ):
                     raise BadPolicy(f"state {code}: choice {c} after outcome {k} is not legal")
+                number = int(cost[0, k, c])
                 label = f"[cyan]{game.describe_outcome(code, k)}[/cyan] -> {game.describe_choice(code, k, c)}"
-                left = None if budget is None else measure.next_budget(budget, int(cost[0, k, c]))
-                add(node.add(label), int(exp.next[0, k, c]), level + 1, left)
+                if measure.paid_by(number):
+                    label += f" [green]({measure.paid_by(number)})[/green]"
+                left = None if budget is None else measure.next_budget(budget, number)
+                add(node.add(label), int(exp.next[0, k, c]), level + 1, left, scored + number)
 
-        add(tree, int(cols.code[0]), 0, horizon if cols.by_budget else None)
+        add(tree, int(cols.code[0]), 0, horizon if cols.by_budget else None, 0)
 
     def explore(self, path: str) -> View:
         """A state with, after each chance outcome, every legal choice and its expected

@@ -182,6 +182,25 @@ def test_every_command_reads_a_score(registered, tmp_path):
     assert "19/27" in res.stdout
 
 
+def test_show_says_what_each_choice_pays_and_the_expected_final_score(registered, tmp_path):
+    """The state a paying choice leads to counts only the points still to come (0 once
+    the game is over): show says the points the choice pays and, from then on, what was
+    scored along the branch and the expected final score, as play does."""
+    out = tmp_path / "keep.json"
+    assert perfectplay("solve", "keep-the-last", "--out", str(out)).returncode == 0
+    shown = perfectplay("show", str(out), "--depth", "3").stdout
+    assert "outcome 5 -> keep 6 (pays 6 points)" in " ".join(shown.split())
+    assert "scored 6 points, expected final score 6.000000" in " ".join(shown.split())
+    assert "roll again (pays" not in shown  # a choice paying nothing says nothing
+    out = tmp_path / "at-least-5.json"
+    res = perfectplay(
+        "solve", "keep-the-last", "--objective", "probability", "--horizon", "5", "--out", str(out)
+    )
+    assert res.returncode == 0, res.stderr
+    shown = " ".join(perfectplay("show", str(out), "--depth", "3").stdout.split())
+    assert "(pays 6 points)" in shown and "expected final score" not in shown  # chances
+
+
 def test_the_explorer_lists_each_choice_with_its_expected_final_score(registered):
     from perfectplay import load_strategy
 

@@ -479,10 +479,11 @@ def rank(
             "optimal" if gap == 0 else f"{float(gap):+.6f}",
         )
     Console().print(table)
+    merged = (ranking.optimal_classes, ranking.classes) != (ranking.optimal, len(ranking.choices))
     click.echo(
-        f"{ranking.optimal} of {len(ranking.choices)} useful guesses are optimal "
-        f"({ranking.optimal_classes} of {ranking.classes} up to symmetry); "
-        f"{ranking.secrets} secrets possible"
+        f"{ranking.optimal} of {len(ranking.choices)} useful guesses are optimal"
+        + (f" ({ranking.optimal_classes} of {ranking.classes} up to symmetry)" if merged else "")
+        + f"; {ranking.secrets} secrets possible"
     )
 
 

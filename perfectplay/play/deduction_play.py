@@ -4,6 +4,9 @@ Each turn it suggests a guess for the game's own objective (fewest expected gues
 the best chance to win within the turns left for games such as Item Matching), from the
 optimal search when that finishes within a time budget and from a heuristic otherwise
 (it says which), and shows how many secrets are still possible (listing them when few).
+Where the price of every guess comes within the budget too, the best few are shown and
+a tie among optimal guesses goes to the lowest code (the search's own pick among them
+depends on its order of trial), as the prices' line says.
 The person types the guess they played (Enter accepts the suggestion) and the feedback
 in the game's notation; or the tool holds the secret and answers itself. Feedback that
 no secret fits is refused without losing the game, and ``undo`` takes back a turn.
@@ -304,14 +307,16 @@ def play_deduction(
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
             turn.suggestion = suggest(game, turn, budget, heuristic, aim)
+            if turn.suggestion[1] == "optimal":
+                turn.prices = (
+                    _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
+                )
+            if turn.prices:  # of the optimal guesses, the lowest code (as _show_prices says)
+                turn.suggestion = (turn.prices.guesses[0].guess, "optimal")
         guess, source = turn.suggestion
         console.say(
             f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})"
         )
-        if turn.prices is None and source == "optimal":
-            turn.prices = (
-                _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
-            )
         if turn.prices:
             _show_prices(game, turn.prices, console)
         try:
@@ -339,16 +344,20 @@ def play_deduction(
 
 
 def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
-    """The best few guesses with their exact values, and how many are optimal."""
+    """The best few guesses with their exact values, how many are optimal (and how many
+    up to symmetry, where it merged some), and how a tie is broken: the suggestion is the
+    lowest code of the optimal guesses (the ranking's first)."""
     codes = game.guesses()
     best = ", ".join(
         f"{game.format_code(codes[p.guess])} {float(p.value):.4f} ({p.value})"
         for p in ranking.guesses[:TOP_PRICED]
     )
-    console.say(
-        f"  best guesses here: {best}; {len(ranking.optimal())} optimal "
-        f"({ranking.optimal_classes} up to symmetry)"
+    optimal = len(ranking.optimal())
+    merged = (
+        f" ({ranking.optimal_classes} up to symmetry)" if ranking.optimal_classes != optimal else ""
     )
+    tie = ", the tie broken by the lowest code" if optimal > 1 else ""
+    console.say(f"  best guesses here: {best}; {optimal} optimal{merged}{tie}")
 
 
 def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> str:

@@ -224,3 +224,24 @@ def test_output_fits_80_columns_without_breaking_words():
     assert lines and all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(res.stdout.split())
     assert "restrict=both" in text and "I hold the secret" in text
+
+
+def test_optimal_guesses_say_symmetry_only_where_it_merged_and_how_a_tie_is_broken(tmp_path):
+    """A game that declares no symmetry (Wordle) says how many guesses are optimal, not
+    'up to symmetry'; one whose symmetry merged them says both counts. Where guesses tie,
+    the suggestion is the lowest code of them and the line says so: after 2314 -> 1 in
+    the permutation game the search's own pick is 2143, the list's first 1234. rank
+    says 'up to symmetry' as play does."""
+    (tmp_path / "a.txt").write_text("cat\ncot\ndog\ntag\ntoe\nact\n")
+    (tmp_path / "g.txt").write_text("cat\ncot\ndog\ntag\ntoe\nact\ntea\neat\nate\n")
+    lists = [f"answers={tmp_path / 'a.txt'}", f"guesses={tmp_path / 'g.txt'}"]
+    res = advise("wordle", *lists, "--secret", "cot", script="\n" * 10)
+    assert "suggested guess: act (optimal)\n  best guesses here: act 1.8333" in res.stdout
+    assert "; 4 optimal, the tie broken by the lowest code" in res.stdout
+    assert "up to symmetry" not in res.stdout
+    ranked = perfectplay("rank", "wordle", *lists).stdout
+    assert "4 of 9 useful guesses are optimal; 6 secrets possible" in ranked
+    res = advise("permutation", "n=4", script="2314\n1\n\nquit\n")
+    assert "24 optimal (1 up to symmetry), the tie broken by the lowest code" in res.stdout
+    second = res.stdout.split("turn 2:")[1]
+    assert "suggested guess: 1234 (optimal)\n  best guesses here: 1234 " in second

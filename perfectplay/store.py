@@ -15,7 +15,8 @@ an empty file is set up as one): another file, SQLite or not, is refused in one 
 never written to, nor deleted by `clear`. Every row carries a checksum of its contents;
 a store whose rows do not match their checksums is refused in one line naming the way
 out (the engine checks the answers themselves against the game, ``deduction.stored``).
-A store written by another engine version (another ``engine_version()``) is not used.
+A store written by another engine version (another ``engine_version()``) is not used;
+the first command of this version that opens it says so, once.
 A store that another process holds locked for ``BUSY_TIMEOUT`` seconds, or that may not
 be written, is refused saying so; neither is ever called damaged.
 """
@@ -50,6 +51,10 @@ BUSY_TIMEOUT = 10.0
 #: The columns of the answers table, in order: with a ``meta`` table, what makes an
 #: SQLite file a perfectplay store (every layout so far has had them).
 ANSWER_COLUMNS = ("key", "game", "objective", "secrets", "value", "exact", "payload", "checksum")
+
+#: The meta row naming the engine version that said a store of another version is not
+#: used (``Store``: said once per store file, not at every command).
+NOTED = "noted_unused_by"
 
 #: SQLite's companions of a database file (write-ahead log, its shared memory, and the
 #: rollback journal a file has while it is switched to write-ahead logging).
@@ -171,8 +176,8 @@ class Store:
     recorded from the threads that complete a solve's futures).
 
     `note` receives the one-line notice given when the file was written by another
-    engine version; the store is then not used (``usable`` is False: nothing is read
-    or written).
+    engine version, the first time this version opens it (recorded in its meta table);
+    the store is then not used (``usable`` is False: no answer is read or written).
     """
 
     def __init__(self, path: str | os.PathLike, note: Callable[[str], None] | None = None):
@@ -204,12 +209,32 @@ class Store:
         self.engine = meta.get("engine")
         if meta.get("schema") != str(SCHEMA) or self.engine != engine_version():
             self.usable = False
-            if note:
+            if note and meta.get(NOTED) != engine_version():
                 note(
                     f"store {self.path} was written by another engine version "
                     f"({self.engine!r}); not used (`perfectplay store clear --store "
-                    f"{self.path}` starts afresh)"
+                    f"{self.path}` starts afresh; said once, `perfectplay store info` "
+                    "says it again)"
                 )
+                self._record_noted()
+
+    def _record_noted(self) -> None:
+        """Record in the meta table that this engine version said the store is not used,
+        so that the next command opening it does not say it again: the one row written
+        to a store of another version (its answers are neither read nor written)."""
+
+        def record() -> None:
+            with _immediate(self._conn):
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (NOTED, engine_version())
+                )
+
+        try:
+            with self._guard():
+                _retrying(record)
+        except StoreError:
+            self.close()
+            raise
 
     def _open(self) -> dict[str, str]:
         """Check that the file is a store (an empty one is set up as one: write-ahead

@@ -193,6 +193,24 @@ def test_another_engine_version_is_not_used(tmp_path):
     assert answer_rows(path) == rows  # nothing read, nothing added
 
 
+def test_another_engine_versions_store_is_said_once(tmp_path):
+    """The note that a store of another engine version is not used is given by the first
+    command of this version that opens it, not by every one; store info says it still,
+    and the store's answers stay as they were."""
+    path = tmp_path / "old.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("UPDATE meta SET value = '0.0.1+old' WHERE name = 'engine'")
+    rows = answer_rows(path)
+    said = [
+        run("solve", *SMALL, "--json", "--quiet", "--store", str(path)).stderr for _ in range(3)
+    ]
+    assert "another engine version" in said[0] and said[1:] == ["", ""]
+    info = run("store", "info", "--store", str(path)).stdout
+    assert "engine 0.0.1+old (another engine version: not used)" in info
+    assert answer_rows(path) == rows
+
+
 @pytest.mark.parametrize("damage", ["truncated", "tampered"])
 def test_a_damaged_store_is_one_line_naming_it_and_the_way_out(tmp_path, damage):
     path = tmp_path / "bad.sqlite"

@@ -60,7 +60,29 @@ class Game:
         """The game's unit and direction, and the words its values are read in."""
         return Measure(self.cost_unit, self.pays)
 
+    @property
+    def spec(self) -> str:
+        """``name(k=v,...)`` naming every parameter (``params``; a path left at the game's
+        own data, "", aside): the game's name where it must not change with what titles
+        show (the store's rows)."""
+        return _spec(self.name, {k: v for k, v in self.params.items() if v != ""})
+
     def __str__(self) -> str:
-        """``name(k=v,...)``; a path parameter left at the game's own data ("") is not shown."""
-        args = ",".join(f"{k}={v}" for k, v in self.params.items() if v != "")
-        return f"{self.name}({args})"
+        """``name(k=v,...)`` naming the parameters set away from their defaults, as titles
+        and messages show the game: a parameter at its default (Yahtzee's full card,
+        ``card=8191``; a path left at the game's own data) tells a person nothing, and
+        ``name(...)`` read back (``load_game``) is the same game."""
+        specs = self.param_specs()
+        return _spec(
+            self.name,
+            {
+                s.name: getattr(self, s.attribute)
+                for s in specs
+                if getattr(self, s.attribute) != s.default
+            },
+        )
+
+
+def _spec(name: str, params: dict[str, Any]) -> str:
+    """``name(k=v,...)``: a game as the catalogue reads it (``load_game``)."""
+    return f"{name}({','.join(f'{k}={v}' for k, v in params.items())})"

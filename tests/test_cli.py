@@ -14,6 +14,37 @@ def test_list_names_every_game_with_parameters():
     assert "dice-cards" in out and "tricky-trios" in out and "n=5" in out
 
 
+@pytest.mark.parametrize(
+    "name, varied",
+    [
+        ("mastermind", "mastermind(pegs=3)"),
+        ("wordle", "wordle(lists=nyt-2023)"),
+        ("yahtzee", "yahtzee(card=4096)"),
+        ("item-matching", "item-matching(turns=3,possible_only=1)"),
+    ],
+)
+def test_a_title_names_the_parameters_set_away_from_their_defaults(name, varied):
+    """Titles and messages leave a parameter at its default unsaid (Yahtzee's full card
+    was 'yahtzee(joker=free,card=8191)'); the game read back from its title is the same,
+    and the store names every parameter (``spec``), as files do (``params``)."""
+    from perfectplay import load_game
+
+    game = load_game(name)
+    assert str(game) == f"{name}()" and load_game(str(game)) == game
+    assert all(f"{k}={v}" in game.spec for k, v in game.params.items() if v != "")
+    assert str(load_game(varied)) == varied and load_game(str(load_game(varied))) == load_game(
+        varied
+    )
+
+
+def test_the_solve_title_shows_only_the_parameters_given_away_from_their_defaults():
+    res = run("solve", "yahtzee", "card=4096", "joker=free")  # Chance alone: 23.33 points
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split("\n")[0].strip() == "yahtzee(card=4096)"
+    res = run("solve", "mastermind", "pegs=2", "colors=6", "--no-store")
+    assert res.stdout.split("\n")[0].strip() == "mastermind(pegs=2)"
+
+
 def test_the_console_scripts_own_process_answers_and_refuses_as_in_the_tests():
     """The other tests run the command in their own process; here a process of its own
     (the console script's exit path included): a value with exit 0, a one-line error

@@ -255,7 +255,7 @@ def keep_solution(store: Store, key: bytes, solution: Solution, game: DeductionG
         "strategy": solution.strategy.to_json(),
     }
     payload = zlib.compress(json.dumps(document, separators=(",", ":")).encode())
-    store.put(key, Stored(0, True, payload), str(game), solution.objective.name, 0)
+    store.put(key, Stored(0, True, payload), game.spec, solution.objective.name, 0)
 
 
 def stored_solution(
@@ -273,7 +273,7 @@ def stored_solution(
     verify`` replays a file, every number it states held against the replay, its labels
     and position those this solve gives; one that fails is refused as damage (StoreError
     naming the store and what does not hold)."""
-    found = store.get(key, str(game), objective.name, 0)
+    found = store.get(key, game.spec, objective.name, 0)
     if found is None:
         return None
     try:
@@ -451,7 +451,7 @@ class AnswerStore:
         subtree a tree for `sub`'s set giving that value (`_tree`), whether the answer
         is used for its tree or as a bound."""
         key = self._key(sub, cap)
-        stored = self.store.get(key, str(self.game), _objective_name(sub), len(sub.subset))
+        stored = self.store.get(key, self.game.spec, _objective_name(sub), len(sub.subset))
         if stored is None or self._checked.get(key) == stored:
             return stored
         if not 0 <= stored.value <= INF or (stored.exact and stored.value == INF):
@@ -531,7 +531,7 @@ class AnswerStore:
         one, as a lower bound (a value at or over the budget)."""
         exact = answer.tree is not None
         stored = Stored(answer.value, exact, encode_tree(answer.tree))
-        self.store.put(self.key(sub), stored, str(self.game), _objective_name(sub), len(sub.subset))
+        self.store.put(self.key(sub), stored, self.game.spec, _objective_name(sub), len(sub.subset))
         with self._lock:
             self.tally.written += 1
 

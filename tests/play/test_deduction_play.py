@@ -212,6 +212,7 @@ def test_output_fits_80_columns_without_breaking_words():
     res = perfectplay(
         "play",
         "item-matching",
+        "restrict=items",
         "--secret",
         "random",
         "--seed",
@@ -223,7 +224,7 @@ def test_output_fits_80_columns_without_breaking_words():
     lines = res.stdout.splitlines()
     assert lines and all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(res.stdout.split())
-    assert "restrict=both" in text and "I hold the secret" in text
+    assert "item-matching(restrict=items): " in text and "I hold the secret" in text
 
 
 def test_optimal_guesses_say_symmetry_only_where_it_merged_and_how_a_tie_is_broken(tmp_path):

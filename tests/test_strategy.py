@@ -71,6 +71,35 @@ def test_a_tree_nodes_branches_carry_values_that_add_up_to_the_nodes():
     assert all(w.group(2) == b.detail.split()[0] for w, b in zip(wins, horizon.branches) if w)
 
 
+def test_the_explorer_walks_each_node_of_the_subtree_once(monkeypatch):
+    """A node's value is its branches' values summed: one feedback row per node of the
+    subtree (the subtree was walked for the node, then again branch by branch: twice as
+    many), the same values as before."""
+    import perfectplay.deduction.document as document
+    from perfectplay.objectives import Objective
+
+    rows, feedback = [], document.compute_feedback
+    monkeypatch.setattr(document, "compute_feedback", lambda *a: rows.append(1) or feedback(*a))
+    game = load_game("mastermind(pegs=3,colors=4)")
+    for objective, said in [
+        (
+            Objective(),
+            "value of the subtree: 206 guesses over 64 secrets, average 103/32 (3.2188), "
+            "worst case 4",
+        ),
+        (Objective("probability", 3), "value of the subtree: wins 43 of 64 within 3 guesses"),
+    ]:
+        strategy = load_strategy(solve(game, objective).export())
+        rows.clear()
+        root = strategy.explore("")
+        nodes, stack = 0, [strategy.root]
+        while stack:
+            node = stack.pop()
+            nodes += 1
+            stack.extend((node.get("next") or {}).values())
+        assert root.facts[1] == said and len(rows) == nodes
+
+
 def test_the_explorer_shows_every_markov_choice_with_its_expected_cost():
     game = load_game("dice-cards(n=2)")
     strategy = load_strategy(solve(game).export())

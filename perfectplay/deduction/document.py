@@ -8,6 +8,7 @@ the root, joined by ``/``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -110,7 +111,36 @@ class TreeStrategy(Strategy):
         for g, f in history:
             left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
         played = len(history)
-        total, won, depth_of = _subtree(game, node, left, played, self.tree.get("horizon"))
+        horizon = self.tree.get("horizon")
+        g = self.guess_index(node["guess"])
+        row = compute_feedback(game, guesses[[g]], secrets[left])[0]
+        solved = game.solved_feedback()
+        whole = _Value(0, 0, 0)  # the node's subtree: its branches' values summed
+        branches = []
+        for f in sorted(set(row.tolist())):
+            label = game.format_feedback(f)
+            count = int((row == f).sum())
+            detail = f"{count:,} secret{'s' if count != 1 else ''}"
+            child = (node.get("next") or {}).get(label)
+            if f == solved:
+                whole = whole.plus(_Value((played + 1) * count, count, played + 1))
+                options = (Option("solved", f"guess {played + 1}", True, None),)
+            elif child is None:
+                options = (Option("lost (no guess left)", "", True, None),)
+            else:
+                value = _subtree(game, child, left[row == f], played + 1, horizon)
+                if horizon is None or played + 1 < horizon:
+                    whole = whole.plus(value)
+                options = (
+                    Option(
+                        f"guess {child['guess']}",
+                        value.words(count, horizon),
+                        True,
+                        "/".join(labels + [label]),
+                        self.guess_index(child["guess"]),
+                    ),
+                )
+            branches.append(Branch(label, detail, options, f))
         n = len(left)
         facts = [
             f"{n:,} secret{'s' if n != 1 else ''} still possible"
@@ -120,40 +150,17 @@ class TreeStrategy(Strategy):
                 else ""
             )
         ]
-        horizon = self.tree.get("horizon")
         if horizon is not None:
-            facts.append(f"value of the subtree: wins {won:,} of {n:,} within {horizon} guesses")
+            facts.append(
+                f"value of the subtree: wins {whole.won:,} of {n:,} within {horizon} guesses"
+            )
         else:
             facts.append(
-                f"value of the subtree: {total:,} guesses over {n:,} "
+                f"value of the subtree: {whole.total:,} guesses over {n:,} "
                 f"secret{'s' if n != 1 else ''}, "
-                f"average {format_value(Fraction(total, n)) if n else '0'} "
-                f"({total / max(n, 1):.4f}), worst case {depth_of}"
+                f"average {format_value(Fraction(whole.total, n)) if n else '0'} "
+                f"({whole.total / max(n, 1):.4f}), worst case {whole.worst}"
             )
-        g = self.guess_index(node["guess"])
-        row = compute_feedback(game, guesses[[g]], secrets[left])[0]
-        solved = game.solved_feedback()
-        branches = []
-        for f in sorted(set(row.tolist())):
-            label = game.format_feedback(f)
-            count = int((row == f).sum())
-            detail = f"{count:,} secret{'s' if count != 1 else ''}"
-            child = (node.get("next") or {}).get(label)
-            if f == solved:
-                options = (Option("solved", f"guess {played + 1}", True, None),)
-            elif child is None:
-                options = (Option("lost (no guess left)", "", True, None),)
-            else:
-                options = (
-                    Option(
-                        f"guess {child['guess']}",
-                        _branch_value(game, child, left[row == f], played + 1, horizon),
-                        True,
-                        "/".join(labels + [label]),
-                        self.guess_index(child["guess"]),
-                    ),
-                )
-            branches.append(Branch(label, detail, options, f))
         parent = "/".join(labels[:-1]) if labels else None
         return View(
             path="/".join(labels),
@@ -164,20 +171,29 @@ class TreeStrategy(Strategy):
         )
 
 
-def _branch_value(game, child: dict, part: np.ndarray, played: int, horizon: int | None) -> str:
-    """The value of the subtree `child` over the secrets `part` after `played` guesses,
-    in words: the secrets it wins within the horizon, or its average number of guesses
-    (counted from the start, as the node's own value is) and its worst case."""
-    total, won, worst = _subtree(game, child, part, played, horizon)
-    if horizon is not None:
-        return f"wins {won:,} of {len(part):,}"
-    return f"average {total / len(part):.4f} guesses, worst {worst}"
+@dataclass(frozen=True)
+class _Value:
+    """What a subtree achieves over its secrets: the guesses summed (each secret's from
+    the start of the game), the secrets won, the deepest guess that wins one."""
+
+    total: int
+    won: int
+    worst: int
+
+    def plus(self, other: "_Value") -> "_Value":
+        """The value over this value's secrets and `other`'s together."""
+        return _Value(self.total + other.total, self.won + other.won, max(self.worst, other.worst))
+
+    def words(self, secrets: int, horizon: int | None) -> str:
+        """The value over `secrets` secrets in words: the secrets won within the horizon,
+        or the average number of guesses and the worst case."""
+        if horizon is not None:
+            return f"wins {self.won:,} of {secrets:,}"
+        return f"average {self.total / secrets:.4f} guesses, worst {self.worst}"
 
 
-def _subtree(
-    game, node: dict, left: np.ndarray, played: int, horizon: int | None
-) -> tuple[int, int, int]:
-    """(guesses summed, secrets won, worst depth) of the subtree `node` over `left`."""
+def _subtree(game, node: dict, left: np.ndarray, played: int, horizon: int | None) -> _Value:
+    """The value of the subtree `node` over the secrets `left` after `played` guesses."""
     secrets, guesses = game.secrets(), game.guesses()
     solved = game.solved_feedback()
     total = won = worst = 0
@@ -198,7 +214,7 @@ def _subtree(
             child = (here.get("next") or {}).get(game.format_feedback(int(f)))
             if child is not None and (horizon is None or depth < horizon):
                 stack.append((child, cell, depth + 1))
-    return total, won, worst
+    return _Value(total, won, worst)
 
 
 def _render(branch, node: Any, depth: int) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 from numba import njit, prange
@@ -65,6 +65,7 @@ def _dice(counts: tuple[int, ...]) -> str:
     return " ".join(str(f + 1) for f in range(FACES) for _ in range(counts[f]))
 
 
+@cache
 def dice_turn() -> Template:
     """The turn, factorised so that it is small (1,554 nodes, 7,224 edges, where listing
     every keep of every roll would take 17,724 edges). Three rolls j = 1, 2, 3: "keep k,
@@ -73,7 +74,8 @@ def dice_turn() -> Template:
     j = 1, 2 is a decision, B_j[r]: the best of the keeps within r, B_j[k] = max(R_{j+1}[k],
     B_j[k - f] for each face f in k); after roll 3, r is an exit slot. Node 0 is R_1[{}]
     (nothing kept: five dice rolled); nodes come in the order R_1, B_1, R_2, B_2, R_3, the
-    R in increasing size, the B in decreasing size, so that every edge leads forward."""
+    R in increasing size, the B in decreasing size, so that every edge leads forward.
+    Built once (it has no parameters): every game of dice shares it, with its ``flat``."""
     partial = [k for k in KEEPS if sum(k) < DICE]
     index = {k: i for i, k in enumerate(KEEPS)}
     by_size_down = sorted(KEEPS, key=lambda k: (-sum(k), k))
@@ -340,7 +342,8 @@ class Yahtzee(MarkovGame):
         return f"rolled {_dice(self._rolled(state, k))}"
 
     def _rolled(self, state: int, k: int) -> tuple[int, ...]:
-        """The five dice (counts per face) that chance outcome `k` of `state` gives."""
+        """The five dice (counts per face) that chance outcome `k` of `state` gives (the
+        state's expansion computed once for all its outcomes: ``Stages.one_state``)."""
         width = self.stages().width
         target = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, 0]) % width
         return ROLLS[target - len(_NODES)] if target >= len(_NODES) else _NODES[target][1]
@@ -365,13 +368,10 @@ class Yahtzee(MarkovGame):
 
     def describe_choice(self, state: int, k: int, c: int) -> str:
         st = self.stages()
-        stage, node = divmod(state, st.width)
-        if node >= st.template.nodes:
-            points, _ = st.exits(np.array([stage], dtype=np.int64))
-            paid = int(round(points[0, node - st.template.nodes, c]))
-            return f"{self.boxes[c].name}: {paid} points"
-        nxt = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, c])
-        target = nxt % st.width
+        exp = self.expand(np.array([state], dtype=np.int64))  # (one state's: kept)
+        if state % st.width >= st.template.nodes:
+            return f"{self.boxes[c].name}: {int(exp.cost[0, 0, c])} points"
+        target = int(exp.next[0, k, c]) % st.width
         if target >= st.template.nodes or _NODES[target][2]:
             return "keep all five"
         kept = _NODES[target][1]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Callable
 
 import numpy as np
@@ -29,6 +29,9 @@ DECISION = 1
 #: ``next`` of an exit option: the game ends with the option's points; no such option.
 END = -1
 NONE = -2
+#: The most stages whose exits ``staged_expansion`` asks the rule for at once (Yahtzee's:
+#: 252 slots x 13 options of 16 bytes a stage, 13 MB).
+EXIT_BATCH = 256
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,20 @@ class Stages:
         """State codes per stage: the template's nodes and its exit slots."""
         return self.template.nodes + self.template.slots
 
+    @cached_property
+    def one_state(self) -> Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``staged_expansion`` of one state, kept for the last states asked (read-only):
+        the screens ask the rules about each outcome and choice of a state in turn (a
+        roll's 252 outcomes described, each one's best choice), one expansion serving all."""
+
+        def expand(state: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            arrays = _expansion(self, np.array([state], dtype=np.int64))
+            for a in arrays:
+                a.flags.writeable = False
+            return arrays
+
+        return lru_cache(maxsize=64)(expand)
+
 
 def state_code(st: Stages, stage: int, node: int) -> int:
     """The state code of `node` (a template node, or nodes + s for exit slot s) of
@@ -160,9 +177,18 @@ def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.nda
     (``Template.flat``): a chance node's outcomes each with one choice; a decision node's
     one outcome with its choices; an exit slot's one outcome with the stage's options
     there as choices (leading to node 0 of their stage, or to ``game_over``). Points are
-    whole numbers on this path."""
+    whole numbers on this path. One state's is computed once (``Stages.one_state``)."""
+    states = np.asarray(states, dtype=np.int64)
+    if states.shape == (1,):
+        return st.one_state(int(states[0]))
+    return _expansion(st, states)
+
+
+def _expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``staged_expansion``, computed: the exit rule asked once for each stage of the
+    exit slots among `states` (in batches of EXIT_BATCH stages), not once a slot."""
     t = st.template
-    stage, node = np.divmod(np.asarray(states, dtype=np.int64), st.width)
+    stage, node = np.divmod(states, st.width)
     flats = [t.flat[n] if n < t.nodes else {} for n in node.tolist()]
     chance = [n < t.nodes and t.kind[n] == CHANCE for n in node.tolist()]
     k_max = max([1] + [len(f) for f, c in zip(flats, chance) if c])
@@ -171,17 +197,20 @@ def staged_expansion(st: Stages, states: np.ndarray) -> tuple[np.ndarray, np.nda
     weight = np.zeros((b, k_max), dtype=np.int64)
     nxt = np.full((b, k_max, c_max), -1, dtype=np.int64)
     cost = np.zeros((b, k_max, c_max), dtype=np.int64)
-    for i in range(b):
+    slots = np.flatnonzero(node >= t.nodes)
+    asked, of_slot = np.unique(stage[slots], return_inverse=True)
+    for a in range(0, len(asked), EXIT_BATCH):  # (the rule's arrays: slots x options a stage)
+        points, to = st.exits(asked[a : a + EXIT_BATCH])
+        rows = (of_slot >= a) & (of_slot < a + EXIT_BATCH)
+        here, which = slots[rows], of_slot[rows] - a
+        to = to[which, node[here] - t.nodes]
+        paid = np.rint(points[which, node[here] - t.nodes]).astype(np.int64)
+        weight[here, 0] = 1
+        to_code = np.where(to >= 0, to * st.width, -1)
+        nxt[here, 0, : st.options] = np.where(to == END, game_over(st), to_code)
+        cost[here, 0, : st.options] = np.where(to == NONE, 0, paid)
+    for i in np.flatnonzero(node < t.nodes).tolist():
         base = stage[i] * st.width
-        if node[i] >= t.nodes:
-            points, to = st.exits(stage[i : i + 1])
-            slot = node[i] - t.nodes
-            weight[i, 0] = 1
-            to, paid = to[0, slot], np.rint(points[0, slot]).astype(np.int64)
-            to_code = np.where(to >= 0, to * st.width, -1)
-            nxt[i, 0, : st.options] = np.where(to == END, game_over(st), to_code)
-            cost[i, 0, : st.options] = np.where(to == NONE, 0, paid)
-            continue
         leaves = list(flats[i].items())
         if chance[i]:
             for k, ((leaf, paid), w) in enumerate(leaves):

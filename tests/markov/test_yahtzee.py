@@ -179,6 +179,35 @@ def test_play_lists_every_keep_and_every_box_with_its_expected_score():
     assert "chance: 22 points          points to come 44.8155  <- optimal" in boxes
 
 
+def test_the_screens_ask_the_rules_once_per_state(monkeypatch):
+    """The explorer (as play) describes a roll's 252 outcomes and finds each one's best
+    keep from one expansion of the state, not one an outcome; the exit rule is asked once
+    for the final rolls of a batch's stages, not once a roll; the turn is built once for
+    every game of dice. What they say is unchanged (the play test above)."""
+    from perfectplay import load_strategy
+    from perfectplay.games import yahtzee
+    from perfectplay.markov import stage_model
+
+    game = load_game(f"yahtzee({SMALL})")
+    strategy = load_strategy(json.loads(json.dumps(solve(game).export())))
+    expanded, asked = [], []
+    expansion, exits = stage_model._expansion, yahtzee._exits
+    monkeypatch.setattr(
+        stage_model, "_expansion", lambda st, s: expanded.append(s) or expansion(st, s)
+    )
+    monkeypatch.setattr(
+        yahtzee, "_exits", lambda stages, *a: asked.append(stages) or exits(stages, *a)
+    )
+    view = strategy.explore(strategy.root_path)
+    assert len(view.branches) == len(ROLLS) and [len(s) for s in expanded] == [1]
+    st = game.stages()
+    two = st.layers[0][:2]
+    finals = [stage * st.width + st.template.nodes + r for stage in two for r in range(252)]
+    game.expand(np.array(finals, dtype=np.int64))
+    assert [len(s) for s in asked] == [1, 2]  # the start's turn valued, then the two stages
+    assert dice_turn() is Yatzy().stages().template is game.stages().template
+
+
 def test_play_takes_the_players_dice():
     """With --enter-chance the person types each roll, in any order (the dice of a game at
     a table); a roll that cannot be, or is not five dice, is said and asked again; Enter

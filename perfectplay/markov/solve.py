@@ -127,8 +127,7 @@ def solve_markov(
                 return sol
             (note or (lambda _: None))(refusal)
     g = compile_game(game, progress=progress, compiled=compiled, reached=reached)
-    if game.pays:
-        check_no_paying_cycles(game, g)
+    paying = check_no_paying_cycles(game, g) if game.pays else None
     stats = {
         "states": g.n_states,
         "outcomes": len(g.weight),
@@ -140,7 +139,7 @@ def solve_markov(
         _in_game_terms(game, sol)
     elif objective.name == "probability":
         check_no_free_cycles(g)
-        sol = _solve_horizon(game, g, objective.horizon, exact, stats)
+        sol = _solve_horizon(game, g, objective.horizon, exact, stats, paying)
     else:
         raise Unsupported(f"{game.name} does not support objective {objective.name!r}")
     sol.objective = objective
@@ -547,11 +546,14 @@ def _exact_policy_iteration(g, best):
         best = improved
 
 
-def _solve_horizon(game, g, H, exact, stats) -> Solution:
+def _solve_horizon(game, g, H, exact, stats, paying: np.ndarray | None) -> Solution:
+    """The best chance to finish within (or score at least) `H`, by backward induction
+    over the budget; `paying`: the choice graph's components of a game that pays
+    (``check_no_paying_cycles``), None for a game of costs."""
     from .horizon import horizon_exact, horizon_layers
 
     pays = bool(game.pays)
-    order = horizon_order(g, pays).astype(np.int64)
+    order = horizon_order(g, paying).astype(np.int64)
     work = g.n_states * (H + 1) * max(1, g.n_edges // max(1, g.n_states))
     if exact is not False and work <= EXACT_HORIZON_WORK:
         t = time.perf_counter()

@@ -54,13 +54,14 @@ def check_no_free_cycles(g: Graph, pairs: Pairs | None = None) -> None:
         raise PerfectplayError(FREE_CYCLE_MESSAGE)
 
 
-def check_no_paying_cycles(game, g: Graph) -> None:
+def check_no_paying_cycles(game, g: Graph) -> np.ndarray:
     """Refuse, in one line naming a state on it, a game that pays a score
     (``MarkovGame.pays``: its points held negated, as costs) whose choice graph has a cycle
     through a choice that pays: a strong component with a choice of negative cost inside
     it. The score could grow without end there, and the engine's proofs need every
     policy that never finishes to be worse than one that does. (Cycles that pay nothing
-    are refused as everywhere: ``check_no_free_cycles``.)"""
+    are refused as everywhere: ``check_no_free_cycles``.) Returns the choice graph's
+    component labels (``components``), which order its horizon solve (``horizon_order``)."""
     rows = np.ascontiguousarray(g.choice_ptr[g.out_ptr], dtype=np.int64)
     labels = components(rows, g.target)
     source = np.repeat(np.arange(g.n_states), np.diff(rows))
@@ -70,6 +71,7 @@ def check_no_paying_cycles(game, g: Graph) -> None:
         raise PerfectplayError(
             f"game {game}: state {state} lies on a cycle that pays (a score could grow without end)"
         )
+    return labels
 
 
 def solve_order(g: Graph, pairs: Pairs, by_codes: bool = False) -> np.ndarray:
@@ -95,15 +97,16 @@ def solve_order(g: Graph, pairs: Pairs, by_codes: bool = False) -> np.ndarray:
     return order_by(labels, n_labels, dist, int(dist.max()) + 1)
 
 
-def horizon_order(g: Graph, pays: bool) -> np.ndarray:
+def horizon_order(g: Graph, paying: np.ndarray | None) -> np.ndarray:
     """States ordered so that every choice that leaves the budget as it is leads to an
     earlier state (``horizon``): every zero-cost choice; for a game that pays, every
     choice (points pay off nothing once nothing is still needed; its graph has no
-    cycle, ``check_no_paying_cycles`` and ``check_no_free_cycles``)."""
+    cycle, ``check_no_paying_cycles`` and ``check_no_free_cycles``), ordered by the
+    components of its choice graph that ``check_no_paying_cycles`` gave (`paying`; None
+    for a game of costs)."""
     from .structure_kernels import free_edges
 
-    if pays:
-        rows = np.ascontiguousarray(g.choice_ptr[g.out_ptr], dtype=np.int64)
-        return np.argsort(components(rows, g.target), kind="stable")
+    if paying is not None:
+        return np.argsort(paying, kind="stable")
     rows, cols, _ = free_edges(g.out_ptr, g.choice_ptr, g.target, g.cost)
     return np.argsort(components(rows, cols), kind="stable")

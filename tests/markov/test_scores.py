@@ -100,6 +100,22 @@ def test_the_probability_objective_is_the_chance_of_scoring_at_least_the_horizon
         assert want == 1 - Fraction(4, 6) ** 3
 
 
+def test_the_choice_graph_of_a_game_that_pays_is_split_into_components_once(monkeypatch):
+    """The cycle check's strong components order the horizon solve too (they were
+    computed again for it): the 30 choices of keep-the-last labelled once, the value as
+    before."""
+    from perfectplay.markov import structure
+
+    labelled, components = [], structure.components
+    monkeypatch.setattr(
+        structure,
+        "components",
+        lambda rows, col: labelled.append(len(col)) or components(rows, col),
+    )
+    assert solve(KeepTheLast(), Objective("probability", 5)).value == Fraction(19, 27)
+    assert labelled == [30, 12]  # (the 12 choices paying nothing: the free-cycle check's)
+
+
 @dataclass(frozen=True, eq=False)
 class ScoredTable(TableGame):
     """A table game that pays: from 0, take 2 points at once, or flip a coin for 5 or 0."""

@@ -210,11 +210,13 @@ def _holds_on_table(game: DeductionGame, sampled: Candidates, fb: np.ndarray) ->
     return True
 
 
+@lru_cache(maxsize=8)
 def _usable(game: DeductionGame, sampled: Candidates) -> Candidates:
     """What of `sampled` the search may use: nothing under a hard mode of per-position
     rules (not known to be symmetric; guessing only possible secrets is), no relabelling
     of symbols whose costs differ, no group larger than MAX_GROUP or whose permutations
-    the game would act on the feedbacks by."""
+    the game would act on the feedbacks by. Kept per game, as `candidates` is: the
+    table's symmetry (``used_symmetry``) and the note naming it (``found``) ask both."""
     rule = game.restriction()
     if rule is not None and rule.per_position:  # (only possible guesses: symmetric)
         return Candidates((), False)

@@ -203,3 +203,18 @@ def test_what_the_search_cannot_assume_is_not_used():
         assert found(game, False, compute_feedback) is None
         note(game, build_table(game).symmetry, notes.append, compute_feedback)
     assert notes == []
+
+
+def test_what_the_search_may_use_of_a_found_symmetry_is_worked_out_once():
+    """The table's symmetry and the note naming it ask the same question of the same
+    candidates: answered once (the group listed, the game's costs and feedback action
+    read), the second time from what the first kept."""
+    from perfectplay.deduction import undeclared
+
+    game = CostlyBagels()
+    fb = build_table(game).fb
+    undeclared._usable.cache_clear()
+    used = used_symmetry(game, fb, compute_feedback)
+    named = found(game, True, compute_feedback)
+    assert named.symmetry.symbols == used.symbols and len(named.symmetry.positions) == 6
+    assert (undeclared._usable.cache_info().misses, undeclared._usable.cache_info().hits) == (1, 1)

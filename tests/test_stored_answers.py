@@ -237,6 +237,23 @@ def test_the_answers_a_solve_keeps_are_believed(tmp_path, kind):
         assert out["value"] == value and out["store"]["read"] >= 1
 
 
+def test_an_exact_answer_recalled_the_first_time_is_decoded_once(store, monkeypatch):
+    """The check of a row decodes its subtree; recalled at once, that tree is the one the
+    solve takes (it was decoded again): with the whole solution gone, the solve reads two
+    answers, one exact with its subtree, decoded once (twice before); the value as before."""
+    from perfectplay.deduction import stored
+
+    with opened(store) as conn:
+        conn.execute("DELETE FROM answers WHERE secrets = 0")  # the whole solution
+    decoded, decode = [], stored.decode_tree
+    monkeypatch.setattr(
+        stored, "decode_tree", lambda payload, limit: decoded.append(1) or decode(payload, limit)
+    )
+    res = solve(store)
+    assert res.returncode == 0 and json.loads(res.stdout)["value"] == VALUE, res.stderr
+    assert (json.loads(res.stdout)["store"]["read"], len(decoded)) == (2, 1)
+
+
 # --- any store, mutated: exit 0 with the true value, or exit 2 with one line -----------
 
 #: JSON values of any type, as a mutated document may hold them.

@@ -445,24 +445,29 @@ class AnswerStore:
         return min(cap, len(sub.subset)) if self.game.consistent_secrets_allowed() else cap
 
     def _get(self, sub, cap: int) -> Stored | None:
+        """The answer kept for `sub` within `cap` guesses, checked (`_read`)."""
+        return self._read(sub, cap)[0]
+
+    def _read(self, sub, cap: int) -> tuple[Stored | None, Node | None]:
         """The answer kept for `sub` within `cap` guesses, once it is shown to agree with
         itself and with the game (each row once: ``_checked``): a value the search can
         give (an exact one below INF), a subtree exactly when it is exact, and that
         subtree a tree for `sub`'s set giving that value (`_tree`), whether the answer
-        is used for its tree or as a bound."""
+        is used for its tree or as a bound. With it, the subtree as this call's check
+        decoded it (None: not exact, or checked before; rows are kept, not their trees,
+        which take more room)."""
         key = self._key(sub, cap)
         stored = self.store.get(key, self.game.spec, _objective_name(sub), len(sub.subset))
         if stored is None or self._checked.get(key) == stored:
-            return stored
+            return stored, None
         if not 0 <= stored.value <= INF or (stored.exact and stored.value == INF):
             raise self._damaged(sub, f"an answer of {stored.value:,}")
         if stored.exact != (stored.payload is not None):
             raise self._damaged(sub, "an exact answer without its subtree, or a bound with one")
-        if stored.exact:
-            self._tree(sub, stored, cap)
+        tree = self._tree(sub, stored, cap) if stored.exact else None
         with self._lock:
             self._checked[key] = stored
-        return stored
+        return stored, tree
 
     def _tree(self, sub, stored: Stored, cap: int) -> Node:
         """The subtree of `stored`, an exact answer of `sub` within `cap` guesses, once it
@@ -510,11 +515,13 @@ class AnswerStore:
         """What is known of `sub` (a ``root.Subproblem``) at its budget: its own answer,
         or an answer with more guesses bounding it at the budget or over."""
         self._raise_failure()
-        stored = self._get(sub, sub.cap)
+        stored, checked = self._read(sub, sub.cap)
         own = 0 if stored is None else stored.value
         if stored is not None and stored.exact and stored.value < sub.budget:
-            # (`_get` checked this very row: its tree is read again, not walked again)
-            answer = Answer(stored.value, decode_tree(stored.payload, _tree_bytes(sub)), 0)
+            # (`_read` checked this very row: its tree as the check decoded it, the first
+            # time; read again, not walked again, after)
+            tree = checked if checked is not None else decode_tree(stored.payload, _tree_bytes(sub))
+            answer = Answer(stored.value, tree, 0)
         elif own >= sub.budget:
             answer = Answer(own, None, 0)
         else:

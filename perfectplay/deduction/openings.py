@@ -55,11 +55,15 @@ from .stored import AnswerStore
 def openings(game: DeductionGame, position: History = ()) -> list[int]:
     """The openings at `position` (guess indices, in guess order): allowed, one per
     symmetry class, useful."""
-    search, subset = _search_at(game, position)
+    return _openings(*_search_at(game, position), position)
+
+
+def _openings(search: Search, subset: np.ndarray, position: History) -> list[int]:
+    """``openings``, with the search and the secrets `position` leaves (``_search_at``)."""
     cand = search.candidates(subset, position)
     useful = [int(g) for g in np.sort(cand) if _useful(search, int(g), subset)]
     if not useful:
-        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
+        raise Unsupported(f"{search.table.game.name}: no allowed guess helps at this position")
     return useful
 
 
@@ -138,7 +142,7 @@ class ShardCheck:
     ):
         self.game, self.position = game, position
         self.search, self.subset = _search_at(game, position)
-        self.numbered = openings(game, position)
+        self.numbered = _openings(self.search, self.subset, position)
         n, played = len(self.subset), len(position)
         self.limit = guesses_left(game, n, self.search.table.n_secrets, played, max_guesses)
         self.job = Job(
@@ -171,7 +175,7 @@ class ShardCheck:
         a total within it."""
         for name, want in asdict(self.job).items():
             got = getattr(shard.job, name)
-            if got != want and name != "bound":
+            if got != want:
                 raise BadFile(
                     f"{source}: the shard says {name} {short(got)} where the game gives "
                     f"{short(want)} ({self.game})"

@@ -269,3 +269,17 @@ def test_a_shard_of_a_position_is_held_against_the_position(tmp_path):
     doc["results"][k]["total"] = shard.job.secrets  # one guess each: below any bound
     path.write_text(json.dumps(doc))
     assert_one_line_error(perfectplay("openings", "combine", str(path)), "below its least total")
+
+
+def test_a_jobs_check_looks_at_its_position_once(monkeypatch):
+    """The check of a job finds the search and the secrets its position leaves once, and
+    its openings from them (it asked for them twice); the openings as ``openings`` gives."""
+    from perfectplay.deduction import openings as module
+
+    looked, search_at = [], module._search_at
+    monkeypatch.setattr(
+        module, "_search_at", lambda game, position: looked.append(1) or search_at(game, position)
+    )
+    game = load_game("mastermind(pegs=3,colors=4)")
+    check = module.ShardCheck(game, (), 206)
+    assert len(looked) == 1 and check.numbered == openings(game)

@@ -221,20 +221,19 @@ class Store:
     def _record_noted(self) -> None:
         """Record in the meta table that this engine version said the store is not used,
         so that the next command opening it does not say it again: the one row written
-        to a store of another version (its answers are neither read nor written)."""
+        to a store of another version (its answers are neither read nor written). A
+        store that does not take the row (another layout's meta table, a hold that does
+        not end) is left as it is: the note is then said again, nothing worse."""
 
         def record() -> None:
             with _immediate(self._conn):
                 self._conn.execute(
-                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (NOTED, engine_version())
+                    "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)",
+                    (NOTED, engine_version()),
                 )
 
-        try:
-            with self._guard():
-                _retrying(record)
-        except StoreError:
-            self.close()
-            raise
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            _retrying(record)
 
     def _open(self) -> dict[str, str]:
         """Check that the file is a store (an empty one is set up as one: write-ahead

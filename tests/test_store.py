@@ -211,6 +211,21 @@ def test_another_engine_versions_store_is_said_once(tmp_path):
     assert answer_rows(path) == rows
 
 
+def test_a_store_that_does_not_take_the_notes_row_is_said_again_and_used_by_none(tmp_path):
+    """Another layout's meta table may not take the row recording the note: the note is
+    then said again at the next command, which solves as before."""
+    path = tmp_path / "other.sqlite"
+    solve_json(*SMALL, "--store", str(path))
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("ALTER TABLE meta RENAME TO old_meta")
+        conn.execute("CREATE TABLE meta (name TEXT, value TEXT, since TEXT NOT NULL)")
+        conn.execute("INSERT INTO meta SELECT name, '0.0.1+old', 'then' FROM old_meta")
+        conn.execute("DROP TABLE old_meta")
+    for _ in range(2):
+        res = run("solve", *SMALL, "--json", "--quiet", "--store", str(path))
+        assert res.returncode == 0 and "another engine version" in res.stderr, res.stderr
+
+
 @pytest.mark.parametrize("damage", ["truncated", "tampered"])
 def test_a_damaged_store_is_one_line_naming_it_and_the_way_out(tmp_path, damage):
     path = tmp_path / "bad.sqlite"

@@ -68,19 +68,16 @@ class Game:
         return _spec(self.name, {k: v for k, v in self.params.items() if v != ""})
 
     def __str__(self) -> str:
-        """``name(k=v,...)`` naming the parameters set away from their defaults, as titles
-        and messages show the game: a parameter at its default (Yahtzee's full card,
-        ``card=8191``; a path left at the game's own data) tells a person nothing, and
-        ``name(...)`` read back (``load_game``) is the same game."""
-        specs = self.param_specs()
-        return _spec(
-            self.name,
-            {
-                s.name: getattr(self, s.attribute)
-                for s in specs
-                if getattr(self, s.attribute) != s.default
-            },
-        )
+        """The game as titles and messages show it: its name, with ``(k=v,...)`` naming
+        the parameters set away from their defaults (a parameter at its default, such as
+        Yahtzee's full card ``card=8191`` or a path left at the game's own data, tells a
+        person nothing); read back (``load_game``) it is the same game."""
+        changed = {
+            s.name: getattr(self, s.attribute)
+            for s in self.param_specs()
+            if getattr(self, s.attribute) != s.default
+        }
+        return _spec(self.name, changed) if changed else self.name
 
 
 def _spec(name: str, params: dict[str, Any]) -> str:

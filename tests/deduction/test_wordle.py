@@ -155,7 +155,7 @@ def test_the_original_lists_ship_with_the_package():
     answers = [game.format_code(c) for c in secrets]
     assert set(answers) <= known and {"salet", "crane", "aahed"} <= known
     assert answers[0] == "aback" and answers[-1] == "zonal"
-    assert str(game) == "wordle()" and game.spec == "wordle(lists=original,mode=normal,turns=6)"
+    assert str(game) == "wordle" and game.spec == "wordle(lists=original,mode=normal,turns=6)"
     assert game.params == {
         "lists": "original",
         "answers": "",

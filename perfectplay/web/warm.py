@@ -44,9 +44,7 @@ def _smallest(game: Game) -> Game:
     from ..params import param_specs
 
     lowest = [
-        f"{p.name}={p.low}"
-        for p in param_specs(type(game))
-        if not (p.choices or p.path or p.text)
+        f"{p.name}={p.low}" for p in param_specs(type(game)) if not (p.choices or p.path or p.text)
     ]
     try:
         return load_game(game.name, lowest)

@@ -16,6 +16,8 @@ from ..errors import Unsupported
 from ..objectives import Objective
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     import numpy as np
 
     from ..progress import Silent
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from ..solution import Solution
     from .model import DeductionGame, History
     from .openings import ShardCheck
+    from .rank import PositionValue
     from .rank import Ranking as GuessRanking
 
 
@@ -178,6 +181,24 @@ class DeductionEngine(Engine):
         from .rank import rank_guesses
 
         return rank_guesses(game, objective, history)
+
+    def value(
+        self, game: DeductionGame, objective: Objective, history: History, played: int | None
+    ) -> PositionValue:
+        """The exact value after `history`, an optimal guess there and the price of the
+        guess `played` there (``rank.value_position``: one search, not every guess's)."""
+        from .rank import value_position
+
+        return value_position(game, objective, history, played)
+
+    def price(
+        self, game: DeductionGame, objective: Objective, history: History, guess: int
+    ) -> Fraction | None:
+        """The exact value of `guess` after `history` (``rank.price_guess``; None: it
+        learns nothing there)."""
+        from .rank import price_guess
+
+        return price_guess(game, objective, history, guess)
 
     def rule_of_thumb(
         self, game: DeductionGame, objective: Objective, history: History, score: str

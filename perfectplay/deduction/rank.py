@@ -78,6 +78,81 @@ def rank_guesses(
     """The exact value of every allowed guess after `position` under `objective` (guesses
     that learn nothing are left out: they are never better than waiting). `searches`
     holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
+    price = _pricer(game, objective, position, searches)
+    table, subset, search = price.search.table, price.subset, price.search
+    canonical = search.candidates(subset, position)
+    mask = game.restrict_guesses(position, table.guesses)
+    allowed = np.arange(len(table.guesses)) if mask is None else np.flatnonzero(mask)
+    order = list(canonical) + sorted(set(allowed.tolist()) - set(canonical.tolist()))
+    first = set(canonical.tolist())
+    priced = []
+    for k, g in enumerate(order):
+        value = price(int(g))
+        if value is not None:
+            priced.append(Priced(int(g), value, int(g) in first))
+        if progress:
+            progress(f"{k + 1}/{len(order)} guesses priced")
+    sign = -1 if _maximise(objective) else 1
+    priced.sort(key=lambda p: (sign * p.value, p.guess))
+    if not priced:
+        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
+    return Ranking(objective, len(subset), tuple(priced), len(canonical))
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """A position's exact value under an objective (counted from the start of the game,
+    as `Priced` holds it), an optimal guess there, and the value of the guess played
+    there (None: none asked, or it learns nothing)."""
+
+    best: Fraction
+    guess: int
+    played: Fraction | None
+
+
+def value_position(
+    game: DeductionGame,
+    objective: Objective = Objective(),
+    position: History = (),
+    played: int | None = None,
+    searches: dict | None = None,
+) -> PositionValue:
+    """The optimum after `position` as the search finds it (one search, where
+    `rank_guesses` prices every allowed guess: 0.09 s against 54 s for Wordle after
+    ``salet:BBBBB``, 2026-11-27), with the price of the guess `played` there."""
+    price = _pricer(game, objective, position, searches)
+    subset, n, done = price.subset, len(price.subset), len(position)
+    if price.worst is not None:
+        cap = _least_cap(price.worst, subset, position, n)
+        found = price.worst.best(subset, position, cap, 1) if cap < INF else None
+        best = Fraction(done + cap)
+    else:
+        found = price.search.best(subset, position, price.cap)
+        total = found.value
+        best = Fraction(n - total, n) if _maximise(objective) else Fraction(done * n + total, n)
+    if found is None or found.guess is None:
+        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
+    return PositionValue(best, found.guess, None if played is None else price(played))
+
+
+def price_guess(
+    game: DeductionGame,
+    objective: Objective,
+    position: History,
+    guess: int,
+    searches: dict | None = None,
+) -> Fraction | None:
+    """The exact value of `guess` after `position` (counted from the start of the game,
+    as `Priced` holds it); None for a guess that learns nothing there, or after which no
+    strategy fits."""
+    return _pricer(game, objective, position, searches)(guess)
+
+
+def _pricer(
+    game: DeductionGame, objective: Objective, position: History, searches: dict | None
+) -> _Pricer:
+    """The pricer of the guesses after `position` under `objective` (refused in one line
+    where the objective prices no guess there)."""
     if objective.name not in ("expected", "worst", "probability"):
         raise Unsupported(
             f"rank prices guesses for expected, worst or probability, not {objective.name!r}"
@@ -91,11 +166,6 @@ def rank_guesses(
         raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
     name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
     search = search_for(game, core_objective(name, objective.determine), SpeedUps(), searches)
-    canonical = search.candidates(subset, position)
-    mask = game.restrict_guesses(position, table.guesses)
-    allowed = np.arange(len(table.guesses)) if mask is None else np.flatnonzero(mask)
-    order = list(canonical) + sorted(set(allowed.tolist()) - set(canonical.tolist()))
-    first = set(canonical.tolist())
     cap = (
         objective.horizon - played
         if objective.name == "probability"
@@ -108,38 +178,43 @@ def rank_guesses(
         if objective.name == "worst"
         else None
     )
-    priced = []
-    for k, g in enumerate(order):
-        parts = search.cells(int(g), subset)
+    return _Pricer(objective, search, worst, subset, position, cap)
+
+
+@dataclass(frozen=True)
+class _Pricer:
+    """The exact value of one guess at a position (counted from the start of the game,
+    as `Priced` holds it): what `search` (the objective's core; for ``worst``, `worst`,
+    the worst case's) gives the guess's cells within `cap` guesses, plus the guess
+    itself. None for a guess that learns nothing, or after which no strategy fits."""
+
+    objective: Objective
+    search: Search
+    worst: Search | None
+    subset: np.ndarray
+    position: History
+    cap: int
+
+    def __call__(self, g: int) -> Fraction | None:
+        n, played, position = len(self.subset), len(self.position), self.position
+        parts = self.search.cells(g, self.subset)
         if len(parts) == 1 and len(parts[0][1]) == n:
-            continue  # learns nothing
-        history = [position + ((int(g), f),) for f, _ in parts]
-        if worst is not None:
+            return None  # learns nothing
+        history = [position + ((g, f),) for f, _ in parts]
+        if self.worst is not None:
             deepest = max(
-                (_least_cap(worst, part, h, n) for (_, part), h in zip(parts, history)), default=0
+                (_least_cap(self.worst, part, h, n) for (_, part), h in zip(parts, history)),
+                default=0,
             )
-            if deepest >= INF:
-                continue  # no strategy after it solves every secret
-            value = Fraction(played + 1 + deepest)
-        else:
-            total = search.objective.node_cost * n + sum(
-                search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history)
-            )
-            if total >= INF:
-                continue  # no strategy after it fits the guesses left
-            value = (
-                Fraction(n - total, n)
-                if objective.name == "probability"
-                else Fraction(played * n + total, n)
-            )
-        priced.append(Priced(int(g), value, int(g) in first))
-        if progress:
-            progress(f"{k + 1}/{len(order)} guesses priced")
-    sign = -1 if _maximise(objective) else 1
-    priced.sort(key=lambda p: (sign * p.value, p.guess))
-    if not priced:
-        raise Unsupported(f"{game.name}: no allowed guess helps at this position")
-    return Ranking(objective, n, tuple(priced), len(canonical))
+            return None if deepest >= INF else Fraction(played + 1 + deepest)
+        total = self.search.objective.node_cost * n + sum(
+            self.search.best(part, h, self.cap - 1).value for (_, part), h in zip(parts, history)
+        )
+        if total >= INF:
+            return None  # no strategy after it fits the guesses left
+        if self.objective.name == "probability":
+            return Fraction(n - total, n)
+        return Fraction(played * n + total, n)
 
 
 def _least_cap(search: Search, part: np.ndarray, history: History, limit: int) -> int:

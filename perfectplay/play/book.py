@@ -33,11 +33,13 @@ from ..solution import PROVEN_GIVEN_FIRST
 @dataclass(frozen=True)
 class Opening:
     """The book's first guess for a game (a guess index), its strategy's total over all
-    secrets, and what backs it, for a person."""
+    secrets, and what backs it, for a person (and whether that is a complete proof)."""
 
     guess: int
     total: int
     label: str
+    #: Whether a proof over every opening backs it: its total is the game's optimum.
+    proven: bool = False
 
 
 def book_opening(game: DeductionGame) -> Opening | None:
@@ -81,4 +83,5 @@ def _opening(game: DeductionGame) -> Opening | None:
         label = "optimal after this first guess, which no proof over all openings backs yet"
     else:
         label = str(document.get("status", "from the book"))
-    return Opening(guess, total, f"{label}, {total:,} guesses in total")
+    proven = backed and bool(proof.get("complete"))
+    return Opening(guess, total, f"{label}, {total:,} guesses in total", proven)

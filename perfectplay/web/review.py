@@ -149,29 +149,52 @@ def reviewed(objective: Objective) -> Objective:
 def position_values(
     game, history, played: int | None, objective: Objective = Objective()
 ) -> PositionValues:
-    """The values at the position `history` under `objective` (``rank_guesses``), with Q
-    of the guess `played` there. A guess that learns nothing costs a guess and leaves V
-    as it was; under a horizon it leaves the chance of the same position with one guess
-    fewer. A position with no guess left within the horizon is lost: V is 0."""
+    """The values at the position `history` under `objective`: its optimum as the search
+    finds it (at the start of a game whose opening book a proof over every opening backs,
+    the book's: that search takes hours), with Q of the guess `played` there (the
+    engine's price of that one guess). A guess that learns nothing costs a guess and
+    leaves V as it was; under a horizon it leaves the chance of the same position with
+    one guess fewer. A position with no guess left within the horizon is lost: V is 0."""
     from ..engine import engine_of
 
     done, engine = len(history), engine_of(game)
     chance = objective.name in WITHIN
     if chance and objective.horizon <= done:
         return PositionValues(Fraction(0), None, None)
-    ranking = engine.ranking(game, objective, history)
-    best = ranking.best if chance else ranking.best - done
-    value = None
-    if played is not None:
-        priced = ranking.price(played)
-        if priced is not None:
-            value = priced.value if chance else priced.value - done
-        elif not chance:
-            value = best + 1
+    opening = _proven_opening(game, history, objective)
+    if opening is not None:
+        best, guess = Fraction(opening.total, len(game.secrets())), opening.guess
+        priced = (
+            best
+            if played == guess
+            else None
+            if played is None
+            else engine.price(game, objective, history, played)
+        )
+    else:
+        found = engine.value(game, objective, history, played)
+        best, guess, priced = found.best, found.guess, found.played
+    if not chance:
+        best, priced = best - done, None if priced is None else priced - done
+    if played is not None and priced is None:  # it learns nothing
+        if not chance:
+            priced = best + 1
         else:
             fewer = replace(objective, horizon=objective.horizon - 1)
-            value = position_values(game, history, None, fewer).best
-    return PositionValues(best, ranking.guesses[0].guess, value)
+            priced = position_values(game, history, None, fewer).best
+    return PositionValues(best, guess, priced)
+
+
+def _proven_opening(game, history, objective: Objective):
+    """The game's opening book (``play/book.py``) where it answers for the start of a
+    game played for the fewest expected guesses, a proof over every opening backing it
+    (its total is then the optimum); None elsewhere."""
+    from ..play.book import book_opening
+
+    if history or objective != Objective():
+        return None
+    opening = book_opening(game)
+    return opening if opening is not None and opening.proven else None
 
 
 def deduction_review(

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from .model import History
-from .partition import counts, in_subset
+from .partition import in_subset, sizes
 from .search import Search
 
 
@@ -43,7 +43,8 @@ def _most_parts(c: np.ndarray) -> np.ndarray:
     return -(c > 0).sum(axis=1).astype(np.float64)
 
 
-#: Heuristic name -> score of each candidate's feedback counts (lower is better).
+#: Heuristic name -> score of each candidate's cell sizes (lower is better); every score
+#: depends on the sizes alone, not on which feedback gives which (``partition.sizes``).
 SCORES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "minimax": _minimax,
     "expected-size": _expected_size,
@@ -53,17 +54,16 @@ SCORES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 def obvious_guess(
-    search: Search, subset: np.ndarray, history: History, use_table: bool = True
+    search: Search, subset: np.ndarray, cand: np.ndarray, use_table: bool = True
 ) -> int:
-    """The lowest possible guess splitting `subset` into singletons, or -1 if none."""
+    """The lowest possible guess of `cand` splitting `subset` into singletons, or -1 if none."""
     table = search.table
     if len(subset) > table.branching + 1:
         return -1
-    cand = search.candidates(subset, history)
     cand = cand[in_subset(table, cand, subset)]
     if len(cand) == 0:
         return -1
-    hits = np.flatnonzero(counts(table, cand, subset, use_table).max(axis=1) <= 1)
+    hits = np.flatnonzero(sizes(table, cand, subset, use_table).max(axis=1) <= 1)
     return int(cand[hits[0]]) if len(hits) else -1
 
 
@@ -87,11 +87,11 @@ def heuristic_guess(
         ) from None
     if len(subset) <= 2:
         return int(table.guess_of_secret[subset[0]])
+    cand = search.candidates(subset, history)
     if obvious:
-        g = obvious_guess(search, subset, history, use_table)
+        g = obvious_guess(search, subset, cand, use_table)
         if g >= 0:
             return g
-    cand = search.candidates(subset, history)
     return int(cand[ranking(search, cand, subset, score, use_table)[0]])
 
 
@@ -106,5 +106,5 @@ def ranking(
     ``SCORES``), best first, ties broken as the heuristics break them: a guess that is
     still possible, then the lowest code."""
     table = search.table
-    s = score(counts(table, cand, subset, use_table))
+    s = score(sizes(table, cand, subset, use_table))
     return np.lexsort((cand, ~in_subset(table, cand, subset), s))

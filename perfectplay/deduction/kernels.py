@@ -7,14 +7,33 @@ from numba import njit
 
 
 @njit(cache=True)
-def partition_counts(fb, cand, subset, n_feedbacks):
-    """counts[i, f] = how many secrets of `subset` give feedback f to guess cand[i]."""
-    counts = np.zeros((cand.shape[0], n_feedbacks), dtype=np.int32)
+def cell_sizes(fb, cand, subset, n_feedbacks):
+    """sizes[i]: the sizes of the cells of `subset` under guess cand[i], zeros padding the
+    row. A set of k secrets falls into at most k cells: with fewer secrets than feedbacks
+    each row has k columns, the cells in the order their first secret comes (a row of
+    every feedback, zeroed and scanned whole, cost Wordle's small sets 243 columns for a
+    handful of secrets); otherwise column f counts feedback f."""
+    k = subset.shape[0]
+    if k >= n_feedbacks:
+        sizes = np.zeros((cand.shape[0], n_feedbacks), dtype=np.int32)
+        for i in range(cand.shape[0]):
+            row = fb[cand[i]]
+            for j in range(k):
+                sizes[i, row[subset[j]]] += 1
+        return sizes
+    sizes = np.zeros((cand.shape[0], k), dtype=np.int32)
+    slot = np.zeros(n_feedbacks, dtype=np.int64)
+    seen = np.full(n_feedbacks, -1, dtype=np.int64)  # the last row that met feedback f
     for i in range(cand.shape[0]):
         row = fb[cand[i]]
-        for j in range(subset.shape[0]):
-            counts[i, row[subset[j]]] += 1
-    return counts
+        used = 0
+        for j in range(k):
+            f = row[subset[j]]
+            if seen[f] != i:
+                seen[f], slot[f] = i, used
+                used += 1
+            sizes[i, slot[f]] += 1
+    return sizes
 
 
 @njit(cache=True)

@@ -7,18 +7,18 @@ import numpy as np
 from .feedback import Table, compute_feedback
 
 
-def counts(
-    table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = True
-) -> np.ndarray:
-    """counts[i, f]: secrets of `subset` answering guess cand[i] with feedback f.
+def sizes(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = True) -> np.ndarray:
+    """sizes[i]: the sizes of the cells of `subset` under guess cand[i], zeros padding the
+    row, the columns in no order a caller may rely on (``kernels.cell_sizes``: a small set
+    takes one column per secret, not one per feedback); what the heuristics score.
 
     With ``use_table=False`` the feedbacks are recomputed by the game's kernel instead of
     read from the table built once (the switch that shows what the table buys).
     """
-    from .kernels import counts_of_feedback, partition_counts
+    from .kernels import cell_sizes, counts_of_feedback
 
     if use_table and table.fb is not None:
-        return partition_counts(table.fb, cand, subset, table.n_feedbacks)
+        return cell_sizes(table.fb, cand, subset, table.n_feedbacks)
     values = compute_feedback(table.game, table.guesses[cand], table.secrets[subset])
     return counts_of_feedback(values, table.n_feedbacks)
 

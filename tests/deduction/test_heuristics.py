@@ -1,5 +1,6 @@
 """Seed 004's heuristics as complete strategies, evaluated over all secrets."""
 
+import numpy as np
 import pytest
 
 from perfectplay import load_game, solve
@@ -36,3 +37,24 @@ def test_heuristics_are_upper_bounds(spec):
     best = solve(load_game(spec)).extra["total"]
     for method in ("minimax", "expected-size", "entropy", "most-parts"):
         assert solve(load_game(spec), strategy=method).extra["total"] >= best
+
+
+@pytest.mark.parametrize(
+    "spec", ["mastermind(pegs=3,colors=4)", "bulls-and-cows(digits=3,symbols=6)"]
+)
+def test_cell_sizes_are_the_partition_whatever_the_set(spec):
+    # a small set takes one column per secret, a large one one per feedback: either way
+    # each row holds the sizes of the cells the guess leaves (as numpy counts them)
+    from perfectplay.deduction.feedback import build_table
+    from perfectplay.deduction.partition import sizes
+
+    table = build_table(load_game(spec))
+    rng = np.random.default_rng(7)
+    cand = np.arange(len(table.guesses))
+    for k in (1, 2, 3, table.n_feedbacks - 1, table.n_feedbacks, table.n_secrets):
+        subset = np.sort(rng.choice(table.n_secrets, size=k, replace=False))
+        got = sizes(table, cand, subset)
+        assert got.shape == (len(cand), min(k, table.n_feedbacks))
+        for g, row in zip(cand, got):
+            cells = np.unique(table.fb[g, subset], return_counts=True)[1]
+            assert sorted(row[row > 0]) == sorted(cells)

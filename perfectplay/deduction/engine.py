@@ -9,7 +9,7 @@ engine's modules; each method imports what it needs when called.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator
 
 from ..engine import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..progress import Silent
     from ..shards import Job, Shard
     from ..solution import Solution
+    from .bounds import Bounded
     from .model import DeductionGame, History
     from .openings import ShardCheck
     from .rank import PositionValue
@@ -209,6 +210,22 @@ class DeductionEngine(Engine):
         from .rank import rule_of_thumb
 
         return rule_of_thumb(game, objective, history, score)
+
+    def bounds(
+        self,
+        game: DeductionGame,
+        objective: Objective,
+        history: History,
+        guesses: np.ndarray,
+        score: str = "most-parts",
+    ) -> Iterator[tuple[Bounded, ...]]:
+        """Proven bounds on the value of each of `guesses` (indices) after `history`, as
+        they are known: the search's side of every guess at once, then each guess's
+        strategy's side in turn (a strategy playing it, then heuristic `score` to the
+        end), where ``ranking`` is out of reach (``bounds.bound_guesses``)."""
+        from .bounds import bound_guesses
+
+        return bound_guesses(game, objective, history, guesses, score)
 
     def load_kernels(self, game: DeductionGame, objective: str) -> None:
         """Load the compiled search for `game` and `objective` into this process."""

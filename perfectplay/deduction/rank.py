@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
-from .feedback import build_table
+from .feedback import Table, build_table
 from .model import DeductionGame, History
 from .objective import INF
 from .position import position_secrets
@@ -166,13 +166,7 @@ def _pricer(
         raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
     name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
     search = search_for(game, core_objective(name, objective.determine), SpeedUps(), searches)
-    cap = (
-        objective.horizon - played
-        if objective.name == "probability"
-        else n
-        if game.consistent_secrets_allowed()
-        else table.n_secrets
-    )
+    cap = guesses_cap(game, objective, table, n, played)
     worst = (
         search_for(game, core_objective("worst", objective.determine), SpeedUps(), searches)
         if objective.name == "worst"
@@ -198,8 +192,8 @@ class _Pricer:
     def __call__(self, g: int) -> Fraction | None:
         n, played, position = len(self.subset), len(self.position), self.position
         parts = self.search.cells(g, self.subset)
-        if len(parts) == 1 and len(parts[0][1]) == n:
-            return None  # learns nothing
+        if learns_nothing(parts, n):
+            return None
         history = [position + ((g, f),) for f, _ in parts]
         if self.worst is not None:
             deepest = max(
@@ -215,6 +209,23 @@ class _Pricer:
         if self.objective.name == "probability":
             return Fraction(n - total, n)
         return Fraction(played * n + total, n)
+
+
+def learns_nothing(parts: list[tuple[int, np.ndarray]], n: int) -> bool:
+    """Whether a guess whose non-solved cells are `parts` leaves all `n` secrets together
+    (never better than waiting: rank and the bounds leave it out)."""
+    return len(parts) == 1 and len(parts[0][1]) == n
+
+
+def guesses_cap(
+    game: DeductionGame, objective: Objective, table: Table, n: int, played: int
+) -> int:
+    """The guesses the ranking lets a strategy use after `played`, for `n` secrets still
+    possible: the horizon left for ``probability``, else as many as any strategy needs
+    (one per secret still possible, when those are allowed guesses)."""
+    if objective.name == "probability":
+        return objective.horizon - played
+    return n if game.consistent_secrets_allowed() else table.n_secrets
 
 
 def _least_cap(search: Search, part: np.ndarray, history: History, limit: int) -> int:

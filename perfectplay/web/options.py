@@ -1,19 +1,23 @@
 """The options at a deduction board's turn, with their numbers: the best guesses, each with
 how it splits the secrets still possible (parts, the largest part, whether it may be the
-secret itself) and, where the exact ranking (``engine.rank``, the command line's ``rank``)
-is worked out within the board's budget, its exact value to the end of the game and then
-its worst case (the fewest guesses to the end that find every secret after it: the
-ranking under the ``worst`` objective).
+secret itself), proven bounds on its value to the end of the game and, where the exact
+ranking (``engine.ranking``, the command line's ``rank``) is worked out within the
+board's budget, its exact value and then its worst case (the fewest guesses to the end
+that find every secret after it: the ranking under the ``worst`` objective).
 
 A worker (``jobs.Jobs.options``) sends the rule of thumb's list at once (the guesses with
-the most parts, Kooi 2005, as the advisor's heuristic ranks them), the exact list when
-the ranking ends and the same list with each guess's worst case when that ranking ends
-too; the page shows the last that arrived in time, labelled which.
+the most parts, Kooi 2005, as the advisor's heuristic ranks them), then the same guesses
+with bounds on their value (``engine.bounds``: the search's lower bound of the parts each
+leaves, at once; a strategy playing it, then the rule of thumb, guess by guess, the list
+sent again with each), the exact list when the ranking ends and the same list with each
+guess's worst case when that ranking ends too; the page shows the last that arrived in
+time, labelled which.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -28,12 +32,23 @@ TOP = 10
 
 
 @dataclass(frozen=True)
+class Bounds:
+    """Proven bounds on a guess's value to the end of the game: `low` <= value <= `high`
+    (None: that side not worked out in the time the page gives it)."""
+
+    low: Fraction | None
+    high: Fraction | None
+
+
+@dataclass(frozen=True)
 class Option:
-    """A guess with its numbers: `value` (exact, to the end of the game: expected guesses
-    or the chance to win within the horizon; "" for the rule of thumb's list), `parts`
-    and `largest` (how it splits the secrets still possible), `possible` (it may be the
-    secret), `best` (optimal there, in an exact list), `worst` (the fewest guesses to the
-    end, this one included, that find every secret after it; None: not worked out)."""
+    """A guess with its numbers: `value` (exact, to the end of the game: expected guesses,
+    the worst case or the chance to win within the horizon; "" elsewhere), `bounds`
+    (where the value is not exact: between what), `parts` and `largest` (how it splits
+    the secrets still possible), `possible` (it may be the secret), `best` (optimal
+    there, in an exact list), `worst` (the fewest guesses to the end, this one included,
+    that find every secret after it; None: not worked out), `worst_at_most` (a
+    strategy's worst case after it: the guess's own is no more)."""
 
     guess: str
     value: str
@@ -42,6 +57,8 @@ class Option:
     possible: bool
     best: bool = False
     worst: int | None = None
+    bounds: Bounds | None = None
+    worst_at_most: int | None = None
 
 
 @dataclass(frozen=True)
@@ -53,11 +70,13 @@ class Options:
     column: str
     rows: tuple[Option, ...]
     final: bool
-    #: Whether the rows carry their worst case (``Option.worst``).
+    #: Whether the rows carry their worst case (``Option.worst``, ``Option.worst_at_most``).
     worst: bool = False
+    #: Whether the rows carry bounds (``Option.bounds``) rather than exact values.
+    bounded: bool = False
 
 
-def _rows(engine, game, left, picks, values=None, best=0) -> tuple[Option, ...]:
+def _rows(engine, game, left, picks) -> tuple[Option, ...]:
     """Each guess of `picks` (indices) with how it splits the secrets `left`."""
     picks = np.asarray(picks, dtype=np.int64)
     codes, secrets = game.guesses(), game.secrets()
@@ -69,28 +88,113 @@ def _rows(engine, game, left, picks, values=None, best=0) -> tuple[Option, ...]:
         rows.append(
             Option(
                 guess=game.format_code(codes[g]),
-                value="" if values is None else values[i],
+                value="",
                 parts=len(sizes),
                 largest=int(sizes.max()),
                 possible=tuple(codes[g].tolist()) in possible,
-                best=i < best,
             )
         )
     return tuple(rows)
 
 
-def rule_of_thumb(game, history, objective: Objective, top: int = TOP) -> Options:
-    """The `top` guesses by the most parts (ties: a possible secret, then the lowest code)."""
-    engine = engine_of(game)
-    picks = engine.rule_of_thumb(game, objective, history, "most-parts")[:top]
+def _picks(game, history, objective: Objective, top: int = TOP) -> np.ndarray:
+    """The rule of thumb's `top` guesses: the most parts (ties: a possible secret, then the
+    lowest code), one of each kind alike under the game's symmetry."""
+    return engine_of(game).rule_of_thumb(game, objective, history, "most-parts")[:top]
+
+
+def rule_of_thumb(game, history, objective: Objective, picks: np.ndarray) -> Options:
+    """The rule of thumb's guesses `picks` (``_picks``), with no number."""
     return Options(
         "rule of thumb: most parts, not proven best; no expected guesses are shown, the "
         "exact ranking not having ended in the time the page gives it (the rule of thumb "
         "proves no number)",
         "",
-        _rows(engine, game, consistent_secrets(game, history), picks),
+        _rows(engine_of(game), game, consistent_secrets(game, history), picks),
         final=False,
     )
+
+
+def _column(objective: Objective) -> str:
+    """What the value column holds under `objective`."""
+    if objective.name == "probability":
+        return f"chance to win in {objective.horizon}"
+    return "worst case" if objective.name == "worst" else "expected guesses"
+
+
+def _to_the_end(objective: Objective, played: int, value: Fraction) -> Fraction:
+    """A value counted from the start of the game (as the engine counts it), counted from
+    the turn after the `played` guesses (a chance within the horizon stays as it is)."""
+    return value if objective.name == "probability" else value - played
+
+
+#: What a bounded list's numbers are, by objective: the value, and what backs each side.
+STRATEGY = "a strategy playing it, then the most-parts rule to the end"
+BOUNDED = {
+    "expected": (
+        "expected guesses to the end, this one included, lie",
+        f"at most: {STRATEGY}; at least: the search's lower bound of each part it leaves",
+    ),
+    "worst": (
+        "worst case to the end, this one included, lies",
+        f"at most: {STRATEGY}; at least: the fewest guesses the search's bound leaves "
+        "room for in each part it leaves",
+    ),
+    "probability": (
+        "chance to win within {horizon} guesses lies",
+        f"at least: {STRATEGY}; at most: the search's bound on the secrets each part it "
+        "leaves must lose",
+    ),
+}
+
+
+def bounded(
+    game, history, objective: Objective, picks: np.ndarray, known: tuple, rows: tuple
+) -> Options:
+    """The rule of thumb's `rows` (of `picks`) with the bounds `known` (``engine.bounds``)
+    on each guess's value, the best found first: by the side a strategy gives (the most
+    it needs, or the least chance it wins), ties and guesses with no strategy yet as
+    the rule of thumb orders them. A guess with no bounds (no strategy after it fits
+    the guesses allowed) is left out."""
+    played = len(history)
+    by_guess = {b.guess: b for b in known}
+    listed = []
+    for g, row in zip(np.asarray(picks).tolist(), rows):
+        b = by_guess.get(g)
+        if b is not None:
+            low, high = (
+                None if v is None else _to_the_end(objective, played, v) for v in (b.low, b.high)
+            )
+            worst = None if b.worst is None or objective.name == "worst" else b.worst - played
+            listed.append(replace(row, bounds=Bounds(low, high), worst_at_most=worst))
+    listed.sort(key=lambda o: _found_first(objective, o.bounds))
+    value, backed = BOUNDED[objective.name]
+    side = "at least" if objective.name == "probability" else "at most"
+    missing = sum(_found_first(objective, o.bounds)[0] for o in listed)
+    waiting = (
+        f'; {missing} of the {len(listed)} have no "{side}" yet (their strategy not worked '
+        "out in the time the page gives it)"
+        if missing
+        else ""
+    )
+    return Options(
+        f"best found, not proven: each guess's {value.format(horizon=objective.horizon)} "
+        f"between the two numbers shown ({backed}); the exact ranking did not end in the "
+        f"time the page gives it{waiting}",
+        f"{_column(objective)}, between",
+        tuple(listed),
+        final=False,
+        worst=objective.name != "worst",
+        bounded=True,
+    )
+
+
+def _found_first(objective: Objective, bounds: Bounds) -> tuple[bool, Fraction]:
+    """A sort key putting the best strategy found first: the least it needs (the most
+    chance it wins), guesses with none yet last."""
+    if objective.name == "probability":
+        return (bounds.low is None, -(bounds.low or 0))
+    return (bounds.high is None, bounds.high or Fraction(0))
 
 
 def exact(game, history, objective: Objective, top: int = TOP) -> Options:
@@ -99,26 +203,25 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
     ranking = engine.ranking(game, objective, history)
     shown = [p for p in ranking.guesses if p.canonical][:top]
     played = len(history)
-    if objective.name == "probability":
-        values = [f"{float(p.value):.4f} ({format_value(p.value)})" for p in shown]
-        column = f"chance to win in {objective.horizon}"
-    else:
-        values = [
-            f"{float(p.value - played):.4f} ({format_value(p.value - played)})" for p in shown
-        ]
-        column = "expected guesses"
+    values = []
+    for p in shown:
+        value = _to_the_end(objective, played, p.value)
+        values.append(f"{float(value):.4f} ({format_value(value)})")
     best = sum(p.canonical for p in ranking.optimal())
     what = (
         f"the chance to win within {objective.horizon} guesses"
         if objective.name == "probability"
+        else "the worst case to the end, this one included"
+        if objective.name == "worst"
         else "the expected guesses to the end, this one included"
     )
     left = consistent_secrets(game, history)
+    rows = _rows(engine, game, left, [p.guess for p in shown])
     return Options(
         f"exact: every guess valued to the end ({what}), one of each kind of guess alike "
         f"under the game's symmetry; {_marked(best)} proven optimal",
-        column,
-        _rows(engine, game, left, [p.guess for p in shown], values, best),
+        _column(objective),
+        tuple(replace(o, value=v, best=i < best) for i, (o, v) in enumerate(zip(rows, values))),
         final=False,
     )
 
@@ -147,9 +250,14 @@ def _marked(n: int) -> str:
 
 
 def options_at(game, history, objective: Objective, top: int = TOP):
-    """The rule of thumb's list, then the exact one, then the exact one with each guess's
-    worst case (a worker sends each as it comes)."""
-    yield rule_of_thumb(game, history, objective, top)
+    """The rule of thumb's list, then the same guesses with bounds on their value (sent
+    again each time a guess's strategy is worked out), then the exact list, then the
+    exact one with each guess's worst case (a worker sends each as it comes)."""
+    picks = _picks(game, history, objective, top)
+    first = rule_of_thumb(game, history, objective, picks)
+    yield first
+    for known in engine_of(game).bounds(game, objective, history, picks):
+        yield bounded(game, history, objective, picks, known, first.rows)
     found = exact(game, history, objective, top)
     yield found
     yield with_worst(game, history, objective, found)

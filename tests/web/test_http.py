@@ -651,12 +651,28 @@ def test_the_best_guesses_carry_their_worst_case_as_rank_gives_it(client):
     assert {guess: int(w) for guess, w in rows} == {guess: worst[guess] for guess, _ in rows}
 
 
-def test_a_list_not_proven_says_so_and_why_it_has_no_numbers(client):
+def test_a_list_not_proven_says_so_and_shows_bounds(client):
     page = client.get("/play/wordle/options?seed=1&secret=yours").text  # (rank takes hours)
     assert _said(page, "options-label").startswith(
-        "rule of thumb: most parts, not proven best; no expected guesses are shown"
+        "best found, not proven: each guess's expected guesses to the end, this one "
+        "included, lie between the two numbers shown (at most: a strategy playing it, "
+        "then the most-parts rule to the end; at least: the search's lower bound of each "
+        "part it leaves); the exact ranking did not end in the time the page gives it"
     )
-    assert "<th>worst case</th>" not in page and 'class="best"' not in page
+    assert "<th>expected guesses, between</th><th>worst case</th>" in page
+    assert 'class="best"' not in page  # (nothing proven optimal)
+    values = re.findall(r'<tr data-guess="[a-z]+" data-value="([^"]*)" data-worst="([^"]*)"', page)
+    assert len(values) == 10
+    for value, worst in values:  # the strategies worked out first, then the search's side
+        assert (
+            re.fullmatch(r"\d\.\d{4} – \d\.\d{4}", value)
+            and re.fullmatch(r"at most \d", worst)
+            or (re.fullmatch(r"at least \d\.\d{4}", value) and worst == "")
+        )
+    found = [v for v, _ in values if "–" in v]
+    assert values[: len(found)] == [(v, w) for v, w in values if "–" in v]
+    highs = [float(v.split(" – ")[1]) for v in found]
+    assert highs == sorted(highs) and all(2.9 < float(v.split()[-1]) < 3.5 for v, _ in values)
 
 
 def test_a_markov_result_without_matplotlib_says_so_in_one_line(monkeypatch):

@@ -1,0 +1,172 @@
+"""Proven bounds on a guess's value where its exact price (``rank.rank_guesses``) is out
+of reach: between what a strategy playing the guess achieves and what no strategy can beat.
+
+The strategy's side: play the guess, then a heuristic (``heuristics.SCORES``, most parts
+by default) to the end, as ``solve --strategy`` builds it (``tree.build_tree``), measured
+over every secret still possible (``tree.tree_stats``, ``tree.wins_by_guess``). A
+strategy's value is what the optimum after that guess is at most (expected guesses,
+worst case) or at least (the chance to win within the horizon). Its worst case bounds
+the guess's worst case from above whatever the objective.
+
+The search's side: the guess itself plus the search's own lower bound of each cell it
+leaves (``Search.lower``: the rows the exact search prunes with, from the cells' sizes
+alone): expected guesses at least, the losses within the horizon at least (so the
+chance at most), the worst case at least.
+
+The strategies after each guess share their choices: in a game whose restriction does
+not make the history matter, the heuristic's guess on a set of secrets serves that set
+wherever it comes (every strategy is still replayed whole over its secrets, so what is
+shown is that strategy's exact value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import Unsupported
+from ..objectives import Objective
+from .feedback import Table, build_table
+from .heuristics import heuristic_guess
+from .model import DeductionGame, History
+from .objective import INF
+from .position import position_secrets
+from .rank import guesses_cap, learns_nothing
+from .root import search_for
+from .search import Search, SpeedUps
+from .solve import core_objective
+from .tree import build_tree, prune_determined, tree_stats, wins_by_guess
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """One guess (an index into ``game.guesses()``) with proven bounds on its value,
+    counted from the start of the game as ``rank.Priced`` counts it: `low` <= value <=
+    `high`, None where that side is not worked out yet; `worst` (guesses from the start)
+    is the worst case of the strategy behind the strategy's side, so at least the
+    guess's own worst case (None: not worked out yet)."""
+
+    guess: int
+    low: Fraction | None
+    high: Fraction | None
+    worst: int | None = None
+
+
+def _strategy_gives_high(objective: Objective) -> bool:
+    """Whether a strategy's value bounds the optimum from above under `objective`
+    (expected guesses, worst case: the fewer the better) or, for the chance to win
+    within the horizon, from below."""
+    return objective.name != "probability"
+
+
+def bound_guesses(
+    game: DeductionGame,
+    objective: Objective,
+    position: History,
+    guesses: np.ndarray,
+    score: str = "most-parts",
+) -> Iterator[tuple[Bounded, ...]]:
+    """The bounds of each of `guesses` after `position` as they are known: first every
+    guess with the search's side alone (quick: its cells' sizes), then once more each
+    time one more guess has its strategy's side too, in the order given. A guess that no
+    strategy can follow within the guesses the ranking allows, or that learns nothing, is
+    left out, as ``rank`` leaves it out."""
+    if objective.name not in ("expected", "worst", "probability"):
+        raise Unsupported(f"bounds are for expected, worst or probability, not {objective.name!r}")
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    n, played = len(subset), len(position)
+    if objective.name == "probability" and (objective.horizon or 0) <= played:
+        raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
+    name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
+    search = search_for(game, core_objective(name, objective.determine), SpeedUps())
+    cap = guesses_cap(game, objective, table, n, played)
+    known = []
+    for g in np.asarray(guesses, dtype=np.int64).tolist():
+        bound = _search_bound(search, objective, g, subset, played, cap)
+        if bound is not None:
+            high = _strategy_gives_high(objective)
+            known.append(Bounded(g, bound if high else None, None if high else bound))
+    yield tuple(known)
+    choose = _heuristic(game, score, played)
+    for k, entry in enumerate(known):
+        known[k] = _with_strategy(table, objective, entry, subset, position, choose)
+        yield tuple(known)
+
+
+def _search_bound(
+    search: Search, objective: Objective, guess: int, subset: np.ndarray, played: int, cap: int
+) -> Fraction | None:
+    """The search's side of `guess`'s value (from the start of the game); None when it
+    learns nothing or no strategy after it fits the guesses allowed."""
+    n = len(subset)
+    parts = search.cells(guess, subset)
+    if learns_nothing(parts, n):
+        return None
+    if objective.name == "worst":
+        deepest = max((_least_room(search, len(part), cap - 1) for _, part in parts), default=0)
+        return None if deepest >= INF else Fraction(played + 1 + deepest)
+    total = search.objective.node_cost * n + sum(
+        search.lower(len(part), cap - 1) for _, part in parts
+    )
+    if total >= INF:
+        return None
+    if objective.name == "probability":
+        return Fraction(n - total, n)
+    return Fraction(played * n + total, n)
+
+
+def _least_room(search: Search, size: int, limit: int) -> int:
+    """The fewest guesses the search's bound leaves room for to solve `size` secrets
+    every time (the least cap whose worst-case bound is 0), INF beyond `limit`."""
+    return next((c for c in range(limit + 1) if search.lower(size, c) == 0), INF)
+
+
+def _heuristic(game: DeductionGame, score: str, played: int):
+    """The chooser of the strategies after each guess: the guess given at their root
+    (``build_tree`` asks at the root's history length first), the heuristic `score`
+    below, its choice on a set remembered where the history does not restrict guesses."""
+    playing = search_for(game, "expected", SpeedUps())
+    shared = game.restriction() is None
+    chosen: dict[bytes, int] = {}
+
+    def choose(root: int):
+        def at(part: np.ndarray, history: History) -> int:
+            if len(history) == played:
+                return root
+            key = part.tobytes()
+            if shared and key in chosen:
+                return chosen[key]
+            guess = heuristic_guess(playing, part, history, score)
+            if shared:
+                chosen[key] = guess
+            return guess
+
+        return at
+
+    return choose
+
+
+def _with_strategy(
+    table: Table,
+    objective: Objective,
+    entry: Bounded,
+    subset: np.ndarray,
+    position: History,
+    choose,
+) -> Bounded:
+    """`entry` with the strategy's side: the tree playing its guess, then the heuristic."""
+    played, n = len(position), len(subset)
+    root = build_tree(table, subset, position, choose(entry.guess))
+    if objective.determine:
+        root = prune_determined(table, root, subset)
+    stats = tree_stats(table, root, subset, played, objective.determine)
+    if objective.name == "probability":
+        by_depth = wins_by_guess(table, root, subset, played, objective.determine)
+        wins = sum(k for depth, k in by_depth.items() if depth <= objective.horizon)
+        return replace(entry, low=Fraction(wins, n), worst=stats.worst)
+    value = Fraction(stats.worst) if objective.name == "worst" else Fraction(stats.total, n)
+    return replace(entry, high=value, worst=stats.worst)

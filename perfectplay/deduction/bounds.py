@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -68,10 +68,12 @@ def bound_guesses(
     position: History,
     guesses: np.ndarray,
     score: str = "most-parts",
+    known: Sequence[Bounded] = (),
 ) -> Iterator[tuple[Bounded, ...]]:
     """The bounds of each of `guesses` after `position` as they are known: first every
     guess with the search's side alone (quick: its cells' sizes), then once more each
-    time one more guess has its strategy's side too, in the order given. A guess that no
+    time one more guess has its strategy's side too, in the order given (those `known`
+    with it from an earlier call at the same position at once). A guess that no
     strategy can follow within the guesses the ranking allows, or that learns nothing, is
     left out, as ``rank`` leaves it out."""
     if objective.name not in ("expected", "worst", "probability"):
@@ -84,17 +86,21 @@ def bound_guesses(
     name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
     search = search_for(game, core_objective(name, objective.determine), SpeedUps())
     cap = guesses_cap(game, objective, table, n, played)
-    known = []
+    high = _strategy_gives_high(objective)
+    done = {b.guess: b for b in known if (b.high if high else b.low) is not None}
+    found = []
     for g in np.asarray(guesses, dtype=np.int64).tolist():
-        bound = _search_bound(search, objective, g, subset, played, cap)
-        if bound is not None:
-            high = _strategy_gives_high(objective)
-            known.append(Bounded(g, bound if high else None, None if high else bound))
-    yield tuple(known)
+        bound = None if g in done else _search_bound(search, objective, g, subset, played, cap)
+        if g in done:
+            found.append(done[g])
+        elif bound is not None:
+            found.append(Bounded(g, bound if high else None, None if high else bound))
+    yield tuple(found)
     choose = _heuristic(game, score, played)
-    for k, entry in enumerate(known):
-        known[k] = _with_strategy(table, objective, entry, subset, position, choose)
-        yield tuple(known)
+    for k, entry in enumerate(found):
+        if entry.guess not in done:
+            found[k] = _with_strategy(table, objective, entry, subset, position, choose)
+            yield tuple(found)
 
 
 def _search_bound(

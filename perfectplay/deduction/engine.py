@@ -9,7 +9,7 @@ engine's modules; each method imports what it needs when called.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Sequence
 
 from ..engine import Engine, PlayArgs, Ranked, Ranking, Size, SolveArgs, TradeOff
 from ..errors import Unsupported
@@ -218,14 +218,16 @@ class DeductionEngine(Engine):
         history: History,
         guesses: np.ndarray,
         score: str = "most-parts",
+        known: Sequence[Bounded] = (),
     ) -> Iterator[tuple[Bounded, ...]]:
         """Proven bounds on the value of each of `guesses` (indices) after `history`, as
         they are known: the search's side of every guess at once, then each guess's
         strategy's side in turn (a strategy playing it, then heuristic `score` to the
-        end), where ``ranking`` is out of reach (``bounds.bound_guesses``)."""
+        end; those `known` from an earlier call at once), where ``ranking`` is out of
+        reach (``bounds.bound_guesses``)."""
         from .bounds import bound_guesses
 
-        return bound_guesses(game, objective, history, guesses, score)
+        return bound_guesses(game, objective, history, guesses, score, known)
 
     def load_kernels(self, game: DeductionGame, objective: str) -> None:
         """Load the compiled search for `game` and `objective` into this process."""

@@ -13,8 +13,9 @@ Three kinds of work, each capped:
   suggestion (``advise`` returns None), never waiting;
 * options (a deduction board's best guesses with their numbers, ``web/options.py``, or
   the values its review needs, ``web/review.py``), at most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
-  at once, the exact ranking's if it ends in time; a board that finds the place taken
-  shows none that time (``options`` returns None).
+  at once, then the guesses' bounds as they are worked out (kept, so that asking again
+  goes further), the exact ranking's if it ends in time; a board that finds the place
+  taken shows none that time (``options`` returns None).
 
 Workers are forks of one warm process (multiprocessing's fork server, which imports
 ``worker_start`` first: the compiled kernels loaded, the default games' tables built), so
@@ -280,9 +281,12 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
         pass
 
 
-def _options(server: int, send, spec: str, moves: str, objective: str, horizon: int | None) -> None:
-    """An options worker: the rule of thumb's list at once, then the exact one (the server
-    ends this process when its budget is spent)."""
+def _options(
+    server: int, send, spec: str, moves: str, objective: str, horizon: int | None, known: tuple
+) -> None:
+    """An options worker: the rule of thumb's list at once, then the bounded one as it
+    grows (going on from the bounds `known`), then the exact one (the server ends this
+    process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
     from .options import options_at
@@ -291,7 +295,7 @@ def _options(server: int, send, spec: str, moves: str, objective: str, horizon: 
     try:
         game = load_game(spec)
         history = engine_of(game).parse_position(game, moves)
-        for found in options_at(game, history, Objective(objective, horizon)):
+        for found in options_at(game, history, Objective(objective, horizon), known=known):
             send.send(found)
     except (PerfectplayError, MemoryError):
         pass
@@ -336,6 +340,7 @@ class Jobs:
         self._pending: dict[tuple, threading.Event] = {}
         self._ranking = 0  # options workers running
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
+        self._bounds: OrderedDict[tuple, tuple] = OrderedDict()  # bounds found, by position
         self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
         self._workers: set = set()  # advice workers running
         self._closed = False
@@ -560,8 +565,10 @@ class Jobs:
     # --- options ----------------------------------------------------------------------
     def options(self, spec: str, moves: str, objective: str, horizon: int | None, budget: float):
         """The options at the position `moves` of the game `spec` (``web/options.py``):
-        the exact list if ranked within `budget` seconds, else the rule of thumb's; None
-        when `OPTIONS_AT_ONCE` workers are busy ranking (nothing waited for)."""
+        the exact list if ranked within `budget` seconds, else the bounded one as far as
+        it got (going on from the bounds an earlier call found), else the rule of
+        thumb's; None when `OPTIONS_AT_ONCE` workers are busy ranking (nothing waited
+        for)."""
         key = (spec, moves, objective, horizon)
         with self._lock:
             if key in self._options:
@@ -570,18 +577,25 @@ class Jobs:
             if self._closed or self._ranking >= OPTIONS_AT_ONCE:
                 return None
             self._ranking += 1
+            known = self._bounds.get(key, ())
         found = None
         try:
             found = self._run_worker(
-                _options, (spec, moves, objective, horizon), budget, lambda o: o.final
+                _options, (spec, moves, objective, horizon, known), budget, lambda o: o.final
             )
         finally:
             with self._lock:
                 self._ranking -= 1
                 if found is not None and found.final:
                     self._options[key] = found
+                    self._bounds.pop(key, None)
                     while len(self._options) > ADVICE_KEPT:
                         self._options.popitem(last=False)
+                elif found is not None and found.bounded:
+                    self._bounds[key] = found.known
+                    self._bounds.move_to_end(key)
+                    while len(self._bounds) > ADVICE_KEPT:
+                        self._bounds.popitem(last=False)
         return found
 
     def close(self) -> None:

@@ -74,6 +74,9 @@ class Options:
     worst: bool = False
     #: Whether the rows carry bounds (``Option.bounds``) rather than exact values.
     bounded: bool = False
+    #: The engine's bounds the rows were made from (``engine.bounds``), for a later
+    #: worker at the same position to go on from.
+    known: tuple = ()
 
 
 def _rows(engine, game, left, picks) -> tuple[Option, ...]:
@@ -186,6 +189,7 @@ def bounded(
         final=False,
         worst=objective.name != "worst",
         bounded=True,
+        known=known,
     )
 
 
@@ -249,15 +253,16 @@ def _marked(n: int) -> str:
     return "the one marked is" if n == 1 else f"the {n} marked are"
 
 
-def options_at(game, history, objective: Objective, top: int = TOP):
+def options_at(game, history, objective: Objective, top: int = TOP, known: tuple = ()):
     """The rule of thumb's list, then the same guesses with bounds on their value (sent
-    again each time a guess's strategy is worked out), then the exact list, then the
-    exact one with each guess's worst case (a worker sends each as it comes)."""
+    again each time a guess's strategy is worked out; those `known` from an earlier
+    worker at once), then the exact list, then the exact one with each guess's worst
+    case (a worker sends each as it comes)."""
     picks = _picks(game, history, objective, top)
     first = rule_of_thumb(game, history, objective, picks)
     yield first
-    for known in engine_of(game).bounds(game, objective, history, picks):
-        yield bounded(game, history, objective, picks, known, first.rows)
+    for found in engine_of(game).bounds(game, objective, history, picks, known=known):
+        yield bounded(game, history, objective, picks, found, first.rows)
     found = exact(game, history, objective, top)
     yield found
     yield with_worst(game, history, objective, found)

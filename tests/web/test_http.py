@@ -675,6 +675,15 @@ def test_a_list_not_proven_says_so_and_shows_bounds(client):
     assert highs == sorted(highs) and all(2.9 < float(v.split()[-1]) < 3.5 for v, _ in values)
 
 
+def test_asking_again_for_the_options_goes_further(client):
+    jobs = client.app.state.jobs  # (Wordle's first turn: ten strategies, 0.4 s each here)
+    asked = [jobs.options("wordle", "", "probability", 6, 1.5) for _ in range(2)]
+    assert all(found.bounded and not found.final for found in asked)
+    done = [{b.guess: b for b in found.known if b.low is not None} for found in asked]
+    assert len(done[1]) > len(done[0])
+    assert all(done[1][g] == b for g, b in done[0].items())
+
+
 def test_a_markov_result_without_matplotlib_says_so_in_one_line(monkeypatch):
     from perfectplay import load_game, solve
     from perfectplay.web.pictures import policy_pictures

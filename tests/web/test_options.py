@@ -48,7 +48,7 @@ def positions(draw):
     return game, history, Objective(name, horizon, determine=draw(st.booleans()))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_every_bound_holds_the_exact_value(case):
     game, history, objective = case
@@ -131,3 +131,12 @@ def test_the_bounds_are_written_as_numbers_between(monkeypatch):
     assert '<td class="num">3.0625 – 3.2188</td><td class="num"></td>' in page
     assert 'data-value="at least 3" data-worst="at most 4"' in page
     assert '<td class="num">at least 3</td><td class="num">at most 4</td>' in page
+
+
+def test_bounds_found_before_are_not_worked_out_again():
+    game = load_game("mastermind(pegs=3,colors=4)")
+    lists = list(options_at(game, (), Objective()))
+    partial = lists[2].known  # one strategy worked out, two to go
+    again = list(options_at(game, (), Objective(), known=partial))
+    assert [found.label.split(":")[0] for found in again].count("best found, not proven") == 3
+    assert again[1].known[0] == partial[0] and again[-3].known == lists[4].known

@@ -64,7 +64,8 @@ class Option:
 @dataclass(frozen=True)
 class Options:
     """The options listed at a turn: `label` says in plain words what backs them,
-    `column` what their value is; `final` when no better list will come."""
+    `column` what their value is (between what, when `bounded`); `final` when no better
+    list will come."""
 
     label: str
     column: str
@@ -184,7 +185,7 @@ def bounded(
         f"best found, not proven: each guess's {value.format(horizon=objective.horizon)} "
         f"between the two numbers shown ({backed}); the exact ranking did not end in the "
         f"time the page gives it{waiting}",
-        f"{_column(objective)}, between",
+        _column(objective),
         tuple(listed),
         final=False,
         worst=objective.name != "worst",

@@ -665,13 +665,13 @@ def test_a_list_not_proven_says_so_and_shows_bounds(client):
     assert len(values) == 10
     for value, worst in values:  # the strategies worked out first, then the search's side
         assert (
-            re.fullmatch(r"\d\.\d{4} – \d\.\d{4}", value)
+            re.fullmatch(r"between \d\.\d{4} and \d\.\d{4}", value)
             and re.fullmatch(r"at most \d", worst)
             or (re.fullmatch(r"at least \d\.\d{4}", value) and worst == "")
         )
-    found = [v for v, _ in values if "–" in v]
-    assert values[: len(found)] == [(v, w) for v, w in values if "–" in v]
-    highs = [float(v.split(" – ")[1]) for v in found]
+    found = [v for v, _ in values if "between" in v]
+    assert values[: len(found)] == [(v, w) for v, w in values if "between" in v]
+    highs = [float(v.split()[-1]) for v in found]
     assert highs == sorted(highs) and all(2.9 < float(v.split()[-1]) < 3.5 for v, _ in values)
 
 

@@ -76,7 +76,7 @@ def test_the_bounded_list_comes_between_the_rule_of_thumb_and_the_exact_one():
     labels = [found.label.split(":")[0] for found in lists]
     assert labels == ["rule of thumb"] + ["best found, not proven"] * 4 + ["exact", "exact"]
     first, last = lists[1], lists[4]
-    assert first.column == "expected guesses, between" and first.bounded and first.worst
+    assert first.column == "expected guesses" and first.bounded and first.worst
     assert [o.bounds.high for o in first.rows] == [None] * 3
     assert first.label.endswith(
         "the exact ranking did not end in the time the page gives it; 3 of the 3 have no "
@@ -97,7 +97,7 @@ def test_the_chance_to_win_is_bounded_from_below_by_the_strategy():
     game = load_game("mastermind(pegs=3,colors=4)")
     lists = list(options_at(game, (), Objective("probability", 3)))
     found = lists[4]
-    assert found.column == "chance to win in 3, between"
+    assert found.column == "chance to win in 3"
     assert found.label.startswith(
         "best found, not proven: each guess's chance to win within 3 guesses lies between "
         "the two numbers shown (at least: a strategy playing it, then the most-parts rule "
@@ -119,7 +119,7 @@ def test_the_bounds_are_written_as_numbers_between(monkeypatch):
         Option("112", "", 8, 17, True, bounds=Bounds(Fraction(49, 16), Fraction(103, 32))),
         Option("111", "", 4, 27, True, bounds=Bounds(Fraction(3), None), worst_at_most=4),
     )
-    shown = Options("best found", "expected guesses, between", rows, False, True, True)
+    shown = Options("best found", "expected guesses", rows, False, True, True)
     monkeypatch.setattr(Jobs, "options", lambda self, *args: shown)
     jobs = Jobs()
     try:
@@ -129,6 +129,9 @@ def test_the_bounds_are_written_as_numbers_between(monkeypatch):
         jobs.close()
     assert "<th>expected guesses, between</th><th>worst case</th>" in page
     assert '<td class="num">3.0625 – 3.2188</td><td class="num"></td>' in page
+    # what the board's script says after the column's name, for the suggested guess
+    assert 'data-column="expected guesses"' in page
+    assert 'data-value="between 3.0625 and 3.2188" data-worst=""' in page
     assert 'data-value="at least 3" data-worst="at most 4"' in page
     assert '<td class="num">at least 3</td><td class="num">at most 4</td>' in page
 

@@ -10,7 +10,10 @@ from .feedback import Table, compute_feedback
 def sizes(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = True) -> np.ndarray:
     """sizes[i]: the sizes of the cells of `subset` under guess cand[i], zeros padding the
     row, the columns in no order a caller may rely on (``kernels.cell_sizes``: a small set
-    takes one column per secret, not one per feedback); what the heuristics score.
+    takes one column per secret, not one per feedback); what the heuristics score. A set
+    of fewer secrets than feedbacks is read from the table kept by secret
+    (``Table.by_secret``): every guess's feedbacks to a few secrets lie along those
+    secrets' rows, where the guesses' own rows scatter them (docs/measurements.md).
 
     With ``use_table=False`` the feedbacks are recomputed by the game's kernel instead of
     read from the table built once (the switch that shows what the table buys).
@@ -18,7 +21,10 @@ def sizes(table: Table, cand: np.ndarray, subset: np.ndarray, use_table: bool = 
     from .kernels import cell_sizes, counts_of_feedback
 
     if use_table and table.fb is not None:
-        return cell_sizes(table.fb, cand, subset, table.n_feedbacks)
+        rows = table.fb
+        if len(subset) < table.n_feedbacks and table.by_secret is not None:
+            rows = table.by_secret.T  # the same entries, read along each secret's row
+        return cell_sizes(rows, cand, subset, table.n_feedbacks)
     values = compute_feedback(table.game, table.guesses[cand], table.secrets[subset])
     return counts_of_feedback(values, table.n_feedbacks)
 

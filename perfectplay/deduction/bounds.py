@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -90,10 +90,11 @@ def bound_guesses(
     done = {b.guess: b for b in known if (b.high if high else b.low) is not None}
     found = []
     for g in np.asarray(guesses, dtype=np.int64).tolist():
-        bound = None if g in done else _search_bound(search, objective, g, subset, played, cap)
         if g in done:
             found.append(done[g])
-        elif bound is not None:
+            continue
+        bound = _search_bound(search, objective, g, subset, played, cap)
+        if bound is not None:
             found.append(Bounded(g, bound if high else None, None if high else bound))
     yield tuple(found)
     choose = _heuristic(game, score, played)
@@ -131,7 +132,11 @@ def _least_room(search: Search, size: int, limit: int) -> int:
     return next((c for c in range(limit + 1) if search.lower(size, c) == 0), INF)
 
 
-def _heuristic(game: DeductionGame, score: str, played: int):
+#: A strategy's chooser (``build_tree``'s): the guess on a set of secrets after a history.
+Chooser = Callable[[np.ndarray, History], int]
+
+
+def _heuristic(game: DeductionGame, score: str, played: int) -> Callable[[int], Chooser]:
     """The chooser of the strategies after each guess: the guess given at their root
     (``build_tree`` asks at the root's history length first), the heuristic `score`
     below, its choice on a set remembered where the history does not restrict guesses."""
@@ -162,7 +167,7 @@ def _with_strategy(
     entry: Bounded,
     subset: np.ndarray,
     position: History,
-    choose,
+    choose: Callable[[int], Chooser],
 ) -> Bounded:
     """`entry` with the strategy's side: the tree playing its guess, then the heuristic."""
     played, n = len(position), len(subset)

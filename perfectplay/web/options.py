@@ -152,14 +152,12 @@ BOUNDED = {
 }
 
 
-def bounded(
-    game, history, objective: Objective, picks: np.ndarray, known: tuple, rows: tuple
-) -> Options:
+def bounded(history, objective: Objective, picks: np.ndarray, known: tuple, rows: tuple) -> Options:
     """The rule of thumb's `rows` (of `picks`) with the bounds `known` (``engine.bounds``)
-    on each guess's value, the best found first: by the side a strategy gives (the most
-    it needs, or the least chance it wins), ties and guesses with no strategy yet as
-    the rule of thumb orders them. A guess with no bounds (no strategy after it fits
-    the guesses allowed) is left out."""
+    on each guess's value, the best found first: by what the strategy after it achieves
+    (the fewest guesses, or the most chance), ties and guesses with no strategy yet as
+    the rule of thumb orders them. A guess with no bounds (it learns nothing, or no
+    strategy after it fits the guesses allowed) is left out."""
     played = len(history)
     by_guess = {b.guess: b for b in known}
     listed = []
@@ -176,8 +174,8 @@ def bounded(
     side = "at least" if objective.name == "probability" else "at most"
     missing = sum(_found_first(objective, o.bounds)[0] for o in listed)
     waiting = (
-        f'; {missing} of the {len(listed)} have no "{side}" yet (their strategy not worked '
-        "out in the time the page gives it)"
+        f'; {missing} of the {len(listed)} {"has" if missing == 1 else "have"} no "{side}" '
+        "yet (the strategy not worked out in the time the page gives it)"
         if missing
         else ""
     )
@@ -263,7 +261,7 @@ def options_at(game, history, objective: Objective, top: int = TOP, known: tuple
     first = rule_of_thumb(game, history, objective, picks)
     yield first
     for found in engine_of(game).bounds(game, objective, history, picks, known=known):
-        yield bounded(game, history, objective, picks, found, first.rows)
+        yield bounded(history, objective, picks, found, first.rows)
     found = exact(game, history, objective, top)
     yield found
     yield with_worst(game, history, objective, found)

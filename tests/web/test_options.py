@@ -80,8 +80,9 @@ def test_the_bounded_list_comes_between_the_rule_of_thumb_and_the_exact_one():
     assert [o.bounds.high for o in first.rows] == [None] * 3
     assert first.label.endswith(
         "the exact ranking did not end in the time the page gives it; 3 of the 3 have no "
-        '"at most" yet (their strategy not worked out in the time the page gives it)'
+        '"at most" yet (the strategy not worked out in the time the page gives it)'
     )
+    assert '; 1 of the 3 has no "at most" yet' in lists[3].label
     # ordered by the strategy found (112: 103/32 guesses, then 123, then 111), each
     # between the search's bound and the exact value's strategy, worst case at most 4, 4, 5
     exact = {o.guess: Fraction(o.value.split("(")[1].rstrip(")")) for o in lists[5].rows}

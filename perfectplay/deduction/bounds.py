@@ -9,9 +9,10 @@ worst case) or at least (the chance to win within the horizon). Its worst case b
 the guess's worst case from above whatever the objective.
 
 The search's side: the guess itself plus the search's own lower bound of each cell it
-leaves (``Search.lower``: the rows the exact search prunes with, from the cells' sizes
-alone): expected guesses at least, the losses within the horizon at least (so the
-chance at most), the worst case at least.
+leaves, as the exact search prunes with it (``Search.lower``, the rows by the cells'
+sizes alone, and ``Search.cell_bound``, one look at a cell's own guesses, the larger):
+expected guesses at least, the losses within the horizon at least (so the chance at
+most), the worst case at least (by the rows).
 
 The strategies after each guess share their choices: in a game whose restriction does
 not make the history matter, the heuristic's guess on a set of secrets serves that set
@@ -93,7 +94,7 @@ def bound_guesses(
         if g in done:
             found.append(done[g])
             continue
-        bound = _search_bound(search, objective, g, subset, played, cap)
+        bound = _search_bound(search, objective, g, subset, position, cap)
         if bound is not None:
             found.append(Bounded(g, bound if high else None, None if high else bound))
     yield tuple(found)
@@ -105,11 +106,17 @@ def bound_guesses(
 
 
 def _search_bound(
-    search: Search, objective: Objective, guess: int, subset: np.ndarray, played: int, cap: int
+    search: Search,
+    objective: Objective,
+    guess: int,
+    subset: np.ndarray,
+    position: History,
+    cap: int,
 ) -> Fraction | None:
     """The search's side of `guess`'s value (from the start of the game); None when it
-    learns nothing or no strategy after it fits the guesses allowed."""
-    n = len(subset)
+    learns nothing or no strategy after it fits the guesses allowed. Each cell's bound
+    is the larger of its size's row and one look at its own guesses (``cell_bound``)."""
+    n, played = len(subset), len(position)
     parts = search.cells(guess, subset)
     if learns_nothing(parts, n):
         return None
@@ -117,7 +124,11 @@ def _search_bound(
         deepest = max((_least_room(search, len(part), cap - 1) for _, part in parts), default=0)
         return None if deepest >= INF else Fraction(played + 1 + deepest)
     total = search.objective.node_cost * n + sum(
-        search.lower(len(part), cap - 1) for _, part in parts
+        max(
+            search.lower(len(part), cap - 1),
+            search.cell_bound(part, position + ((guess, f),), cap - 1),
+        )
+        for f, part in parts
     )
     if total >= INF:
         return None

@@ -90,7 +90,7 @@ def test_the_bounded_list_comes_between_the_rule_of_thumb_and_the_exact_one():
     assert [o.worst_at_most for o in last.rows] == [4, 4, 5]
     for o in last.rows:
         assert o.bounds.low <= exact[o.guess] <= o.bounds.high
-    assert last.rows[0].bounds == Bounds(Fraction(49, 16), Fraction(103, 32))  # (as rank's 112)
+    assert last.rows[0].bounds == Bounds(Fraction(201, 64), Fraction(103, 32))  # (as rank's 112)
     assert "have no" not in last.label
 
 

@@ -78,6 +78,20 @@ class Options:
     #: The engine's bounds the rows were made from (``engine.bounds``), for a later
     #: worker at the same position to go on from.
     known: tuple = ()
+    #: What the worst case shown is, or why none is ("": a list that values no guess, or
+    #: whose values are the worst case).
+    worst_note: str = ""
+
+
+#: What a list's worst-case column holds, in plain words.
+WORST_EXACT = (
+    "worst case: the fewest guesses to the end, this one included, that find every secret after it"
+)
+WORST_AT_MOST = (
+    "worst case: at most that of the strategy behind the bounds (the fewest guesses to the "
+    "end, this one included, that find every secret after the guess are no more)"
+)
+WORST_LATE = "worst case: not worked out in the time the page gives it"
 
 
 def _rows(engine, game, left, picks) -> tuple[Option, ...]:
@@ -189,6 +203,7 @@ def bounded(history, objective: Objective, picks: np.ndarray, known: tuple, rows
         worst=objective.name != "worst",
         bounded=True,
         known=known,
+        worst_note="" if objective.name == "worst" else WORST_AT_MOST,
     )
 
 
@@ -209,7 +224,10 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
     values = []
     for p in shown:
         value = _to_the_end(objective, played, p.value)
-        values.append(f"{float(value):.4f} ({format_value(value)})")
+        worst = objective.name == "worst"  # (a whole number of guesses)
+        values.append(
+            format_value(value) if worst else f"{float(value):.4f} ({format_value(value)})"
+        )
     best = sum(p.canonical for p in ranking.optimal())
     what = (
         f"the chance to win within {objective.horizon} guesses"
@@ -226,13 +244,17 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
         _column(objective),
         tuple(replace(o, value=v, best=i < best) for i, (o, v) in enumerate(zip(rows, values))),
         final=False,
+        worst_note="" if objective.name == "worst" else WORST_LATE,
     )
 
 
 def with_worst(game, history, objective: Objective, found: Options) -> Options:
     """The exact list `found` with each guess's worst case: the fewest guesses to the end,
     this one included, that find every secret after it (the ranking under ``worst``); the
-    list as it is, marked final, where the game ranks no worst case."""
+    list as it is, marked final, where the game ranks no worst case or the values are
+    the worst case already."""
+    if objective.name == "worst":
+        return replace(found, final=True)
     played = len(history)
     try:
         ranking = engine_of(game).ranking(
@@ -245,7 +267,7 @@ def with_worst(game, history, objective: Objective, found: Options) -> Options:
         replace(o, worst=None if o.guess not in index else int(index[o.guess].value) - played)
         for o in found.rows
     )
-    return replace(found, rows=rows, final=True, worst=True)
+    return replace(found, rows=rows, final=True, worst=True, worst_note=WORST_EXACT)
 
 
 def _marked(n: int) -> str:

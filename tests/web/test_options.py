@@ -109,6 +109,30 @@ def test_the_chance_to_win_is_bounded_from_below_by_the_strategy():
     assert all(o.bounds.high <= 1 for o in found.rows)
 
 
+def test_under_the_worst_case_the_values_are_the_worst_case_once():
+    game = load_game("mastermind(pegs=3,colors=4)")
+    lists = list(options_at(game, (), Objective("worst")))
+    found, final = lists[4], lists[-1]
+    assert found.column == "worst case" and not found.worst and found.worst_note == ""
+    assert found.label.startswith(
+        "best found, not proven: each guess's worst case to the end, this one included, "
+        "lies between the two numbers shown"
+    )
+    # (rows by the strategy's worst case, ties as the rule of thumb orders them; no part
+    # of 15 secrets or more fits within two more guesses, whatever they are)
+    assert [(o.guess, o.bounds.low, o.bounds.high) for o in found.rows] == [
+        ("123", 4, 4),
+        ("112", 4, 4),
+        ("111", 4, 5),
+    ]
+    assert final.final and final.column == "worst case" and not final.worst
+    assert [(o.guess, o.value, o.best) for o in final.rows] == [
+        ("112", "4", True),
+        ("123", "4", True),
+        ("111", "5", False),
+    ]
+
+
 def test_the_bounds_are_written_as_numbers_between(monkeypatch):
     from starlette.testclient import TestClient
 

@@ -159,7 +159,7 @@ def test_a_game_of_more_symbols_than_int8_codes_hold_is_refused(monkeypatch):
 
     check_game(_numbers(128)(), samples=50)  # the most int8 codes hold
     wide = _numbers(200)
-    limit = "numbers(): 200 symbols are more than int8 codes hold (at most 128: symbols 0 to 127)"
+    limit = "numbers: 200 symbols are more than int8 codes hold (at most 128: symbols 0 to 127)"
     with pytest.raises(AssertionError, match=limit.replace("(", r"\(").replace(")", r"\)")):
         check_game(wide())
     with pytest.raises(Unsupported, match="at most 128"):

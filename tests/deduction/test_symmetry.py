@@ -172,7 +172,7 @@ def test_a_symmetry_left_undeclared_is_found_used_and_said(monkeypatch):
     assert json.loads(res.stdout)["value"] == "715/144"
     assert res.stderr.count("perfectplay: note:") == 1, res.stderr
     assert (
-        "bagels() declares no symmetry, but its rules keep every permutation of the 3 "
+        "bagels declares no symmetry, but its rules keep every permutation of the 3 "
         "positions and every relabelling of the symbols (checked on every guess and secret): "
         "the search uses it, 1 first guess to try instead of 720; declaring it (symmetry() "
         "returning Symmetry.full(3, symbols=True)) skips this check"

@@ -57,10 +57,26 @@ KEEP = 20
 #: Options workers ranking at once (``web/options.py``); a board that finds them busy
 #: shows none this time.
 OPTIONS_AT_ONCE = 1
+#: Reviews valued at once, each by one worker that goes on after its page answered.
+REVIEWS_AT_ONCE = 1
+#: Seconds a review's worker may go on (the board's script asks again, a second apart,
+#: for about this long; pricing a Wordle opening other than the book's takes about 5 s).
+REVIEW_WORK = 20.0
 #: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
 HEURISTIC_GRACE = 0.5
 #: Suggestions kept, by game and position (a position seen again answers at once).
 ADVICE_KEPT = 512
+
+
+@dataclass(frozen=True)
+class Valuing:
+    """The values of a review's positions known so far (``Jobs.values``), by position,
+    and how its valuing stands: "done" (all known), "working" (a worker goes on: ask
+    again), "given up" (its worker ran out of time) or "busy" (another review's worker
+    has the place)."""
+
+    known: dict
+    state: str
 
 
 class Busy(PerfectplayError):
@@ -342,6 +358,7 @@ class Jobs:
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
         self._bounds: OrderedDict[tuple, tuple] = OrderedDict()  # bounds found, by position
         self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
+        self._reviews: dict[tuple, threading.Thread] = {}  # reviews being valued, by game
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -525,42 +542,56 @@ class Jobs:
         positions: list[tuple[str, int | None]],
         objective: Objective,
         budget: float,
-    ):
+    ) -> Valuing:
         """The values (``review.PositionValues``) under `objective` at the deduction
         `positions` of the game `spec` ((moves, the guess played there or None) each)
-        that are known or worked
-        out within `budget` seconds, by position (kept, so that asking again goes
-        further), and how many were worked out now (None: none could be, the place for
-        it being taken)."""
-        found, todo = {}, []
+        known after `budget` seconds: a worker values those not known yet, the last
+        first, and goes on after the page answered (for up to `REVIEW_WORK` seconds),
+        keeping each value as it comes, so that asking again finds more."""
+        review = (spec, objective)
         with self._lock:
-            for key in positions:
-                if (spec, objective, *key) in self._values:
-                    found[key] = self._values[(spec, objective, *key)]
-                else:
-                    todo.append(key)
-            if not todo:
-                return found, 0
-            if self._closed or self._ranking >= OPTIONS_AT_ONCE:
-                return found, None
-            self._ranking += 1
-        got: list = []
-        try:
-            self._run_worker(
-                _values,
-                (spec, todo, objective),
-                budget,
-                lambda answer: got.append(answer) or len(got) == len(todo),
-            )
-        finally:
+            if not self._unknown(review, positions):
+                return Valuing(self._known(review, positions), "done")
+            running = self._reviews.get(review)
+            if running is None:
+                if self._closed or len(self._reviews) >= REVIEWS_AT_ONCE:
+                    return Valuing(self._known(review, positions), "busy")
+                todo = self._unknown(review, positions)
+                running = threading.Thread(target=self._review, args=(review, todo), daemon=True)
+                self._reviews[review] = running
+                running.start()
+        running.join(budget)
+        with self._lock:
+            known = self._known(review, positions)
+            if len(known) == len(positions):
+                return Valuing(known, "done")
+            return Valuing(known, "working" if running.is_alive() else "given up")
+
+    def _known(self, review: tuple, positions: list) -> dict:
+        return {k: self._values[(*review, *k)] for k in positions if (*review, *k) in self._values}
+
+    def _unknown(self, review: tuple, positions: list) -> list:
+        return [k for k in positions if (*review, *k) not in self._values]
+
+    def _review(self, review: tuple, todo: list) -> None:
+        """A review's values worker, run by a thread of the server: each value kept as it
+        arrives; ended after `REVIEW_WORK` seconds."""
+        left = set(todo)
+
+        def arrived(answer) -> bool:
+            moves, played, value = answer
             with self._lock:
-                self._ranking -= 1
-                for moves, played, value in got:
-                    self._values[(spec, objective, moves, played)] = value
+                self._values[(*review, moves, played)] = value
                 while len(self._values) > ADVICE_KEPT:
                     self._values.popitem(last=False)
-        found.update({(moves, played): value for moves, played, value in got})
-        return found, len(got)
+            left.discard((moves, played))
+            return not left
+
+        try:
+            self._run_worker(_values, (review[0], todo, review[1]), REVIEW_WORK, arrived)
+        finally:
+            with self._lock:
+                self._reviews.pop(review, None)
 
     # --- options ----------------------------------------------------------------------
     def options(self, spec: str, moves: str, objective: str, horizon: int | None, budget: float):

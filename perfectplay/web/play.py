@@ -28,6 +28,7 @@ from ..objectives import WITHIN, Objective
 from .render import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
+from .jobs import REVIEW_WORK
 from .pads import pad_of
 from .review import markov_review
 
@@ -303,8 +304,8 @@ def review_page(request: Request) -> Response:
     board's objective: every guess beside the optimal one with its value from there
     (the guesses to the end after it, or its chance to win within the horizon), and the
     luck of each feedback; a page of its own, which the board's script places on the
-    board. The values are worked out within `OPTIONS_BUDGET` and kept, so that the page
-    asked again goes further."""
+    board. It answers after `OPTIONS_BUDGET` seconds with the values known; their worker
+    goes on (``jobs.Jobs.values``), so that the page asked again goes further."""
     from .review import deduction_review, reviewed
 
     q, base, game, engine, history = _deduction_moves(request, "shows its review on its board")
@@ -316,23 +317,24 @@ def review_page(request: Request) -> Response:
         (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
         for i in range(len(history) + (0 if solved else 1))
     ]
-    known, fresh = request.app.state.jobs.values(str(game), positions, aim, OPTIONS_BUDGET)
-    values = {i: known[key] for i, key in enumerate(positions) if key in known}
+    valuing = request.app.state.jobs.values(str(game), positions, aim, OPTIONS_BUDGET)
+    values = {i: valuing.known[key] for i, key in enumerate(positions) if key in valuing.known}
     review = deduction_review(game, history, values, solved, chance)
     complete = len(review.moves) == len(history)
-    if complete:
-        state = ""
-    elif fresh is None:
-        state = "being worked out for another board: reload for the rest"
-    elif fresh:
-        state = "the others are being worked out: reload for them"
-    else:  # a whole budget spent on the position before: the page cannot value it
-        unreviewed = len(history) - len(review.moves)
-        state = (
+    unreviewed = len(history) - len(review.moves)
+    state = (
+        ""
+        if complete
+        else "being worked out for another board: reload for the rest"
+        if valuing.state == "busy"
+        else "the others are being worked out: reload for them"
+        if valuing.state == "working"
+        else (
             f"the first {unreviewed} {'is' if unreviewed == 1 else 'are'} not: valuing "
-            f"the position of guess {unreviewed} exactly takes longer than this page's "
-            f"{OPTIONS_BUDGET} s (the command line's rank values it)"
+            f"the position of guess {unreviewed} exactly takes longer than the "
+            f"{REVIEW_WORK:.0f} s the page gives it (the command line's rank values it)"
         )
+    )
     return templates.TemplateResponse(
         request,
         "review.html",
@@ -341,7 +343,7 @@ def review_page(request: Request) -> Response:
             "review": review,
             "total": len(history),
             "complete": complete,
-            "final": complete or fresh == 0,
+            "final": complete or valuing.state == "given up",
             "state": state,
             "paid": len(review.moves),
             "chance": chance,

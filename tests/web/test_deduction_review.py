@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from fractions import Fraction
 from functools import cache
 
@@ -158,3 +159,34 @@ def test_a_review_values_wordles_start_from_its_proven_opening_book():
     salet = next(i for i, c in enumerate(wordle.guesses()) if wordle.format_code(c) == "salet")
     found = position_values(wordle, (), salet)
     assert (found.best, found.best_guess, found.played) == (Fraction(7920, 2315), salet, found.best)
+
+
+def test_a_wordle_game_opened_off_the_book_is_reviewed_whole_by_asking_again(client):
+    """Pricing an opening other than the book's takes seconds, past the page's 1.5 s: the
+    values' worker goes on after the page answered, and the page asked again (as the
+    board's script asks, a second apart) reviews every guess."""
+    wordle = load_game("wordle")
+    codes = [wordle.format_code(c) for c in wordle.guesses()]
+    secret = wordle.guesses()[codes.index("cigar")]
+    moves = ",".join(
+        f"{w}:{wordle.format_feedback(int(wordle.feedback(wordle.guesses()[codes.index(w)], secret)))}"
+        for w in ("crane", "pilot", "cigar")
+    )
+    states = []
+    for _ in range(30):
+        page = html.unescape(
+            client.get(f"/play/wordle/review?secret=yours&seed=1&moves={moves}").text
+        )
+        states.append(re.search(r'id="review-state">([^<]*)<', page).group(1))
+        if 'class="final"' in page:
+            break
+        time.sleep(1)
+    assert states[-1].startswith("review of the game: every guess"), states
+    assert " of 3 guesses reviewed" in states[0], states  # (the page did not wait for crane)
+    rows = re.findall(r"<tr(?: class=\"lossy\")?><td>(\d)\.", page)
+    assert rows == ["1", "2", "3"]
+    said = re.sub(r"<[^>]+>", "", re.search(r'id="review-sum">(.*?)</p>', page, re.S).group(1))
+    assert (
+        said.startswith("Expected at the start: 3.4212 expected guesses")
+        and ": 3.0000, what was paid (3)" in said
+    )

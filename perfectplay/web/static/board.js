@@ -107,19 +107,26 @@
     form.addEventListener("submit", () => { if (!feedback.value.trim()) write(); });
   }
 
-  // the best guesses with their numbers; a click on one enters it
-  const options = document.getElementById("options");
-  if (options) {
-    place(options, "options-list", "#options-table", 6, (section) => {
-      section.querySelectorAll("a.pick").forEach((a) => a.addEventListener("click", (e) => {
+  // the best guesses with their numbers; a click on one enters it. A list not final yet
+  // (the rule of thumb's, or bounds still being worked out) is asked for again a little
+  // later (up to `OPTIONS_ASKED` times): each time the server goes further.
+  const OPTIONS_ASKED = 8;
+  function placeOptions(section, asked) {
+    place(section, "options-list", "#options-table", 6, (placed) => {
+      placed.querySelectorAll("a.pick").forEach((a) => a.addEventListener("click", (e) => {
         e.preventDefault();
         guess.value = a.dataset.guess;
         show();
         guess.focus();
       }));
-      sayValue(section);
+      sayValue(placed);
+      if (!placed.querySelector("#options-label.final") && asked < OPTIONS_ASKED) {
+        setTimeout(() => placeOptions(section, asked + 1), 1500);
+      }
     });
   }
+  const options = document.getElementById("options");
+  if (options) placeOptions(options, 1);
 
   // the suggestion's value, where the list of options values it
   function sayValue(section) {

@@ -121,14 +121,15 @@ def _picks(game, history, objective: Objective, top: int = TOP) -> np.ndarray:
     return engine_of(game).rule_of_thumb(game, objective, history, "most-parts")[:top]
 
 
-def rule_of_thumb(game, history, objective: Objective, picks: np.ndarray) -> Options:
-    """The rule of thumb's guesses `picks` (``_picks``), with no number."""
+def rule_of_thumb(game, left: np.ndarray, picks: np.ndarray) -> Options:
+    """The rule of thumb's guesses `picks` (``_picks``), with no number, each with how it
+    splits the secrets `left`."""
     return Options(
         "rule of thumb: most parts, not proven best; no expected guesses are shown, the "
         "exact ranking not having ended in the time the page gives it (the rule of thumb "
         "proves no number)",
         "",
-        _rows(engine_of(game), game, consistent_secrets(game, history), picks),
+        _rows(engine_of(game), game, left, picks),
         final=False,
     )
 
@@ -215,8 +216,9 @@ def _found_first(objective: Objective, bounds: Bounds) -> tuple[bool, Fraction]:
     return (bounds.high is None, bounds.high or Fraction(0))
 
 
-def exact(game, history, objective: Objective, top: int = TOP) -> Options:
-    """The `top` guesses of the exact ranking, each with its value to the end of the game."""
+def exact(game, history, left: np.ndarray, objective: Objective, top: int = TOP) -> Options:
+    """The `top` guesses of the exact ranking, each with its value to the end of the game
+    and how it splits the secrets `left`."""
     engine = engine_of(game)
     ranking = engine.ranking(game, objective, history)
     shown = [p for p in ranking.guesses if p.canonical][:top]
@@ -236,7 +238,6 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
         if objective.name == "worst"
         else "the expected guesses to the end, this one included"
     )
-    left = consistent_secrets(game, history)
     rows = _rows(engine, game, left, [p.guess for p in shown])
     return Options(
         f"exact: every guess valued to the end ({what}), one of each kind of guess alike "
@@ -250,22 +251,23 @@ def exact(game, history, objective: Objective, top: int = TOP) -> Options:
 
 def with_worst(game, history, objective: Objective, found: Options) -> Options:
     """The exact list `found` with each guess's worst case: the fewest guesses to the end,
-    this one included, that find every secret after it (the ranking under ``worst``); the
-    list as it is, marked final, where the game ranks no worst case or the values are
-    the worst case already."""
+    this one included, that find every secret after it (each listed guess priced under
+    ``worst``); the list as it is, marked final, where the game prices no worst case or
+    the values are the worst case already."""
     if objective.name == "worst":
         return replace(found, final=True)
-    played = len(history)
+    engine, played = engine_of(game), len(history)
+    worst = Objective("worst", determine=objective.determine)
     try:
-        ranking = engine_of(game).ranking(
-            game, Objective("worst", determine=objective.determine), history
-        )
+        prices = [
+            engine.price(game, worst, history, engine.guess_index(game, o.guess))
+            for o in found.rows
+        ]
     except PerfectplayError:
         return replace(found, final=True)
-    index = {game.format_code(game.guesses()[p.guess]): p for p in ranking.guesses}
     rows = tuple(
-        replace(o, worst=None if o.guess not in index else int(index[o.guess].value) - played)
-        for o in found.rows
+        replace(o, worst=None if price is None else int(price) - played)
+        for o, price in zip(found.rows, prices)
     )
     return replace(found, rows=rows, final=True, worst=True, worst_note=WORST_EXACT)
 
@@ -280,10 +282,11 @@ def options_at(game, history, objective: Objective, top: int = TOP, known: tuple
     worker at once), then the exact list, then the exact one with each guess's worst
     case (a worker sends each as it comes)."""
     picks = _picks(game, history, objective, top)
-    first = rule_of_thumb(game, history, objective, picks)
+    left = consistent_secrets(game, history)
+    first = rule_of_thumb(game, left, picks)
     yield first
     for found in engine_of(game).bounds(game, objective, history, picks, known=known):
         yield bounded(history, objective, picks, found, first.rows)
-    found = exact(game, history, objective, top)
+    found = exact(game, history, left, objective, top)
     yield found
     yield with_worst(game, history, objective, found)

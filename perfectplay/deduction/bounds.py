@@ -54,6 +54,9 @@ class Bounded:
     low: Fraction | None
     high: Fraction | None
     worst: int | None = None
+    #: The rule of thumb cannot play on after the guess (a set of secrets where the
+    #: rules leave no guess that helps): no strategy's side will come.
+    stuck: bool = False
 
 
 def _strategy_gives_high(objective: Objective) -> bool:
@@ -74,9 +77,10 @@ def bound_guesses(
     """The bounds of each of `guesses` after `position` as they are known: first every
     guess with the search's side alone (quick: its cells' sizes), then once more each
     time one more guess has its strategy's side too, in the order given (those `known`
-    with it from an earlier call at the same position at once). A guess that no
-    strategy can follow within the guesses the ranking allows, or that learns nothing, is
-    left out, as ``rank`` leaves it out."""
+    with it from an earlier call at the same position at once). A guess that learns
+    nothing, or after which the search's bound shows no strategy fits the guesses the
+    ranking allows, is left out, as ``rank`` leaves it out; one after which the rule of
+    thumb finds no useful guess somewhere is marked `stuck` (no strategy's side)."""
     if objective.name not in ("expected", "worst", "probability"):
         raise Unsupported(f"bounds are for expected, worst or probability, not {objective.name!r}")
     table = build_table(game)
@@ -88,7 +92,7 @@ def bound_guesses(
     search = search_for(game, core_objective(name, objective.determine), SpeedUps())
     cap = guesses_cap(game, objective, table, n, played)
     high = _strategy_gives_high(objective)
-    done = {b.guess: b for b in known if (b.high if high else b.low) is not None}
+    done = {b.guess: b for b in known if b.stuck or (b.high if high else b.low) is not None}
     found = []
     for g in np.asarray(guesses, dtype=np.int64).tolist():
         if g in done:
@@ -182,7 +186,10 @@ def _with_strategy(
 ) -> Bounded:
     """`entry` with the strategy's side: the tree playing its guess, then the heuristic."""
     played, n = len(position), len(subset)
-    root = build_tree(table, subset, position, choose(entry.guess))
+    try:
+        root = build_tree(table, subset, position, choose(entry.guess))
+    except Unsupported:  # the rules leave the rule of thumb no useful guess somewhere
+        return replace(entry, stuck=True)
     if objective.determine:
         root = prune_determined(table, root, subset)
     stats = tree_stats(table, root, subset, played, objective.determine)

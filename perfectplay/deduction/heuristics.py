@@ -85,9 +85,14 @@ def heuristic_guess(
         raise Unsupported(
             f"unknown strategy {method!r} (known: optimal, {', '.join(SCORES)})"
         ) from None
-    if len(subset) <= 2:
-        return int(table.guess_of_secret[subset[0]])
+    if len(subset) <= 2:  # guess one of them, where the rules allow it here
+        g = int(table.guess_of_secret[subset[0]])
+        allowed = table.game.restrict_guesses(history, table.guesses[[g]])
+        if allowed is None or allowed[0]:
+            return g
     cand = search.candidates(subset, history)
+    if not len(cand):
+        raise Unsupported(f"no guess the rules allow is left after {len(history)} guesses")
     if obvious:
         g = obvious_guess(search, subset, cand, use_table)
         if g >= 0:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import Unsupported
 from .feedback import Table
 from .model import History
 from .partition import cells
@@ -68,10 +69,18 @@ class Wins:
 def build_tree(
     table: Table, subset: np.ndarray, history: History, choose: Callable[[np.ndarray, History], int]
 ) -> Node:
-    """The tree playing ``choose(consistent set, history)`` at every node from `subset`."""
+    """The tree playing ``choose(consistent set, history)`` at every node from `subset`;
+    refused in one line where a guess chosen learns nothing (the tree would not end)."""
     node = Node(choose(subset, history))
     for f, part in cells(table, node.guess, subset):
         if f != table.solved:
+            if len(part) == len(subset):
+                many = len(subset)
+                raise Unsupported(
+                    f"the strategy is stuck after {len(history)} guesses: the rules allow "
+                    f"no guess that helps with the {many} secret{'s' if many != 1 else ''} "
+                    "still possible"
+                )
             node.children[f] = build_tree(table, part, history + ((node.guess, f),), choose)
     return node
 

@@ -175,10 +175,11 @@ def bounded(history, objective: Objective, picks: np.ndarray, known: tuple, rows
     strategy after it fits the guesses allowed) is left out."""
     played = len(history)
     by_guess = {b.guess: b for b in known}
-    listed = []
+    listed, stuck = [], 0
     for g, row in zip(np.asarray(picks).tolist(), rows):
         b = by_guess.get(g)
         if b is not None:
+            stuck += b.stuck
             low, high = (
                 None if v is None else _to_the_end(objective, played, v) for v in (b.low, b.high)
             )
@@ -187,11 +188,16 @@ def bounded(history, objective: Objective, picks: np.ndarray, known: tuple, rows
     listed.sort(key=lambda o: _found_first(objective, o.bounds))
     value, backed = BOUNDED[objective.name]
     side = "at least" if objective.name == "probability" else "at most"
-    missing = sum(_found_first(objective, o.bounds)[0] for o in listed)
+    missing = sum(_found_first(objective, o.bounds)[0] for o in listed) - stuck
     waiting = (
         f'; {missing} of the {len(listed)} {"has" if missing == 1 else "have"} no "{side}" '
         "yet (the strategy not worked out in the time the page gives it)"
         if missing
+        else ""
+    ) + (
+        f'; {stuck} {"has" if stuck == 1 else "have"} no "{side}": the rule of thumb cannot '
+        "play on after it (the rules leave it no useful guess somewhere)"
+        if stuck
         else ""
     )
     return Options(

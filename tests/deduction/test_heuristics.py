@@ -58,3 +58,16 @@ def test_cell_sizes_are_the_partition_whatever_the_set(spec):
         for g, row in zip(cand, got):
             cells = np.unique(table.fb[g, subset], return_counts=True)[1]
             assert sorted(row[row > 0]) == sorted(cells)
+
+
+def test_a_heuristic_plays_only_guesses_the_rules_allow():
+    """Under item matching's restrict=items an Incorrect bars an item everywhere, so a
+    secret still possible may be no allowed guess: the rule of thumb used to guess it
+    anyway (2.65625, below the optimum 2.75); it now finds itself stuck, in one line."""
+    from perfectplay.errors import Unsupported
+    from perfectplay.objectives import Objective
+
+    game = load_game("item-matching", ["slots=3", "items=4", "turns=3", "restrict=items"])
+    assert solve(game, Objective()).value == pytest.approx(2.75)
+    with pytest.raises(Unsupported, match="the strategy is stuck after 2 guesses"):
+        solve(game, Objective(), strategy="most-parts")

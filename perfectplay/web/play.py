@@ -17,6 +17,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 import numpy as np
@@ -28,7 +29,7 @@ from ..objectives import WITHIN, Objective
 from .render import templates
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
-from .jobs import REVIEW_WORK
+from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
 
@@ -138,31 +139,59 @@ def _board_objective(game, query, read):
         return read(game, {}), f"{err}: the board plays the game's own objective"
 
 
-def _moves(game, engine, text: str, hidden: int | None):
-    """The moves of the address that the game allows, and why the rest were refused
-    ("" if none were): unreadable moves, feedback no secret (or not the page's secret)
-    gives, moves after the solve."""
+@dataclass(frozen=True)
+class Moves:
+    """The moves of a board's address that the game allows (`history`), the secrets
+    they leave (`left`, indices) and why the rest were refused (`refused`; "" if none
+    were)."""
+
+    history: tuple
+    left: np.ndarray
+    refused: str = ""
+
+
+def _moves(game, engine, text: str, hidden: int | None, limit: int | None) -> Moves:
+    """The moves of the address that the game allows: refused are unreadable moves,
+    feedback no secret (or not the page's secret) gives, and moves past the `limit` of
+    guesses the board's rules allow."""
+    secrets_ = game.secrets()
     try:
         history = engine.parse_position(game, text)
     except PerfectplayError as err:
-        return (), f"the moves in the address cannot be read ({_plain(game, err)}): a new game"
+        return Moves(
+            (),
+            np.arange(len(secrets_)),
+            f"the moves in the address cannot be read ({_plain(game, err)}): a new game",
+        )
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
-    guesses, secrets_ = game.guesses(), game.secrets()
+    guesses = game.guesses()
     left = np.arange(len(secrets_))  # the secrets the moves so far leave, move by move
     for i, (g, f) in enumerate(history):
         shown = f"move {i + 1} ({game.format_code(guesses[g])} answered {game.format_feedback(f)})"
+        if limit is not None and i >= limit:
+            return Moves(
+                history[:i],
+                left,
+                f"{shown} is past the {limit} guesses the rules allow: the board shows the "
+                "moves before it",
+            )
         if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
-            return history[:i], (
+            return Moves(
+                history[:i],
+                left,
                 f"{shown} is not what this board's secret answers: the board shows the "
-                "moves before it"
+                "moves before it",
             )
-        left = left[engine.feedback(game, guesses[[g]], secrets_[left])[0] == f]
-        if not len(left):
-            return history[:i], (
-                f"{shown}: no secret gives all these answers; the board shows the moves before it"
+        after = left[engine.feedback(game, guesses[[g]], secrets_[left])[0] == f]
+        if not len(after):
+            return Moves(
+                history[:i],
+                left,
+                f"{shown}: no secret gives all these answers; the board shows the moves before it",
             )
-    return history, ""
+        left = after
+    return Moves(history, left)
 
 
 def _plain(game, err: Exception) -> str:
@@ -176,7 +205,6 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     refusal (a guess the rules or the secrets refuse, moves the address gets wrong)
     is said on the board, which stays where the game was."""
     from ..engine import engine_of
-    from ..play.deduction_play import consistent_secrets
 
     engine = engine_of(game)
     q = request.query_params
@@ -184,12 +212,12 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     rules, refused = _board_objective(game, q, read_rules)
     guesses, secrets_ = game.guesses(), game.secrets()
     hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
-    history, message = _moves(game, engine, q.get("moves", ""), hidden)
-    message = message or refused
+    moved = _moves(game, engine, q.get("moves", ""), hidden, rules.limit)
+    history, left = moved.history, moved.left
+    message = moved.refused or refused
     if refused:  # (the board's links leave them out)
         base = {k: v for k, v in base.items() if k not in ("objective", "horizon")}
     status = 400 if message else 200
-    left = consistent_secrets(game, history)
     moves = engine.format_position(game, history)
     base = {**base, "secret": mode}
     solved = bool(history) and history[-1][1] == game.solved_feedback()
@@ -258,11 +286,23 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     )
 
 
-def _deduction_moves(request: Request, elsewhere: str):
-    """(query, the board's address less its moves, game, engine, moves) of a deduction
-    board's page of its own (its options, its review): the game and the moves its address
-    names, or one line refusing them (a Markov game `elsewhere`: where it shows them
-    instead)."""
+@dataclass(frozen=True)
+class BoardPage:
+    """A deduction board's page of its own (its options, its review): the address's
+    query, the board's address less its moves (`base`), the game, its engine, the moves
+    and the board's rules."""
+
+    query: Any
+    base: dict
+    game: Any
+    engine: Any
+    history: tuple
+    rules: Rules
+
+
+def _board_page(request: Request, elsewhere: str) -> BoardPage:
+    """The board page the address names, or one line refusing its game (a Markov game
+    `elsewhere`: where it shows them instead) or its moves."""
     from ..engine import engine_of
 
     q = request.query_params
@@ -270,10 +310,12 @@ def _deduction_moves(request: Request, elsewhere: str):
     if game.kind != "deduction":
         raise PerfectplayError(f"{game.name} {elsewhere}")
     engine = engine_of(game)
-    history, message = _moves(game, engine, q.get("moves", ""), None)
-    if message:
-        raise PerfectplayError(message)
-    return q, {k: v for k, v in q.items() if k not in BOARD_MOVES}, game, engine, history
+    rules, _ = _board_objective(game, q, read_rules)
+    moved = _moves(game, engine, q.get("moves", ""), None, rules.limit)
+    if moved.refused:
+        raise PerfectplayError(moved.refused)
+    base = {k: v for k, v in q.items() if k not in BOARD_MOVES}
+    return BoardPage(q, base, game, engine, moved.history, rules)
 
 
 def options_page(request: Request) -> Response:
@@ -281,12 +323,14 @@ def options_page(request: Request) -> Response:
     a page of its own, whose list the board's script places on the board. The address is
     the board's; each guess links to the board with that guess played (advising: entered,
     for the player to add what the other game answered)."""
-    q, base, game, engine, history = _deduction_moves(request, "lists its choices on its board")
-    rules, _ = _board_objective(game, q, read_rules)
-    moves = engine.format_position(game, history)
-    aim = rules.aim()  # the guesses' costs are not ranked: their chance to win is
-    objective = "probability" if aim.name == "probability-then-cost" else aim.name
-    found = request.app.state.jobs.options(str(game), moves, objective, aim.horizon, OPTIONS_BUDGET)
+    from .review import reviewed
+
+    page = _board_page(request, "lists its choices on its board")
+    game, base = page.game, page.base
+    moves = page.engine.format_position(game, page.history)
+    aim = reviewed(page.rules.aim())  # the guesses' costs are not ranked, their chance is
+    jobs = request.app.state.jobs
+    found = jobs.options(str(game), moves, aim.name, aim.horizon, OPTIONS_BUDGET)
     return templates.TemplateResponse(
         request,
         "options.html",
@@ -308,8 +352,8 @@ def review_page(request: Request) -> Response:
     goes on (``jobs.Jobs.values``), so that the page asked again goes further."""
     from .review import deduction_review, reviewed
 
-    q, base, game, engine, history = _deduction_moves(request, "shows its review on its board")
-    rules, _ = _board_objective(game, q, read_rules)
+    page = _board_page(request, "shows its review on its board")
+    game, engine, history, rules = page.game, page.engine, page.history, page.rules
     aim = reviewed(rules.aim())
     chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
@@ -317,7 +361,10 @@ def review_page(request: Request) -> Response:
         (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
         for i in range(len(history) + (0 if solved else 1))
     ]
-    valuing = request.app.state.jobs.values(str(game), positions, aim, OPTIONS_BUDGET)
+    jobs = request.app.state.jobs
+    valuing = (  # (nothing to value before the first guess)
+        jobs.values(str(game), positions, aim, OPTIONS_BUDGET) if history else Valuing({}, "done")
+    )
     values = {i: valuing.known[key] for i, key in enumerate(positions) if key in valuing.known}
     review = deduction_review(game, history, values, solved, chance)
     complete = len(review.moves) == len(history)
@@ -350,7 +397,7 @@ def review_page(request: Request) -> Response:
             "solved": solved,
             "over": not solved and rules.limit is not None and len(history) >= rules.limit,
             "unit": UNITS[aim.name].format(horizon=aim.horizon),
-            "board_url": _url(game, base, moves=engine.format_position(game, history)),
+            "board_url": _url(game, page.base, moves=engine.format_position(game, history)),
         },
     )
 

@@ -190,3 +190,13 @@ def test_a_wordle_game_opened_off_the_book_is_reviewed_whole_by_asking_again(cli
         said.startswith("Expected at the start: 3.4212 expected guesses")
         and ": 3.0000, what was paid (3)" in said
     )
+
+
+def test_moves_past_the_horizon_are_refused_in_one_line_on_every_page(client):
+    query = "pegs=2&colors=3&objective=probability&horizon=2&secret=yours&seed=1"
+    history = _played(7, [1, 2, 3, 4])  # four guesses, two allowed
+    moves = ",".join(f"{GAME.format_code(CODES[g])}:{GAME.format_feedback(f)}" for g, f in history)
+    for page in ("/review", "/options", ""):
+        response = client.get(f"/play/mastermind{page}?{query}&moves={moves}")
+        assert response.status_code == 400, (page, response.status_code)
+        assert "is past the 2 guesses the rules allow" in html.unescape(response.text)

@@ -196,7 +196,7 @@ class DeductionEngine(Engine):
         self, game: DeductionGame, objective: Objective, history: History, guess: int
     ) -> Fraction | None:
         """The exact value of `guess` after `history` (``rank.price_guess``; None: it
-        learns nothing there)."""
+        learns nothing there, or no strategy after it fits the guesses allowed)."""
         from .rank import price_guess
 
         return price_guess(game, objective, history, guess)

@@ -1,6 +1,6 @@
 """Everything the server computes, in worker processes under one set of caps.
 
-Three kinds of work, each capped:
+Four kinds of work, each capped:
 
 * solves (a solve asked for on the page, or the strategy a Markov board plays), at most
   `SOLVES_AT_ONCE` at a time, each stopped after `TIME_LIMIT` seconds, its progress sent
@@ -11,11 +11,14 @@ Three kinds of work, each capped:
   taken gets the heuristic's guess alone (at most `HEURISTICS_AT_ONCE` such workers, each
   ended once it has answered); only when those are taken too does it answer without a
   suggestion (``advise`` returns None), never waiting;
-* options (a deduction board's best guesses with their numbers, ``web/options.py``, or
-  the values its review needs, ``web/review.py``), at most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
+* options (a deduction board's best guesses with their numbers, ``web/options.py``), at
+  most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
   at once, then the guesses' bounds as they are worked out (kept, so that asking again
   goes further), the exact ranking's if it ends in time; a board that finds the place
-  taken shows none that time (``options`` returns None).
+  taken shows none that time (``options`` returns None);
+* the values a review needs (``web/review.py``), at most `REVIEWS_AT_ONCE` reviews at a
+  time, each by a worker that goes on for up to `REVIEW_WORK` seconds after its page
+  answered, each value kept as it comes (``values``).
 
 Workers are forks of one warm process (multiprocessing's fork server, which imports
 ``worker_start`` first: the compiled kernels loaded, the default games' tables built), so
@@ -332,8 +335,12 @@ def _values(
         game = load_game(spec)
         engine = engine_of(game)
         for moves, played in reversed(positions):  # (the last are the quickest)
-            history = engine.parse_position(game, moves)
-            send.send((moves, played, position_values(game, history, played, objective)))
+            try:
+                history = engine.parse_position(game, moves)
+                value = position_values(game, history, played, objective)
+            except PerfectplayError:  # this one cannot be valued; the others still can
+                continue
+            send.send((moves, played, value))
     except (PerfectplayError, MemoryError):
         pass
 
@@ -358,7 +365,8 @@ class Jobs:
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
         self._bounds: OrderedDict[tuple, tuple] = OrderedDict()  # bounds found, by position
         self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
-        self._reviews: dict[tuple, threading.Thread] = {}  # reviews being valued, by game
+        # reviews being valued, by game and objective: the thread and the positions it values
+        self._reviews: dict[tuple, tuple[threading.Thread, frozenset]] = {}
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -514,6 +522,13 @@ class Jobs:
         send.close()
         with self._lock:
             self._workers.add(worker)
+            closed = self._closed  # (closed while it started: it is ended at once)
+        if closed:
+            receive.close()
+            _end(worker, grace=0.5)
+            with self._lock:
+                self._workers.discard(worker)
+            return None
         found = None
         deadline = time.monotonic() + budget
         try:
@@ -552,20 +567,26 @@ class Jobs:
         with self._lock:
             if not self._unknown(review, positions):
                 return Valuing(self._known(review, positions), "done")
-            running = self._reviews.get(review)
+            unknown = self._unknown(review, positions)
+            running, valuing = self._reviews.get(review, (None, ()))
             if running is None:
                 if self._closed or len(self._reviews) >= REVIEWS_AT_ONCE:
                     return Valuing(self._known(review, positions), "busy")
-                todo = self._unknown(review, positions)
-                running = threading.Thread(target=self._review, args=(review, todo), daemon=True)
-                self._reviews[review] = running
+                running, valuing = (
+                    threading.Thread(target=self._review, args=(review, unknown), daemon=True),
+                    frozenset(unknown),
+                )
                 running.start()
+                self._reviews[review] = (running, valuing)
         running.join(budget)
         with self._lock:
             known = self._known(review, positions)
             if len(known) == len(positions):
                 return Valuing(known, "done")
-            return Valuing(known, "working" if running.is_alive() else "given up")
+            # given up only by a worker that was valuing them all (another board's, on
+            # other moves of the same game, leaves the rest to the next ask)
+            ended = not running.is_alive() and set(unknown) <= valuing
+            return Valuing(known, "given up" if ended else "working")
 
     def _known(self, review: tuple, positions: list) -> dict:
         return {k: self._values[(*review, *k)] for k in positions if (*review, *k) in self._values}
@@ -630,7 +651,7 @@ class Jobs:
         return found
 
     def close(self) -> None:
-        """End every worker (solves and advice); refuse new work."""
+        """End every worker (solves, advice, options and reviews); refuse new work."""
         with self._lock:
             self._closed = True
             jobs, workers = list(self._jobs.values()), list(self._workers)

@@ -10,8 +10,9 @@ Q(s, k, played) - min_c Q(s, k, c) and the roll's luck is V(s) - min_c Q(s, k, c
 V(start) + the losses - the luck, less V of where the game stands (0 once it is
 finished): the review accounts for every unit paid. A deduction game is reviewed alike
 under the board's objective, V(h) being the least expected (or worst-case) guesses
-still needed after the moves h and Q(h, g) those after guess g, g included (the command
-line's ``rank`` at each position, worked out in a worker; see ``position_values``): the
+still needed after the moves h and Q(h, g) those after guess g, g included (the values
+of the command line's ``rank``, found by one search a position and the guess played
+priced alone, in a worker; see ``position_values``): the
 feedback's luck is Q(h, g) - 1 - V(h + (g, f)). Under a horizon, V(h) is the best chance
 to win within it and Q(h, g) the chance after guess g; the loss is V(h) - Q(h, g), the
 luck V(h + (g, f)) - Q(h, g), and the chance at the start, less the losses, plus the

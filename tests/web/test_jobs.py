@@ -66,3 +66,30 @@ def test_the_advice_plays_for_the_boards_objective(jobs, spec, moves, objective)
     assert found is not None and found.source == "optimal"
     solution = solve(game, objective, position=position)
     assert found.guess == solution.strategy.root.guess
+
+
+def test_a_review_joining_another_moves_worker_is_not_given_up(jobs, monkeypatch):
+    """Two boards of the same game on other moves: the second's positions are not the
+    running worker's, so its end leaves them to the next ask ("working"), not "given up"."""
+    from perfectplay.web.jobs import Valuing
+
+    game = "mastermind(pegs=2,colors=3)"
+    first = [("", 0), ("11:1B0W", None)]
+    second = [("", 1), ("12:0B1W", None)]
+    found = jobs.values(game, first, Objective(), budget=20)
+    assert isinstance(found, Valuing) and found.state == "done" and len(found.known) == 2
+    monkeypatch.setattr(jobs_module, "REVIEW_WORK", 0.0)  # a worker that ends at once
+    late = jobs.values(game, second, Objective(), budget=5)
+    assert late.state == "given up"  # (its own worker valued them all: out of time)
+    jobs._reviews[(game, Objective())] = (_ended_thread(), frozenset(first))  # another's
+    assert jobs.values(game, second, Objective(), budget=0).state == "working"
+    jobs._reviews.clear()
+
+
+def _ended_thread():
+    import threading
+
+    thread = threading.Thread(target=lambda: None)
+    thread.start()
+    thread.join()
+    return thread

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -306,10 +307,12 @@ def play_deduction(
             return 0
         _show_possible(game, secrets, turn, console)
         if turn.suggestion is None:
+            started = time.monotonic()
             turn.suggestion = suggest(game, turn, budget, heuristic, aim)
-            if turn.suggestion[1] == "optimal":
+            left = budget - (time.monotonic() - started)  # (one budget for both)
+            if turn.suggestion[1] == "optimal" and left > 0:
                 turn.prices = (
-                    _in_time(budget, _ranking, game, turn, horizon, convert=lambda r: r) or False
+                    _in_time(left, _ranking, game, turn, horizon, convert=lambda r: r) or False
                 )
             if turn.prices:  # of the optimal guesses, the lowest code (as _show_prices says)
                 turn.suggestion = (turn.prices.guesses[0].guess, "optimal")

@@ -38,7 +38,7 @@ from .position import position_secrets
 from .rank import guesses_cap, learns_nothing
 from .root import search_for
 from .search import Search, SpeedUps
-from .solve import core_objective
+from .solve import CORES, core_objective
 from .tree import build_tree, prune_determined, tree_stats, wins_by_guess
 
 
@@ -88,8 +88,9 @@ def bound_guesses(
     n, played = len(subset), len(position)
     if objective.name == "probability" and (objective.horizon or 0) <= played:
         raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
-    name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
-    search = search_for(game, core_objective(name, objective.determine), SpeedUps())
+    search = search_for(
+        game, core_objective(CORES[objective.name], objective.determine), SpeedUps()
+    )
     cap = guesses_cap(game, objective, table, n, played)
     high = _strategy_gives_high(objective)
     done = {b.guess: b for b in known if b.stuck or (b.high if high else b.low) is not None}

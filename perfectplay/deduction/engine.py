@@ -230,11 +230,13 @@ class DeductionEngine(Engine):
         return bound_guesses(game, objective, history, guesses, score, known)
 
     def load_kernels(self, game: DeductionGame, objective: str) -> None:
-        """Load the compiled search for `game` and `objective` into this process."""
+        """Load the compiled search for `game` and `objective` (an objective's name, or
+        the search core's own, such as ``losses``) into this process."""
         from .root import search_for
         from .search import SpeedUps
+        from .solve import CORES
 
-        search_for(game, objective, SpeedUps()).load_kernels()
+        search_for(game, CORES.get(objective, objective), SpeedUps()).load_kernels()
 
     # --- the proof over every opening ------------------------------------------------
     def openings(self, game: DeductionGame, position: History) -> list[int]:

@@ -26,7 +26,7 @@ from .objective import INF
 from .position import position_secrets
 from .root import search_for
 from .search import Search, SpeedUps
-from .solve import core_objective
+from .solve import CORES, core_objective
 
 
 @dataclass(frozen=True)
@@ -164,8 +164,9 @@ def _pricer(
         raise Unsupported(f"{game.name}: the position leaves one secret, determined already")
     if objective.name == "probability" and (objective.horizon or 0) <= played:
         raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
-    name = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective.name]
-    search = search_for(game, core_objective(name, objective.determine), SpeedUps(), searches)
+    search = search_for(
+        game, core_objective(CORES[objective.name], objective.determine), SpeedUps(), searches
+    )
     cap = guesses_cap(game, objective, table, n, played)
     worst = (
         search_for(game, core_objective("worst", objective.determine), SpeedUps(), searches)
@@ -248,8 +249,7 @@ def rule_of_thumb(
     from .heuristics import SCORES, ranking
     from .partition import consistent_after
 
-    name = "losses" if objective.name == "probability" else objective.name
-    search = search_for(game, core_objective(name, False), SpeedUps())
+    search = search_for(game, core_objective(CORES[objective.name], False), SpeedUps())
     subset = consistent_after(search.table, position)
     cand = search.candidates(subset, position)
     return cand[ranking(search, cand, subset, SCORES[score])]

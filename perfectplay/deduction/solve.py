@@ -112,6 +112,16 @@ class _Passes:
         return position
 
 
+#: The search core's objective serving each objective: the chance to win within a
+#: horizon is searched as the fewest losses.
+CORES = {
+    "expected": "expected",
+    "worst": "worst",
+    "probability": "losses",
+    "probability-then-cost": "losses",
+}
+
+
 def core_objective(name: str, determine: bool) -> str:
     """The search core's objective (``objective.OBJECTIVES``) for `name` (expected, worst or
     losses), in its determine form if asked."""
@@ -520,7 +530,7 @@ def suggest_guess(
     if strategy != "optimal":
         playing = search_for(game, "expected", SpeedUps(symmetry=symmetric))
         return heuristic_guess(playing, subset, history, strategy)
-    core_objective = {"expected": "expected", "worst": "worst", "probability": "losses"}[objective]
+    core_objective = CORES[objective]
     if objective == "probability":
         if max_guesses is None:
             raise Unsupported("a probability suggestion needs the guesses left")

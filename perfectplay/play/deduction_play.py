@@ -176,7 +176,7 @@ def suggest(
     booked = _from_book(game, turn, objective)
     if booked is not None:
         return booked.guess, booked.source
-    _load_search(game, CORES[objective.name])
+    _load_search(game, objective.name)
     (label, (quick, *arguments)), (_, optimal) = _advisors(game, turn, objective, heuristic)
     early = None
     if game not in _WARM and budget > 0:
@@ -186,15 +186,6 @@ def suggest(
     if found is not None:
         return found, "optimal"
     return (quick(*arguments) if early is None else early), label
-
-
-#: The search core that serves each objective (its compiled kernels).
-CORES = {
-    "expected": "expected",
-    "worst": "worst",
-    "probability": "losses",
-    "probability-then-cost": "losses",
-}
 
 
 def _advisors(game: DeductionGame, turn: Turn, objective: Objective, heuristic: str):
@@ -221,7 +212,7 @@ def _advisors(game: DeductionGame, turn: Turn, objective: Objective, heuristic: 
 def _from_book(game: DeductionGame, turn: Turn, objective: Objective) -> Suggestion | None:
     """The first guess of the game's opening book (``book.py``), at the start of a game
     played for the fewest expected guesses; None elsewhere or without a book."""
-    if turn.history or objective.name != "expected":
+    if turn.history or objective != Objective():  # (the book's: the fewest, guessed)
         return None
     opening = book_opening(game)
     return None if opening is None else Suggestion(opening.guess, opening.label, final=True)

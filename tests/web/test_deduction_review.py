@@ -16,7 +16,11 @@ import pytest
 
 from perfectplay import load_game
 from perfectplay.objectives import Objective
-from perfectplay.web.review import deduction_review, position_values
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
+
+from perfectplay.web import play  # noqa: E402
+from perfectplay.web.review import deduction_review, position_values  # noqa: E402
 
 GAME = load_game("mastermind", ["pegs=2", "colors=3"])
 CODES = [tuple(c) for c in GAME.guesses().tolist()]
@@ -161,7 +165,7 @@ def test_a_review_values_wordles_start_from_its_proven_opening_book():
     assert (found.best, found.best_guess, found.played) == (Fraction(7920, 2315), salet, found.best)
 
 
-def test_a_wordle_game_opened_off_the_book_is_reviewed_whole_by_asking_again(client):
+def test_a_wordle_game_opened_off_the_book_is_reviewed_whole_by_asking_again(client, monkeypatch):
     """Pricing an opening other than the book's takes seconds, past the page's 1.5 s: the
     values' worker goes on after the page answered, and the page asked again (as the
     board's script asks, a second apart) reviews every guess."""
@@ -172,6 +176,7 @@ def test_a_wordle_game_opened_off_the_book_is_reviewed_whole_by_asking_again(cli
         f"{w}:{wordle.format_feedback(int(wordle.feedback(wordle.guesses()[codes.index(w)], secret)))}"
         for w in ("crane", "pilot", "cigar")
     )
+    monkeypatch.setattr(play, "OPTIONS_BUDGET", 0.2)  # (a page's wait, short of crane's price)
     states = []
     for _ in range(30):
         page = html.unescape(

@@ -680,7 +680,7 @@ def test_asking_again_for_the_options_goes_further(client):
     asked = [jobs.options("wordle", "", "probability", 6, 1.5) for _ in range(2)]
     assert all(found.bounded and not found.final for found in asked)
     done = [{b.guess: b for b in found.known if b.low is not None} for found in asked]
-    assert len(done[1]) > len(done[0])
+    assert len(done[1]) > len(done[0]) or len(done[0]) == len(asked[0].rows)  # (or all done)
     assert all(done[1][g] == b for g, b in done[0].items())
 
 

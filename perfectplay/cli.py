@@ -248,7 +248,6 @@ def solve(
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engine import SolveArgs, engine_of, solve as run
-    from .objectives import WITHIN, Objective
     from .progress import reporter
     from .solution import check_outputs, files_read, write_json_atomically
 
@@ -259,10 +258,7 @@ def solve(
         from .plot import check_plot_path
 
         check_plot_path(plot)
-    objective = objective or g.default_objective
-    if objective in WITHIN and horizon is None:
-        horizon = g.default_horizon()
-    obj = Objective(objective, horizon, determine)
+    obj = _objective(g, objective, horizon, determine)
     if pareto or cost_weight is not None:
         return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
     args = SolveArgs(
@@ -327,6 +323,17 @@ def _budget(value: float | None) -> float | None:
     return value
 
 
+def _objective(game, name: str | None, horizon: int | None, determine: bool = False):
+    """The objective the options name (the game's own by default), with the game's own
+    horizon where it takes one and none is given."""
+    from .objectives import WITHIN, Objective
+
+    name = name or game.default_objective
+    if name in WITHIN and horizon is None:
+        horizon = game.default_horizon()
+    return Objective(name, horizon, determine)
+
+
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
@@ -350,16 +357,32 @@ def _budget(value: float | None) -> float | None:
     help="Markov games: you type what chance gave at each roll (the dice of a game "
     "played at a table; Enter rolls here)",
 )
-def play(game, assignments, seed, secret, budget, enter_chance) -> None:
+@click.option(
+    "--objective",
+    default=None,
+    help="deduction games: what the advice aims at: expected | worst | probability | "
+    "probability-then-cost (default: the game's)",
+)
+@click.option(
+    "--horizon",
+    type=int,
+    default=None,
+    help="deduction games: guesses allowed for --objective probability (default: the game's)",
+)
+def play(game, assignments, seed, secret, budget, enter_chance, objective, horizon) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
-    from .engine import PlayArgs, engine_of
+    from .engine import PlayArgs, engine_of, require_supported
     from .play.advisor import play_game
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
-    args = PlayArgs(secret=secret, budget=budget, enter_chance=enter_chance)
+    aim = None
+    if objective is not None or horizon is not None:
+        aim = _objective(g, objective, horizon)
+        require_supported(g, aim)
+    args = PlayArgs(secret=secret, budget=budget, enter_chance=enter_chance, objective=aim)
     engine_of(g).check(g, args)
     console = Console()
     _say_when_compiling()
@@ -415,15 +438,11 @@ def rank(
 
     from .catalogue import load_game
     from .engine import engine_of, require_supported
-    from .objectives import Objective
     from .progress import reporter
     from .solution import format_value
 
     g = load_game(game, _with_flags(assignments, possible_only))
-    objective = objective or g.default_objective
-    if objective == "probability" and horizon is None:
-        horizon = g.default_horizon()
-    obj = Objective(objective, horizon, determine)
+    obj = _objective(g, objective, horizon, determine)
     require_supported(g, obj)
     progress = reporter(quiet)
     try:

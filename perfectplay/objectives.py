@@ -45,6 +45,15 @@ class Objective:
             if self.horizon < 0:
                 raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
 
+    @property
+    def ranked(self) -> Objective:
+        """The objective guesses are priced under (a ranking, a review): this one, but
+        ``probability-then-cost`` priced by its chance to win alone (a ranking prices no
+        item costs)."""
+        if self.name == "probability-then-cost":
+            return Objective("probability", self.horizon, self.determine)
+        return self
+
     def __str__(self) -> str:
         text = f"{self.name}(horizon={self.horizon})" if self.name in WITHIN else self.name
         return f"{text}, determine" if self.determine else text

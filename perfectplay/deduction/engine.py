@@ -49,7 +49,7 @@ class DeductionEngine(Engine):
             "cluster",
         }
     )
-    play_flags = frozenset({"secret", "budget"})
+    play_flags = frozenset({"secret", "budget", "objective"})
     determines = True
 
     def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:

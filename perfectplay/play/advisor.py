@@ -27,6 +27,7 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
             secret=args.secret,
             seed=seed,
             budget=BUDGET if args.budget is None else args.budget,
+            objective=args.objective,
         )
     elif game.kind == "markov":
         from .markov_play import play_markov

@@ -32,6 +32,14 @@ from ..threading_layer import fork_is_safe
 from .book import book_opening
 from .console import COMMANDS_HELP, Console
 
+#: What the advice aims at, in plain words, by objective.
+GOALS = {
+    "expected": "the fewest guesses on average",
+    "worst": "the fewest guesses in the worst case",
+    "probability": "the best chance to win within the guesses allowed",
+    "probability-then-cost": "the best chance to win within the guesses allowed, then "
+    "the least expected cost of the items guessed",
+}
 #: Consistent sets up to this size are listed in full.
 LIST_LIMIT = 12
 #: How many of the best guesses the advisor prices (``rank``), within the time budget.
@@ -95,10 +103,10 @@ def _suggest_cheapest(game: DeductionGame, turn: Turn, objective: Objective) -> 
     return int(solution.strategy.root.guess)
 
 
-def _ranking(game: DeductionGame, turn: Turn, horizon: int | None):
-    """The exact price of every guess at the turn's position (the engine's ranking)."""
-    objective = Objective("probability", horizon) if horizon is not None else Objective()
-    return engine_of(game).ranking(game, objective, turn.history)
+def _ranking(game: DeductionGame, turn: Turn, objective: Objective):
+    """The exact price of every guess at the turn's position under `objective` (the
+    engine's ranking; probability-then-cost's by its chance alone)."""
+    return engine_of(game).ranking(game, objective.ranked, turn.history)
 
 
 def _in_time(budget: float, fn, *args, convert=int):
@@ -260,18 +268,16 @@ def play_deduction(
     seed: int | None = None,
     budget: float = 2.0,
     heuristic: str = "most-parts",
+    objective: Objective | None = None,
 ) -> int:
-    """Run one advised game; returns the number of guesses played (0 if lost)."""
+    """Run one advised game, the advice for `objective` (the game's own by default);
+    returns the number of guesses played (0 if lost)."""
     guesses, secrets = game.guesses(), game.secrets()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
-    horizon = game.default_horizon() if game.default_objective == "probability" else None
-    aim = Objective() if horizon is None else Objective("probability", horizon)
-    goal = (
-        f"the best chance to win within {horizon} guesses"
-        if horizon
-        else "the fewest guesses on average"
-    )
+    aim = objective or _own_objective(game)
+    horizon = aim.horizon if aim.name in WITHIN else None
+    goal = GOALS[aim.name].replace("the guesses allowed", f"{horizon} guesses")
     console.say(
         f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
         + (
@@ -303,7 +309,7 @@ def play_deduction(
             left = budget - (time.monotonic() - started)  # (one budget for both)
             if turn.suggestion[1] == "optimal" and left > 0:
                 turn.prices = (
-                    _in_time(left, _ranking, game, turn, horizon, convert=lambda r: r) or False
+                    _in_time(left, _ranking, game, turn, aim, convert=lambda r: r) or False
                 )
             if turn.prices:  # of the optimal guesses, the lowest code (as _show_prices says)
                 turn.suggestion = (turn.prices.guesses[0].guess, "optimal")
@@ -328,7 +334,7 @@ def play_deduction(
             console.say("took back that guess")
             continue
         if turn.prices and played != guess:
-            console.say(_compare(game, turn.prices, played, horizon))
+            console.say(_compare(game, turn.prices, played, aim))
         said = f"{game.format_code(guesses[played])} -> {game.display_feedback(fb, terminal)}"
         if fb == solved:
             n = len(turn.played) + 1
@@ -354,7 +360,13 @@ def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
     console.say(f"  best guesses here: {best}; {optimal} optimal{merged}{tie}")
 
 
-def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> str:
+def _own_objective(game: DeductionGame) -> Objective:
+    """The game's own objective, with its own horizon where it takes one."""
+    name = game.default_objective
+    return Objective(name, game.default_horizon() if name in WITHIN else None)
+
+
+def _compare(game: DeductionGame, ranking, played: int, objective: Objective) -> str:
     """What the guess typed costs against the best one ("CRANE costs 0.004 guesses more
     than SALET here, on average")."""
     codes = game.guesses()
@@ -365,8 +377,10 @@ def _compare(game: DeductionGame, ranking, played: int, horizon: int | None) -> 
     gap = mine.value - top.value
     if gap == 0:
         return f"  {name} is optimal here too"
-    if horizon is not None:
+    if objective.name in WITHIN:
         return f"  {name} wins with probability {float(-gap):.6f} ({-gap}) less than {best} here"
+    if objective.name == "worst":
+        return f"  {name} needs {gap} guesses more than {best} here, in the worst case"
     return f"  {name} costs {float(gap):.4f} ({gap}) guesses more than {best} here, on average"
 
 

@@ -27,6 +27,7 @@ from starlette.responses import RedirectResponse, Response
 from ..errors import PerfectplayError
 from ..objectives import WITHIN, Objective
 from .render import templates
+from ..play.deduction_play import GOALS
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
@@ -49,15 +50,7 @@ SOURCES = {
     "most-parts": "rule of thumb: most parts, not proven best",
     "best two-guess lookahead": "best found looking two guesses ahead, not proven",
 }
-#: What a deduction board plays for, in plain words, by objective (``Rules.aim``).
-AIMS = {
-    "expected": "the fewest guesses on average",
-    "worst": "the fewest guesses in the worst case",
-    "probability": "the best chance to win within the guesses allowed",
-    "probability-then-cost": "the best chance to win within the guesses allowed, then "
-    "the least expected cost of the items guessed",
-}
-#: What a deduction review counts, by objective (``review.reviewed``).
+#: What a deduction review counts, by objective (``Objective.ranked``).
 UNITS = {
     "expected": "expected guesses",
     "worst": "guesses in the worst case",
@@ -279,7 +272,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
             "example": game.format_feedback(0),
             "shown": SHOWN,
             "rules": rules,
-            "aims": AIMS,
+            "aims": GOALS,
             "pad": pad,
         },
         status_code=status,
@@ -323,12 +316,10 @@ def options_page(request: Request) -> Response:
     a page of its own, whose list the board's script places on the board. The address is
     the board's; each guess links to the board with that guess played (advising: entered,
     for the player to add what the other game answered)."""
-    from .review import reviewed
-
     page = _board_page(request, "lists its choices on its board")
     game, base = page.game, page.base
     moves = page.engine.format_position(game, page.history)
-    aim = reviewed(page.rules.aim())  # the guesses' costs are not ranked, their chance is
+    aim = page.rules.aim().ranked
     jobs = request.app.state.jobs
     found = jobs.options(str(game), moves, aim.name, aim.horizon, OPTIONS_BUDGET)
     return templates.TemplateResponse(
@@ -350,11 +341,11 @@ def review_page(request: Request) -> Response:
     luck of each feedback; a page of its own, which the board's script places on the
     board. It answers after `OPTIONS_BUDGET` seconds with the values known; their worker
     goes on (``jobs.Jobs.values``), so that the page asked again goes further."""
-    from .review import deduction_review, reviewed
+    from .review import deduction_review
 
     page = _board_page(request, "shows its review on its board")
     game, engine, history, rules = page.game, page.engine, page.history, page.rules
-    aim = reviewed(rules.aim())
+    aim = rules.aim().ranked
     chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     positions = [

@@ -138,15 +138,6 @@ class PositionValues:
     played: Fraction | None
 
 
-def reviewed(objective: Objective) -> Objective:
-    """The objective a deduction review values moves under: the board's, except that
-    ``probability-then-cost`` is reviewed for its chance to win alone (the ranking
-    prices no item costs)."""
-    if objective.name == "probability-then-cost":
-        return Objective("probability", objective.horizon, objective.determine)
-    return objective
-
-
 def position_values(
     game, history, played: int | None, objective: Objective = Objective()
 ) -> PositionValues:

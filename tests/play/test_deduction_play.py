@@ -246,3 +246,37 @@ def test_optimal_guesses_say_symmetry_only_where_it_merged_and_how_a_tie_is_brok
     assert "24 optimal (1 up to symmetry), the tie broken by the lowest code" in res.stdout
     second = res.stdout.split("turn 2:")[1]
     assert "suggested guess: 1234 (optimal)\n  best guesses here: 1234 " in second
+
+
+def test_the_advice_plays_for_the_objective_asked_for():
+    """After 241 answered 0B1W in Mastermind 3x5 the fewest guesses in the worst case
+    start with 123, the fewest on average with 133: the advice follows --objective."""
+    script = "241\n" + "\n" * 10
+    worst = advise(
+        "mastermind", "pegs=3", "colors=5", "--secret", "315", "--objective", "worst", script=script
+    )
+    assert worst.returncode == 0, worst.stderr
+    assert "advice aims at the fewest guesses in the worst case" in worst.stdout
+    assert "turn 2: " in worst.stdout and "suggested guess: 123 (optimal)" in worst.stdout
+    expected = advise("mastermind", "pegs=3", "colors=5", "--secret", "315", script=script)
+    assert "suggested guess: 133 (optimal)" in expected.stdout
+    within = advise(
+        "mastermind",
+        "pegs=2",
+        "colors=3",
+        "--objective",
+        "probability",
+        "--horizon",
+        "2",
+        "--secret",
+        "21",
+        script="\n" * 4,
+    )
+    assert "advice aims at the best chance to win within 2 guesses" in within.stdout
+    assert_one_line_error(
+        perfectplay("play", "dice-cards", "--objective", "expected"), "takes no --objective"
+    )
+    assert_one_line_error(
+        perfectplay("play", "mastermind", "--objective", "worst", "--horizon", "3"),
+        "--horizon goes with --objective probability",
+    )

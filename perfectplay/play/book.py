@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..deduction.model import DeductionGame
+from ..objectives import Objective
 from ..solution import PROVEN_GIVEN_FIRST
 
 
@@ -46,6 +47,16 @@ def book_opening(game: DeductionGame) -> Opening | None:
     """The first guess the game's book plays, or None where it ships none for these
     parameters."""
     return _opening(game)
+
+
+def proven_opening(game: DeductionGame, history, objective: Objective) -> Opening | None:
+    """The game's book opening where it answers exactly: at the start of a game played
+    for the fewest expected guesses, a proof over every opening backing it (its total is
+    then the game's optimum, and no other opening does better); None elsewhere."""
+    if history or objective != Objective():
+        return None
+    opening = book_opening(game)
+    return opening if opening is not None and opening.proven else None
 
 
 @lru_cache(maxsize=16)

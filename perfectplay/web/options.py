@@ -24,6 +24,7 @@ import numpy as np
 from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..objectives import Objective
+from ..play.book import proven_opening
 from ..play.deduction_play import consistent_secrets
 from ..solution import format_value
 
@@ -214,6 +215,28 @@ def bounded(history, objective: Objective, picks: np.ndarray, known: tuple, rows
     )
 
 
+def with_book(game, history, objective: Objective, found: Options) -> Options:
+    """The bounded list `found` with what the game's opening book proves at the start
+    (``book.proven_opening``: Wordle's): its opening's value exact, proven optimal, and
+    every other opening's "at least" raised to it (no opening does better)."""
+    opening = proven_opening(game, history, objective)
+    if opening is None:
+        return found
+    value = Fraction(opening.total, len(game.secrets()))
+    word = game.format_code(game.guesses()[opening.guess])
+    rows = tuple(
+        replace(o, bounds=Bounds(value, value), best=True)
+        if o.guess == word
+        else replace(o, bounds=Bounds(max(o.bounds.low or value, value), o.bounds.high))
+        for o in found.rows
+    )
+    return replace(
+        found,
+        rows=tuple(sorted(rows, key=lambda o: _found_first(objective, o.bounds))),
+        label=f"{found.label}; {word}: {opening.label}, so that no guess does better",
+    )
+
+
 def _found_first(objective: Objective, bounds: Bounds) -> tuple[bool, Fraction]:
     """A sort key putting the best strategy found first: the least it needs (the most
     chance it wins), guesses with none yet last."""
@@ -292,7 +315,9 @@ def options_at(game, history, objective: Objective, top: int = TOP, known: tuple
     first = rule_of_thumb(game, left, picks)
     yield first
     for found in engine_of(game).bounds(game, objective, history, picks, known=known):
-        yield bounded(history, objective, picks, found, first.rows)
+        yield with_book(
+            game, history, objective, bounded(history, objective, picks, found, first.rows)
+        )
     found = exact(game, history, left, objective, top)
     yield found
     yield with_worst(game, history, objective, found)

@@ -48,7 +48,7 @@ class Move:
     @property
     def loss(self) -> float:
         """How much worse the move played is than the optimal one (never negative)."""
-        return self.sign * (self.played_cost - self.best_cost)
+        return self.sign * (self.played_cost - self.best_cost) + 0.0  # (never -0.0)
 
 
 @dataclass(frozen=True)
@@ -148,12 +148,13 @@ def position_values(
     leaves V as it was; under a horizon it leaves the chance of the same position with
     one guess fewer. A position with no guess left within the horizon is lost: V is 0."""
     from ..engine import engine_of
+    from ..play.book import proven_opening
 
     done, engine = len(history), engine_of(game)
     chance = objective.name in WITHIN
     if chance and objective.horizon <= done:
         return PositionValues(Fraction(0), None, None)
-    opening = _proven_opening(game, history, objective)
+    opening = proven_opening(game, history, objective)
     if opening is not None:
         best, guess = Fraction(opening.total, len(game.secrets())), opening.guess
         priced = (
@@ -175,18 +176,6 @@ def position_values(
             fewer = replace(objective, horizon=objective.horizon - 1)
             priced = position_values(game, history, None, fewer).best
     return PositionValues(best, guess, priced)
-
-
-def _proven_opening(game, history, objective: Objective):
-    """The game's opening book (``play/book.py``) where it answers for the start of a
-    game played for the fewest expected guesses, a proof over every opening backing it
-    (its total is then the optimum); None elsewhere."""
-    from ..play.book import book_opening
-
-    if history or objective != Objective():
-        return None
-    opening = book_opening(game)
-    return opening if opening is not None and opening.proven else None
 
 
 def deduction_review(

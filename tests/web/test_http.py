@@ -660,9 +660,16 @@ def test_a_list_not_proven_says_so_and_shows_bounds(client):
         "part it leaves); the exact ranking did not end in the time the page gives it"
     )
     assert "<th>expected guesses, between</th><th>worst case</th>" in page
-    assert 'class="best"' not in page  # (nothing proven optimal)
+    # the book's opening, proven optimal over every opening: exact, first, no other better
+    assert _said(page, "options-label").endswith(
+        "; salet: proven optimal over all 12,972 openings, 7,920 guesses in total, so that "
+        "no guess does better"
+    )
+    assert '<tr class="best" data-guess="salet" data-value="3.4212" ' in page
     values = re.findall(r'<tr data-guess="[a-z]+" data-value="([^"]*)" data-worst="([^"]*)"', page)
-    assert len(values) == 10
+    assert len(values) == 9
+    lows = [float(re.search(r"\d\.\d{4}", v).group()) for v, _ in values]  # (first: at least)
+    assert all(low >= 7920 / 2315 - 5e-5 for low in lows)
     for value, worst in values:  # the strategies worked out first, then the search's side
         assert (
             re.fullmatch(r"between \d\.\d{4} and \d\.\d{4}", value)

@@ -311,14 +311,14 @@ def play_deduction(
                 turn.prices = (
                     _in_time(left, _ranking, game, turn, aim, convert=lambda r: r) or False
                 )
-            if turn.prices:  # of the optimal guesses, the lowest code (as _show_prices says)
+            if turn.prices and aim.ranked == aim:  # of the optimal, the lowest code
                 turn.suggestion = (turn.prices.guesses[0].guess, "optimal")
         guess, source = turn.suggestion
         console.say(
             f"suggested guess: [green]{game.format_code(guesses[guess])}[/green] ({source})"
         )
         if turn.prices:
-            _show_prices(game, turn.prices, console)
+            _show_prices(game, turn.prices, console, by_cost=aim.ranked != aim)
         try:
             played = _ask_guess(game, guesses, index, turn, console, guess)
         except Undo:
@@ -343,10 +343,11 @@ def play_deduction(
         turns.append(Turn(rest, turn.history + ((played, fb),), turn.played + [said]))
 
 
-def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
+def _show_prices(game: DeductionGame, ranking, console: Console, by_cost: bool = False) -> None:
     """The best few guesses with their exact values, how many are optimal (and how many
     up to symmetry, where it merged some), and how a tie is broken: the suggestion is the
-    lowest code of the optimal guesses (the ranking's first)."""
+    lowest code of the optimal guesses (the ranking's first), or `by_cost` the one whose
+    items cost least on average (probability-then-cost, whose ranking is by chance)."""
     codes = game.guesses()
     best = ", ".join(
         f"{game.format_code(codes[p.guess])} {float(p.value):.4f} ({p.value})"
@@ -356,7 +357,13 @@ def _show_prices(game: DeductionGame, ranking, console: Console) -> None:
     merged = (
         f" ({ranking.optimal_classes} up to symmetry)" if ranking.optimal_classes != optimal else ""
     )
-    tie = ", the tie broken by the lowest code" if optimal > 1 else ""
+    tie = (
+        ""
+        if optimal == 1
+        else ", the tie broken by the items' expected cost"
+        if by_cost
+        else ", the tie broken by the lowest code"
+    )
     console.say(f"  best guesses here: {best}; {optimal} optimal{merged}{tie}")
 
 

@@ -280,3 +280,23 @@ def test_the_advice_plays_for_the_objective_asked_for():
         perfectplay("play", "mastermind", "--objective", "worst", "--horizon", "3"),
         "--horizon goes with --objective probability",
     )
+
+
+def test_the_advice_for_the_chance_then_the_cost_keeps_the_cheaper_guess():
+    """After 123 answered CWI (items costing 1, 5, 9, 20) the best chance within 3 goes
+    with 111 once the items' cost counts, 112 by the chance alone (the ranking's first)."""
+    res = advise(
+        "item-matching",
+        "slots=3",
+        "items=4",
+        "turns=3",
+        "costs=1,5,9,20",
+        "--objective",
+        "probability-then-cost",
+        "--secret",
+        "142",
+        script="123\n" + "\n" * 6,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "turn 2: " in res.stdout and "suggested guess: 111 (optimal)" in res.stdout
+    assert "the tie broken by the items' expected cost" in res.stdout

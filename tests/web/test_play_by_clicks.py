@@ -210,6 +210,8 @@ def _open_deduction_review(browser, name: str, guesses: list[str], shot: Path) -
     each the guess played, and an accounting that comes to the guesses it reviews (under
     a horizon: to the chance as the game ended, 1 won or 0 lost)."""
     browser.find_element(By.ID, "review-page").click()
+    # (the board holds a review of its own, with the same ids: wait for the page to change)
+    WebDriverWait(browser, SLOW).until(lambda b: b.title.startswith(f"{name}: review"))
     for _ in range(RELOADS):
         state = _wait(browser, "#review-state")
         if "final" in state.get_attribute("class"):

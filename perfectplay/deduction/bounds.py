@@ -30,15 +30,13 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..objectives import Objective
-from .feedback import Table, build_table
+from .feedback import Table
 from .heuristics import heuristic_guess
 from .model import DeductionGame, History
 from .objective import INF
-from .position import position_secrets
-from .rank import guesses_cap, learns_nothing
+from .rank import learns_nothing, pricer, value_of
 from .root import search_for
 from .search import Search, SpeedUps
-from .solve import CORES, core_objective
 from .tree import build_tree, prune_determined, tree_stats, wins_by_guess
 
 
@@ -81,17 +79,9 @@ def bound_guesses(
     nothing, or after which the search's bound shows no strategy fits the guesses the
     ranking allows, is left out, as ``rank`` leaves it out; one after which the rule of
     thumb finds no useful guess somewhere is marked `stuck` (no strategy's side)."""
-    if objective.name not in ("expected", "worst", "probability"):
-        raise Unsupported(f"bounds are for expected, worst or probability, not {objective.name!r}")
-    table = build_table(game)
-    subset = position_secrets(table, position)
-    n, played = len(subset), len(position)
-    if objective.name == "probability" and (objective.horizon or 0) <= played:
-        raise Unsupported(f"{game.name}: no guess left within the horizon {objective.horizon}")
-    search = search_for(
-        game, core_objective(CORES[objective.name], objective.determine), SpeedUps()
-    )
-    cap = guesses_cap(game, objective, table, n, played)
+    price = pricer(game, objective, position)  # (the ranking's search, set and cap)
+    search, subset, cap = price.search, price.subset, price.cap
+    table, played = search.table, len(position)
     high = _strategy_gives_high(objective)
     done = {b.guess: b for b in known if b.stuck or (b.high if high else b.low) is not None}
     found = []
@@ -137,9 +127,7 @@ def _search_bound(
     )
     if total >= INF:
         return None
-    if objective.name == "probability":
-        return Fraction(n - total, n)
-    return Fraction(played * n + total, n)
+    return value_of(objective, total, n, played)
 
 
 def _least_room(search: Search, size: int, limit: int) -> int:

@@ -78,7 +78,7 @@ def rank_guesses(
     """The exact value of every allowed guess after `position` under `objective` (guesses
     that learn nothing are left out: they are never better than waiting). `searches`
     holds the searches (memos) to use; None: this process's own (``root.search_for``)."""
-    price = _pricer(game, objective, position, searches)
+    price = pricer(game, objective, position, searches)
     table, subset, search = price.search.table, price.subset, price.search
     canonical = search.candidates(subset, position)
     mask = game.restrict_guesses(position, table.guesses)
@@ -120,7 +120,7 @@ def value_position(
     """The optimum after `position` as the search finds it (one search, where
     `rank_guesses` prices every allowed guess: 0.09 s against 54 s for Wordle after
     ``salet:BBBBB``, 2026-11-27), with the price of the guess `played` there."""
-    price = _pricer(game, objective, position, searches)
+    price = pricer(game, objective, position, searches)
     subset, n, done = price.subset, len(price.subset), len(position)
     if price.worst is not None:
         cap = _least_cap(price.worst, subset, position, n)
@@ -128,8 +128,7 @@ def value_position(
         best = Fraction(done + cap)
     else:
         found = price.search.best(subset, position, price.cap)
-        total = found.value
-        best = Fraction(n - total, n) if _maximise(objective) else Fraction(done * n + total, n)
+        best = value_of(objective, found.value, n, done)
     if found is None or found.guess is None:
         raise Unsupported(f"{game.name}: no allowed guess helps at this position")
     return PositionValue(best, found.guess, None if played is None else price(played))
@@ -145,14 +144,15 @@ def price_guess(
     """The exact value of `guess` after `position` (counted from the start of the game,
     as `Priced` holds it); None for a guess that learns nothing there, or after which no
     strategy fits."""
-    return _pricer(game, objective, position, searches)(guess)
+    return pricer(game, objective, position, searches)(guess)
 
 
-def _pricer(
-    game: DeductionGame, objective: Objective, position: History, searches: dict | None
-) -> _Pricer:
-    """The pricer of the guesses after `position` under `objective` (refused in one line
-    where the objective prices no guess there)."""
+def pricer(
+    game: DeductionGame, objective: Objective, position: History, searches: dict | None = None
+) -> Pricer:
+    """The pricer of the guesses after `position` under `objective`, with the search,
+    the secrets still possible and the guesses allowed it prices with (refused in one
+    line where the objective prices no guess there)."""
     if objective.name not in ("expected", "worst", "probability"):
         raise Unsupported(
             f"rank prices guesses for expected, worst or probability, not {objective.name!r}"
@@ -173,11 +173,11 @@ def _pricer(
         if objective.name == "worst"
         else None
     )
-    return _Pricer(objective, search, worst, subset, position, cap)
+    return Pricer(objective, search, worst, subset, position, cap)
 
 
 @dataclass(frozen=True)
-class _Pricer:
+class Pricer:
     """The exact value of one guess at a position (counted from the start of the game,
     as `Priced` holds it): what `search` (the objective's core; for ``worst``, `worst`,
     the worst case's) gives the guess's cells within `cap` guesses, plus the guess
@@ -207,9 +207,7 @@ class _Pricer:
         )
         if total >= INF:
             return None  # no strategy after it fits the guesses left
-        if self.objective.name == "probability":
-            return Fraction(n - total, n)
-        return Fraction(played * n + total, n)
+        return value_of(self.objective, total, n, played)
 
 
 def learns_nothing(parts: list[tuple[int, np.ndarray]], n: int) -> bool:
@@ -227,6 +225,15 @@ def guesses_cap(
     if objective.name == "probability":
         return objective.horizon - played
     return n if game.consistent_secrets_allowed() else table.n_secrets
+
+
+def value_of(objective: Objective, total: int, n: int, played: int) -> Fraction:
+    """A value counted from the start of the game (as `Priced` holds it) from the core's
+    `total` over `n` secrets after `played` guesses: the guesses summed over the secrets,
+    or for the chance within the horizon the secrets lost."""
+    if _maximise(objective):
+        return Fraction(n - total, n)
+    return Fraction(played * n + total, n)
 
 
 def _least_cap(search: Search, part: np.ndarray, history: History, limit: int) -> int:

@@ -48,16 +48,24 @@ ROLLS = multisets(DICE)
 COUNTS = np.array(ROLLS, dtype=np.int64)
 
 
-def turn_nodes() -> list[tuple[int, tuple[int, ...], bool]]:
+#: The keeps of fewer than five dice (a roll's chance nodes), and every keep largest first
+#: (a decision's nodes), in the turn's order (``dice_turn``).
+PARTIAL = [k for k in KEEPS if sum(k) < DICE]
+BY_SIZE_DOWN = sorted(KEEPS, key=lambda k: (-sum(k), k))
+
+
+def _turn_nodes() -> list[tuple[int, tuple[int, ...], bool]]:
     """The turn's nodes in order (``dice_turn``): (roll j = 0, 1, 2; the dice kept or
     rolled; whether it is a decision), R_j then B_j for each roll."""
-    partial = [k for k in KEEPS if sum(k) < DICE]
-    by_size_down = sorted(KEEPS, key=lambda k: (-sum(k), k))
     nodes = []
     for j in range(3):
-        nodes += [(j, k, False) for k in partial]
-        nodes += [(j, k, True) for k in by_size_down] if j < 2 else []
+        nodes += [(j, k, False) for k in PARTIAL]
+        nodes += [(j, k, True) for k in BY_SIZE_DOWN] if j < 2 else []
     return nodes
+
+
+#: The turn's nodes, as ``_turn_nodes`` lists them.
+NODES = _turn_nodes()
 
 
 def _dice(counts: tuple[int, ...]) -> str:
@@ -76,29 +84,27 @@ def dice_turn() -> Template:
     (nothing kept: five dice rolled); nodes come in the order R_1, B_1, R_2, B_2, R_3, the
     R in increasing size, the B in decreasing size, so that every edge leads forward.
     Built once (it has no parameters): every game of dice shares it, with its ``flat``."""
-    partial = [k for k in KEEPS if sum(k) < DICE]
     index = {k: i for i, k in enumerate(KEEPS)}
-    by_size_down = sorted(KEEPS, key=lambda k: (-sum(k), k))
-    down = {k: i for i, k in enumerate(by_size_down)}
-    first_r = [0, len(partial) + len(KEEPS), 2 * (len(partial) + len(KEEPS))]
-    n = 3 * len(partial) + 2 * len(KEEPS)
+    down = {k: i for i, k in enumerate(BY_SIZE_DOWN)}
+    first_r = [0, len(PARTIAL) + len(KEEPS), 2 * (len(PARTIAL) + len(KEEPS))]
+    n = 3 * len(PARTIAL) + 2 * len(KEEPS)
 
     def rolled(j: int, k: tuple[int, ...]) -> int:
         """The node of roll j with k kept (a decision, or an exit slot after roll 3)."""
         if sum(k) < DICE:
             return first_r[j] + index[k]
-        return first_r[j] + len(partial) + down[k] if j < 2 else n + ROLLS.index(k)
+        return first_r[j] + len(PARTIAL) + down[k] if j < 2 else n + ROLLS.index(k)
 
     def plus(k: tuple[int, ...], f: int, d: int) -> tuple[int, ...]:
         return tuple(c + d * (g == f) for g, c in enumerate(k))
 
     kinds: list[int] = []
     targets: list[list[int]] = []
-    for j, k, decides in turn_nodes():
+    for j, k, decides in NODES:
         kinds.append(DECISION if decides else CHANCE)
         if decides:
             smaller = [
-                first_r[j] + len(partial) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
+                first_r[j] + len(PARTIAL) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
             ]
             targets.append([rolled(j + 1, k), *smaller])
         else:
@@ -112,10 +118,6 @@ def dice_turn() -> Template:
         points=np.zeros(len(target)),
         slots=len(ROLLS),
     )
-
-
-#: The turn's nodes, as ``turn_nodes`` lists them.
-_NODES = turn_nodes()
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,7 @@ class Yahtzee(MarkovGame):
         card += "; Yahtzee box holds 50" if holds50 else ""
         if node >= st.template.nodes:
             return f"{card}. Final roll {_dice(ROLLS[node - st.template.nodes])}: choose a box"
-        j, dice, decides = _NODES[node]
+        j, dice, decides = NODES[node]
         if decides:
             return f"{card}. Roll {j + 1} of 3: {_dice(dice)}"
         return f"{card}. Roll {j + 1} of 3, keeping {_dice(dice) or 'nothing'}"
@@ -334,9 +336,9 @@ class Yahtzee(MarkovGame):
     def describe_outcome(self, state: int, k: int) -> str:
         width = self.stages().width
         node = state % width
-        if node >= len(_NODES):
-            return f"final roll: {_dice(ROLLS[node - len(_NODES)])}"
-        j, dice, decides = _NODES[node]
+        if node >= len(NODES):
+            return f"final roll: {_dice(ROLLS[node - len(NODES)])}"
+        j, dice, decides = NODES[node]
         if decides:
             return f"roll {j + 1} of 3: {_dice(dice)}"
         return f"rolled {_dice(self._rolled(state, k))}"
@@ -346,7 +348,7 @@ class Yahtzee(MarkovGame):
         state's expansion computed once for all its outcomes: ``Stages.one_state``)."""
         width = self.stages().width
         target = int(self.expand(np.array([state], dtype=np.int64)).next[0, k, 0]) % width
-        return ROLLS[target - len(_NODES)] if target >= len(_NODES) else _NODES[target][1]
+        return ROLLS[target - len(NODES)] if target >= len(NODES) else NODES[target][1]
 
     def parse_outcome(self, state: int, text: str, outcomes: list[int]) -> int:
         """The roll a person typed: the five dice in any order (``4 2 1 2 4``, ``42124``),
@@ -372,9 +374,9 @@ class Yahtzee(MarkovGame):
         if state % st.width >= st.template.nodes:
             return f"{self.boxes[c].name}: {int(exp.cost[0, 0, c])} points"
         target = int(exp.next[0, k, c]) % st.width
-        if target >= st.template.nodes or _NODES[target][2]:
+        if target >= st.template.nodes or NODES[target][2]:
             return "keep all five"
-        kept = _NODES[target][1]
+        kept = NODES[target][1]
         return f"keep {_dice(kept)}" if sum(kept) else "roll all five again"
 
     def _layers(self) -> tuple[np.ndarray, ...]:

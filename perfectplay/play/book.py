@@ -49,13 +49,18 @@ def book_opening(game: DeductionGame) -> Opening | None:
     return _opening(game)
 
 
+def opening_at(game: DeductionGame, history, objective: Objective) -> Opening | None:
+    """The game's book opening where the book answers: at the start of a game played for
+    the fewest expected guesses, each secret guessed (the book's objective); None
+    elsewhere or without a book."""
+    return None if history or objective != Objective() else book_opening(game)
+
+
 def proven_opening(game: DeductionGame, history, objective: Objective) -> Opening | None:
-    """The game's book opening where it answers exactly: at the start of a game played
-    for the fewest expected guesses, a proof over every opening backing it (its total is
-    then the game's optimum, and no other opening does better); None elsewhere."""
-    if history or objective != Objective():
-        return None
-    opening = book_opening(game)
+    """The book's opening where it answers exactly (``opening_at``, a proof over every
+    opening backing it: its total is then the game's optimum, and no other opening does
+    better); None elsewhere."""
+    opening = opening_at(game, history, objective)
     return opening if opening is not None and opening.proven else None
 
 

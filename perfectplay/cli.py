@@ -248,6 +248,7 @@ def solve(
     """Solve GAME (with KEY=VALUE parameters) and print its optimal value."""
     from .catalogue import load_game
     from .engine import SolveArgs, engine_of, solve as run
+    from .objectives import objective_for
     from .progress import reporter
     from .solution import check_outputs, files_read, write_json_atomically
 
@@ -258,7 +259,7 @@ def solve(
         from .plot import check_plot_path
 
         check_plot_path(plot)
-    obj = _objective(g, objective, horizon, determine)
+    obj = objective_for(g, objective, horizon, determine)
     if pareto or cost_weight is not None:
         return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)
     args = SolveArgs(
@@ -323,17 +324,6 @@ def _budget(value: float | None) -> float | None:
     return value
 
 
-def _objective(game, name: str | None, horizon: int | None, determine: bool = False):
-    """The objective the options name (the game's own by default), with the game's own
-    horizon where it takes one and none is given."""
-    from .objectives import WITHIN, Objective
-
-    name = name or game.default_objective
-    if name in WITHIN and horizon is None:
-        horizon = game.default_horizon()
-    return Objective(name, horizon, determine)
-
-
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
@@ -374,13 +364,14 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
     from .engine import PlayArgs, engine_of, require_supported
+    from .objectives import objective_for
     from .play.advisor import play_game
     from .play.console import Console, Quit
 
     g = load_game(game, list(assignments))
     aim = None
     if objective is not None or horizon is not None:
-        aim = _objective(g, objective, horizon)
+        aim = objective_for(g, objective, horizon)
         require_supported(g, aim)
     args = PlayArgs(secret=secret, budget=budget, enter_chance=enter_chance, objective=aim)
     engine_of(g).check(g, args)
@@ -438,11 +429,12 @@ def rank(
 
     from .catalogue import load_game
     from .engine import engine_of, require_supported
+    from .objectives import objective_for
     from .progress import reporter
     from .solution import format_value
 
     g = load_game(game, _with_flags(assignments, possible_only))
-    obj = _objective(g, objective, horizon, determine)
+    obj = objective_for(g, objective, horizon, determine)
     require_supported(g, obj)
     progress = reporter(quiet)
     try:

@@ -57,3 +57,14 @@ class Objective:
     def __str__(self) -> str:
         text = f"{self.name}(horizon={self.horizon})" if self.name in WITHIN else self.name
         return f"{text}, determine" if self.determine else text
+
+
+def objective_for(
+    game, name: str | None = None, horizon: int | None = None, determine: bool = False
+) -> Objective:
+    """The objective `name` for `game` (the game's own by default), with the game's own
+    horizon where the objective takes one and none is given."""
+    name = name or game.default_objective
+    if name in WITHIN and horizon is None:
+        horizon = game.default_horizon()
+    return Objective(name, horizon, determine)

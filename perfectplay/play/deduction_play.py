@@ -27,9 +27,9 @@ import numpy as np
 from ..deduction.model import BadCode, DeductionGame, History
 from ..engine import engine_of
 from ..errors import PerfectplayError
-from ..objectives import WITHIN, Objective
+from ..objectives import WITHIN, Objective, objective_for
 from ..threading_layer import fork_is_safe
-from .book import book_opening
+from .book import opening_at
 from .console import COMMANDS_HELP, Console
 
 #: What the advice aims at, in plain words, by objective.
@@ -220,9 +220,7 @@ def _advisors(game: DeductionGame, turn: Turn, objective: Objective, heuristic: 
 def _from_book(game: DeductionGame, turn: Turn, objective: Objective) -> Suggestion | None:
     """The first guess of the game's opening book (``book.py``), at the start of a game
     played for the fewest expected guesses; None elsewhere or without a book."""
-    if turn.history or objective != Objective():  # (the book's: the fewest, guessed)
-        return None
-    opening = book_opening(game)
+    opening = opening_at(game, turn.history, objective)
     return None if opening is None else Suggestion(opening.guess, opening.label, final=True)
 
 
@@ -275,8 +273,8 @@ def play_deduction(
     guesses, secrets = game.guesses(), game.secrets()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
-    aim = objective or _own_objective(game)
-    horizon = aim.horizon if aim.name in WITHIN else None
+    aim = objective or objective_for(game)
+    horizon = aim.horizon
     goal = GOALS[aim.name].replace("the guesses allowed", f"{horizon} guesses")
     console.say(
         f"[bold]{game}[/bold]: {len(secrets):,} possible secrets; advice aims at {goal}. "
@@ -365,12 +363,6 @@ def _show_prices(game: DeductionGame, ranking, console: Console, by_cost: bool =
         else ", the tie broken by the lowest code"
     )
     console.say(f"  best guesses here: {best}; {optimal} optimal{merged}{tie}")
-
-
-def _own_objective(game: DeductionGame) -> Objective:
-    """The game's own objective, with its own horizon where it takes one."""
-    name = game.default_objective
-    return Objective(name, game.default_horizon() if name in WITHIN else None)
 
 
 def _compare(game: DeductionGame, ranking, played: int, objective: Objective) -> str:

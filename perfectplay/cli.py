@@ -255,10 +255,10 @@ def solve(
     g = load_game(game, _with_flags(assignments, possible_only))
     # before the work, which can take minutes
     check_outputs({"--out": out, "--plot": plot}, files_read(g, store_path, no_store))
-    if plot:
-        from .plot import check_plot_path
+    if plot:  # (its place checked writable with the other outputs)
+        from .plot import plot_format
 
-        check_plot_path(plot)
+        plot_format(plot)
     obj = objective_for(g, objective, horizon, determine)
     if pareto or cost_weight is not None:
         return _trade_off(g, obj, after, pareto, cost_weight, as_json, plot)

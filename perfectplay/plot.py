@@ -19,19 +19,25 @@ from .solution import Solution, write_atomically
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
 
-def check_plot_path(path: str | os.PathLike) -> str:
-    """The picture format of `path` (from its suffix), checked before any work: a suffix
-    other than .png, .svg or .pdf, an unwritable place or a missing matplotlib is refused."""
-    from .solution import check_writable
-
+def plot_format(path: str | os.PathLike) -> str:
+    """The picture format of `path` (from its suffix): a suffix other than .png, .svg or
+    .pdf, or a missing matplotlib, is refused (the place is ``check_plot_path``'s)."""
     suffix = os.path.splitext(str(path))[1].lower()
     if suffix not in FORMATS:
         raise PerfectplayError(
             f"--plot {path}: the file name must end in {', '.join(FORMATS)} (the picture's format)"
         )
-    check_writable(path, "--plot")
     _pyplot()
     return FORMATS[suffix]
+
+
+def check_plot_path(path: str | os.PathLike) -> str:
+    """The picture format of `path` (``plot_format``), its place checked writable too."""
+    from .solution import check_writable
+
+    fmt = plot_format(path)
+    check_writable(path, "--plot")
+    return fmt
 
 
 def _pyplot():

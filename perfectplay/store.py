@@ -165,6 +165,12 @@ def _way_out(path: Path) -> str:
     return f"run with --no-store, or start afresh with `perfectplay store clear --store {path}`"
 
 
+def _busy(err: BaseException) -> bool:
+    """Whether `err` is SQLite saying another connection holds the store."""
+    text = str(err)
+    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
 def _elsewhere() -> str:
     """The advice for a file that is not a store, or one in use or read-only (never to
     delete it)."""
@@ -277,7 +283,7 @@ class Store:
         may not be written, a damaged store (the way out clears it), or another failure
         (clearing is advised only for a file known to be a store)."""
         text = str(err)
-        if isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        if _busy(err):
             return StoreError(
                 f"store {self.path} is in use by another process (it held the store for "
                 f"{BUSY_TIMEOUT:g} s); try again once it has finished, or {_elsewhere()}"
@@ -440,8 +446,7 @@ def _retrying(work: Callable[[], object]) -> object:
         try:
             return work()
         except sqlite3.OperationalError as err:
-            text = str(err)
-            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+            if not _busy(err) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
 
@@ -583,7 +588,7 @@ def clear(path: str | os.PathLike) -> bool:
     except _NotAStore as err:
         raise StoreError(f"{path}: not deleted: not a perfectplay store ({err})") from None
     except sqlite3.OperationalError as err:
-        if "locked" in str(err) or "busy" in str(err):
+        if _busy(err):
             raise StoreError(
                 f"{path}: not deleted: another process is using the store (a solve?); "
                 f"try again once it has finished"

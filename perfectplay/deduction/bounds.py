@@ -3,7 +3,7 @@ of reach: between what a strategy playing the guess achieves and what no strateg
 
 The strategy's side: play the guess, then a heuristic (``heuristics.SCORES``, most parts
 by default) to the end, as ``solve --strategy`` builds it (``tree.build_tree``), measured
-over every secret still possible (``tree.tree_stats``, ``tree.wins_by_guess``). A
+over every secret still possible (``tree.tree_stats``, its histogram for a chance). A
 strategy's value is what the optimum after that guess is at most (expected guesses,
 worst case) or at least (the chance to win within the horizon). Its worst case bounds
 the guess's worst case from above whatever the objective.
@@ -34,10 +34,10 @@ from .feedback import Table
 from .heuristics import heuristic_guess
 from .model import DeductionGame, History
 from .objective import INF
-from .rank import learns_nothing, pricer, value_of
+from .rank import maximises, learns_nothing, pricer, value_of
 from .root import search_for
 from .search import Search, SpeedUps
-from .tree import build_tree, prune_determined, tree_stats, wins_by_guess
+from .tree import build_tree, prune_determined, tree_stats
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,6 @@ class Bounded:
     #: The rule of thumb cannot play on after the guess (a set of secrets where the
     #: rules leave no guess that helps): no strategy's side will come.
     stuck: bool = False
-
-
-def _strategy_gives_high(objective: Objective) -> bool:
-    """Whether a strategy's value bounds the optimum from above under `objective`
-    (expected guesses, worst case: the fewer the better) or, for the chance to win
-    within the horizon, from below."""
-    return objective.name != "probability"
 
 
 def bound_guesses(
@@ -82,7 +75,7 @@ def bound_guesses(
     price = pricer(game, objective, position)  # (the ranking's search, set and cap)
     search, subset, cap = price.search, price.subset, price.cap
     table, played = search.table, len(position)
-    high = _strategy_gives_high(objective)
+    high = not maximises(objective)  # a strategy bounds the least from above, a chance below
     done = {b.guess: b for b in known if b.stuck or (b.high if high else b.low) is not None}
     found = []
     for g in np.asarray(guesses, dtype=np.int64).tolist():
@@ -182,9 +175,8 @@ def _with_strategy(
     if objective.determine:
         root = prune_determined(table, root, subset)
     stats = tree_stats(table, root, subset, played, objective.determine)
-    if objective.name == "probability":
-        by_depth = wins_by_guess(table, root, subset, played, objective.determine)
-        wins = sum(k for depth, k in by_depth.items() if depth <= objective.horizon)
+    if maximises(objective):  # (the secrets found by each guess: the stats' histogram)
+        wins = sum(k for depth, k in stats.histogram.items() if depth <= objective.horizon)
         return replace(entry, low=Fraction(wins, n), worst=stats.worst)
     value = Fraction(stats.worst) if objective.name == "worst" else Fraction(stats.total, n)
     return replace(entry, high=value, worst=stats.worst)

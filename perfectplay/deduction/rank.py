@@ -64,7 +64,8 @@ class Ranking:
         return next((p for p in self.guesses if p.guess == guess), None)
 
 
-def _maximise(objective: Objective) -> bool:
+def maximises(objective: Objective) -> bool:
+    """Whether the more of `objective`'s value, the better (the chance to win)."""
     return objective.name == "probability"
 
 
@@ -92,7 +93,7 @@ def rank_guesses(
             priced.append(Priced(int(g), value, int(g) in first))
         if progress:
             progress(f"{k + 1}/{len(order)} guesses priced")
-    sign = -1 if _maximise(objective) else 1
+    sign = -1 if maximises(objective) else 1
     priced.sort(key=lambda p: (sign * p.value, p.guess))
     if not priced:
         raise Unsupported(f"{game.name}: no allowed guess helps at this position")
@@ -231,7 +232,7 @@ def value_of(objective: Objective, total: int, n: int, played: int) -> Fraction:
     """A value counted from the start of the game (as `Priced` holds it) from the core's
     `total` over `n` secrets after `played` guesses: the guesses summed over the secrets,
     or for the chance within the horizon the secrets lost."""
-    if _maximise(objective):
+    if maximises(objective):
         return Fraction(n - total, n)
     return Fraction(played * n + total, n)
 

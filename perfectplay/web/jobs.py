@@ -82,6 +82,14 @@ class Valuing:
     state: str
 
 
+def _keep(cache: OrderedDict, key: Any, value: Any) -> None:
+    """Keep `value` as the newest of `cache`, the oldest let go beyond `ADVICE_KEPT`."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > ADVICE_KEPT:
+        cache.popitem(last=False)
+
+
 class Busy(PerfectplayError):
     """Refused: as many solves run as the server allows."""
 
@@ -495,9 +503,7 @@ class Jobs:
                 done = self._pending.pop(key)
                 # kept unless a heuristic-only worker's guess, which the search may better
                 if found is not None and (optimal or found.final):
-                    self._advice[key] = found
-                    while len(self._advice) > ADVICE_KEPT:
-                        self._advice.popitem(last=False)
+                    _keep(self._advice, key, found)
             done.set()
         return found
 
@@ -565,9 +571,9 @@ class Jobs:
         keeping each value as it comes, so that asking again finds more."""
         review = (spec, objective)
         with self._lock:
-            if not self._unknown(review, positions):
-                return Valuing(self._known(review, positions), "done")
             unknown = self._unknown(review, positions)
+            if not unknown:
+                return Valuing(self._known(review, positions), "done")
             running, valuing = self._reviews.get(review, (None, ()))
             if running is None:
                 if self._closed or len(self._reviews) >= REVIEWS_AT_ONCE:
@@ -602,9 +608,7 @@ class Jobs:
         def arrived(answer) -> bool:
             moves, played, value = answer
             with self._lock:
-                self._values[(*review, moves, played)] = value
-                while len(self._values) > ADVICE_KEPT:
-                    self._values.popitem(last=False)
+                _keep(self._values, (*review, moves, played), value)
             left.discard((moves, played))
             return not left
 
@@ -639,15 +643,10 @@ class Jobs:
             with self._lock:
                 self._ranking -= 1
                 if found is not None and found.final:
-                    self._options[key] = found
+                    _keep(self._options, key, found)
                     self._bounds.pop(key, None)
-                    while len(self._options) > ADVICE_KEPT:
-                        self._options.popitem(last=False)
                 elif found is not None and found.bounded:
-                    self._bounds[key] = found.known
-                    self._bounds.move_to_end(key)
-                    while len(self._bounds) > ADVICE_KEPT:
-                        self._bounds.popitem(last=False)
+                    _keep(self._bounds, key, found.known)
         return found
 
     def close(self) -> None:

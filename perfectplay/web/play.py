@@ -113,6 +113,10 @@ class Rules:
         the chance to win) the guesses allowed, counted from the start of the game."""
         return Objective(self.objective, self.limit if self.objective in WITHIN else None)
 
+    def lost(self, played: int, solved: bool) -> bool:
+        """Whether a game not `solved` after `played` guesses has none left."""
+        return not solved and self.limit is not None and played >= self.limit
+
 
 def read_rules(game, query) -> Rules:
     """The board's rules from the address: the objective and horizon the catalogue's form
@@ -214,7 +218,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     moves = engine.format_position(game, history)
     base = {**base, "secret": mode}
     solved = bool(history) and history[-1][1] == game.solved_feedback()
-    over = rules.limit is not None and len(history) >= rules.limit and not solved
+    over = rules.lost(len(history), solved)
     guess_text = (q.get("guess") or "").strip()
     # advising, a guess without its feedback is one picked from the options: entered only
     picked = mode == "yours" and not (q.get("feedback") or "").strip()
@@ -386,7 +390,7 @@ def review_page(request: Request) -> Response:
             "paid": len(review.moves),
             "chance": chance,
             "solved": solved,
-            "over": not solved and rules.limit is not None and len(history) >= rules.limit,
+            "over": rules.lost(len(history), solved),
             "unit": UNITS[aim.name].format(horizon=aim.horizon),
             "board_url": _url(game, page.base, moves=engine.format_position(game, history)),
         },

@@ -267,3 +267,19 @@ def test_markov_rules_receive_int64_arrays_everywhere(tmp_path, monkeypatch):
         assert res.returncode == 0 and "Traceback" not in res.stderr, res.stdout + res.stderr
     finished = load_strategy(json.loads(out.read_text())).explore("1")  # the web explorer's
     assert finished.branches == () and "finished" in finished.facts
+
+
+def test_a_game_of_more_than_nine_symbols_reads_back_the_codes_it_writes(plugin):
+    """Codes are written as numbers; past nine symbols the default writes 13, not a run
+    of digits it cannot read back: the player types the advisor's suggestion."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("my_games_codes", plugin / "my_games.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    game = module.HigherLower(n=20)
+    for code in game.guesses():
+        assert (game.parse_code(game.format_code(code)) == code).all()
+    res = _run(plugin, "play", "higher-lower", "n=20", "--secret", "13", input="16\n" + "\n" * 6)
+    assert res.returncode == 0 and "solved in" in res.stdout, res.stdout + res.stderr
+    assert "feedback: lower" in res.stdout  # (16 typed, then the suggestions)

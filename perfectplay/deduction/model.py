@@ -303,19 +303,24 @@ class DeductionGame(Game):
 
     # --- how people read and write codes and feedbacks -----------------------------------
     def format_code(self, code: Sequence[int]) -> str:
-        return "".join(str(int(c) + 1) for c in code)
+        """Symbols as the numbers 1 to ``n_symbols()``, one digit each (``1123``); with
+        more than nine symbols, apart (``3 12``), so that every code reads back."""
+        words = [str(int(c) + 1) for c in code]
+        return "".join(words) if self.n_symbols() <= 9 else " ".join(words)
 
     def parse_code(self, text: str) -> np.ndarray:
         text = text.strip()
-        if len(text) != self.length() or not text.isdigit():
+        words = list(text) if self.n_symbols() <= 9 else text.replace(",", " ").split()
+        if len(words) != self.length() or not all(w.isdigit() for w in words):
+            many = self.length()
             raise BadCode(
-                f"{self.name}: cannot read code {text!r} "
-                f"(expected {self.length()} symbols like {self.format_code(self.guesses()[0])})"
+                f"{self.name}: cannot read code {text!r} (expected {many} "
+                f"symbol{'s' if many != 1 else ''} like {self.format_code(self.guesses()[0])})"
             )
-        code = np.array([int(ch) - 1 for ch in text], dtype=np.int8)
-        if code.min() < 0 or code.max() >= self.n_symbols():
+        symbols = [int(w) - 1 for w in words]
+        if min(symbols) < 0 or max(symbols) >= self.n_symbols():
             raise BadCode(f"{self.name}: code {text!r} uses a symbol out of range")
-        return code
+        return np.array(symbols, dtype=np.int8)
 
     def format_feedback(self, feedback: int) -> str:
         return str(int(feedback))

@@ -93,6 +93,7 @@ def test_unknown_pages_and_paths_are_4xx(client):
 def test_a_solve_is_cancelled_by_its_visitor_alone(client):
     from starlette.testclient import TestClient
 
+    client.cookies.clear()  # a new visitor (another test of the module may have solved)
     response = client.post(
         "/solve", data={"game": "mastermind", "pegs": "4", "colors": "7"}, follow_redirects=False
     )

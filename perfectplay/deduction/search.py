@@ -227,7 +227,12 @@ class Search:
         the store's keeping and the lanes' relay each read every row."""
         from .core import take_journal
 
-        return take_journal(self.fields.journal, self.journaled, start)
+        rows, start = take_journal(self.fields.journal, self.journaled, start)
+        # a bound past INF (a sum of parts none of which fits the cap) says no more than
+        # INF does: rows leave the search within the range its values have (0..INF), the
+        # range a kept journal is checked against when it is read back
+        np.minimum(rows[:, 3], INF, out=rows[:, 3])
+        return rows, start
 
     @property
     def journaled(self) -> int:

@@ -537,7 +537,8 @@ class AnswerStore:
         """Keep `answer` (a ``root.Answer``) of `sub`: exact with its subtree, or, without
         one, as a lower bound (a value at or over the budget)."""
         exact = answer.tree is not None
-        stored = Stored(answer.value, exact, encode_tree(answer.tree))
+        value = answer.value if exact else min(answer.value, INF)  # (as ``journal_since``)
+        stored = Stored(value, exact, encode_tree(answer.tree))
         self.store.put(self.key(sub), stored, self.game.spec, _objective_name(sub), len(sub.subset))
         with self._lock:
             self.tally.written += 1

@@ -36,12 +36,16 @@ def strategy_tree(strategy: Strategy, depth: int, verdict=None):
 
 
 def _value_text(value: Any) -> str:
-    """A recorded value: in full when short, else its decimal value and digit counts."""
-    from .solution import exact_text, parse_value
+    """A recorded value: an exact fraction in full when short, else its decimal value and
+    digit counts; a decimal (a float's digits, not a fraction) to 9 places, said to be
+    rounded, never written as the fraction its digits spell."""
+    from .solution import exact_text, is_fraction_text, parse_value
 
     try:
         exact = parse_value(value)
     except (ValueError, ZeroDivisionError):
         return str(value)[:60]
+    if not is_fraction_text(value):
+        return f"{float(exact):.9f} (rounded)"
     text = exact_text(exact)
     return text if "digits" not in text else f"{float(exact):.9f} (a fraction of {text})"

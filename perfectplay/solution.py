@@ -62,10 +62,16 @@ def parse_value(text: Any) -> Fraction:
     many digits it has; ValueError if `text` is not one."""
     if not isinstance(text, str):
         raise ValueError(f"not a value: {text!r}")
-    p, slash, q = text.strip().partition("/")
-    if p.lstrip("-").isdigit() and (not slash or q.isdigit()):
+    if is_fraction_text(text):
+        p, slash, q = text.strip().partition("/")
         return Fraction(_text_int(p), _text_int(q) if slash else 1)
     return Fraction(text)  # a decimal (float values); short, within Python's limits
+
+
+def is_fraction_text(text: str) -> bool:
+    """Whether `text` writes an exact value (``p/q`` or ``p``), not a float's decimal."""
+    p, slash, q = text.strip().partition("/")
+    return p.lstrip("-").isdigit() and (not slash or q.isdigit())
 
 
 def _text_int(digits: str) -> int:

@@ -25,6 +25,17 @@ def test_show_a_markov_policy(tmp_path):
     assert "face down: none" in out and "rolled 1 and 2" in out and "turn card" in out
 
 
+def test_show_writes_an_exact_value_as_its_fraction_and_a_float_as_a_rounded_decimal(tmp_path):
+    """A float's digits (a staged solve's value) are not an exact fraction: show said
+    ``7.122428516...`` as ``1424485703283869/200000000000000``."""
+    exact, rounded = tmp_path / "trios.json", tmp_path / "yahtzee.json"
+    assert cli("solve", "tricky-trios", "n=2", "--out", str(exact), "--quiet").returncode == 0
+    assert cli("solve", "yahtzee", "card=3", "--out", str(rounded), "--quiet").returncode == 0
+    assert "expected rounds = 17/5 " in cli("show", str(exact), "--depth", "0").stdout
+    title = " ".join(cli("show", str(rounded), "--depth", "0").stdout.split())
+    assert "= 7.122428516 (rounded)" in title and "/" not in title.partition("(rounded)")[0]
+
+
 def test_show_refuses_a_file_that_is_not_a_strategy(tmp_path):
     path = tmp_path / "x.json"
     path.write_text('{"hello": 1}')

@@ -11,7 +11,9 @@ import threading
 
 import click
 
+from .cli_ranges import Within
 from .errors import PerfectplayError, Unsupported
+from .ranges import LARGEST_SEED, LONGEST_WAIT, MOST, MOST_LANES
 from .solution import OUTPUT_RULES
 
 
@@ -89,7 +91,7 @@ def list_games() -> None:
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="budget of moves/guesses for --objective probability "
     "(default: the game's own, e.g. item-matching's turns)",
@@ -102,7 +104,7 @@ def list_games() -> None:
 )
 @click.option(
     "--tol",
-    type=float,
+    type=Within(0.0, 1.0, integer=False),
     default=None,
     help="Markov games: value-iteration tolerance (relative change per sweep; default: 1e-12)",
 )
@@ -114,13 +116,13 @@ def list_games() -> None:
 )
 @click.option(
     "--max-guesses",
-    type=int,
+    type=Within(1, MOST),
     default=None,
     help="deduction games: at most this many guesses for any secret",
 )
 @click.option(
     "--top",
-    type=int,
+    type=Within(1, MOST),
     default=None,
     metavar="N",
     help="deduction games: search only the N best guesses by bound at each node; "
@@ -129,7 +131,7 @@ def list_games() -> None:
 )
 @click.option(
     "--workers",
-    type=int,
+    type=Within(1, MOST_LANES),
     default=None,
     help="deduction games: lanes (threads) a large position is split over (default: "
     "every core; one for the probability objectives, which lose more cut-offs "
@@ -311,23 +313,15 @@ def solve(
         _print_summary(g, solution, out, plot)
 
 
-def _budget(value: float | None) -> float | None:
-    """``play --budget`` as given (None: not given), refused in one line unless a number
-    of seconds from 0 to ``MAX_BUDGET`` (nan, inf, a negative number, or more than the
-    wait for an answer can take)."""
-    from .play.advisor import MAX_BUDGET
-
-    if value is not None and not 0 <= value <= MAX_BUDGET:  # nan fails both comparisons
-        raise click.BadParameter(
-            f"must be a number of seconds from 0 to {MAX_BUDGET:g}, got {value}"
-        )
-    return value
-
-
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--seed", type=int, default=None, help="seed for chance (dice, a random secret)")
+@click.option(
+    "--seed",
+    type=Within(0, LARGEST_SEED),
+    default=None,
+    help="seed for chance (dice, a random secret)",
+)
 @click.option(
     "--secret",
     default=None,
@@ -335,9 +329,8 @@ def _budget(value: float | None) -> float | None:
 )
 @click.option(
     "--budget",
-    type=float,
+    type=Within(0.0, LONGEST_WAIT, integer=False, unit="seconds"),
     default=None,
-    callback=lambda _ctx, _param, value: _budget(value),
     help="deduction games: seconds for the optimal suggestion before a heuristic "
     "answers (default: 2; 0: the heuristic at once; at most 86400, a day)",
 )
@@ -355,7 +348,7 @@ def _budget(value: float | None) -> float | None:
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="deduction games: guesses allowed for --objective probability (default: the game's)",
 )
@@ -396,7 +389,7 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="guesses allowed for --objective probability (default: the game's own)",
 )
@@ -408,7 +401,7 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
 )
 @click.option(
     "--top",
-    type=click.IntRange(1, None),
+    type=Within(1, MOST),
     default=10,
     show_default=True,
     help="how many of the best guesses to list",
@@ -686,7 +679,7 @@ def verify(file, as_json, resolve) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--depth",
-    type=click.IntRange(0, 50),
+    type=Within(0, 50),
     default=2,
     show_default=True,
     help="how many levels of the strategy to print",
@@ -773,7 +766,7 @@ def store_clear(store_path) -> None:
 )
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=Within(0, 65535),
     default=8765,
     show_default=True,
     help="port to listen on (0: a free one, said when serving)",

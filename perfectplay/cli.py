@@ -719,9 +719,9 @@ _STORE_OPTION = click.option(
 @_STORE_OPTION
 def store_info(store_path) -> None:
     """The store's file, size, engine version and answers by game and objective."""
-    from .store import Store, default_path
+    from .store import Store, chosen_path
 
-    path = store_path or default_path()
+    path = chosen_path(store_path)
     if not os.path.exists(path):
         click.echo(f"{path}: no store yet")
         return
@@ -751,9 +751,9 @@ def store_clear(store_path) -> None:
     """Delete the store file (damaged or not, of any engine version) and its companion
     files. A file that is not a perfectplay store, a read-only store and a store another
     process has open are not deleted (exit code 2, one line saying why)."""
-    from .store import clear, default_path
+    from .store import chosen_path, clear
 
-    path = store_path or default_path()
+    path = chosen_path(store_path)
     click.echo(f"{path}: {'deleted' if clear(path) else 'no store to delete'}")
 
 

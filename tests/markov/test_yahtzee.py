@@ -289,3 +289,27 @@ def test_a_damaged_stage_file_is_refused_in_one_line(tmp_path, change, message):
     out.write_text(json.dumps(doc))
     res = perfectplay("verify", str(out))
     assert (res.returncode, res.stderr) == (2, f"perfectplay: error: {message}\n")
+
+
+def test_a_stage_added_to_a_solved_file_is_refused_by_verify_and_show(tmp_path):
+    """A stage code of the game's range that no stage leads to (stage 1: a card with only
+    the first box filled, which this card has not), added to a solved file with any value,
+    is refused: no successor recomputes it, so it was accepted unchecked."""
+    from perfectplay.markov.staged_document import decode_stages
+    from perfectplay.markov.stages import encode_stages
+
+    game = load_game(f"yahtzee({SMALL})")
+    doc = solve(game).export()
+    values, listed = decode_stages(doc["strategy"], game.stages())
+    listed[1], values[1] = True, 1e6
+    codes = np.flatnonzero(listed)
+    doc["strategy"] = encode_stages(codes, values[codes])
+    out = tmp_path / "added.json"
+    out.write_text(json.dumps(doc))
+    for command in ("verify", "show"):
+        res = perfectplay(command, str(out))
+        assert (res.returncode, res.stderr) == (
+            2,
+            "perfectplay: error: the file lists stage 1, which the game never reaches (a "
+            "solve lists only the stages of its layers)\n",
+        )

@@ -314,15 +314,13 @@ class DeductionGame(Game):
         if len(words) != self.length() or not all(w.isascii() and w.isdigit() for w in words):
             many = self.length()
             raise BadCode(
-                f"{self.name}: cannot read code {shown(repr(text))} (expected {many} "
+                f"{self.name}: cannot read code {shown(text)!r} (expected {many} "
                 f"symbol{'s' if many != 1 else ''} like {self.format_code(self.guesses()[0])})"
             )
         try:
             symbols = [int(within(w, 1, self.n_symbols())) - 1 for w in words]
         except BadParameter:
-            raise BadCode(
-                f"{self.name}: code {shown(repr(text))} uses a symbol out of range"
-            ) from None
+            raise BadCode(f"{self.name}: code {shown(text)!r} uses a symbol out of range") from None
         return np.array(symbols, dtype=np.int8)
 
     def format_feedback(self, feedback: int) -> str:
@@ -338,7 +336,7 @@ class DeductionGame(Game):
             return int(within(text, 0, self.n_feedbacks() - 1))
         except BadParameter:
             raise BadCode(
-                f"{self.name}: cannot read feedback {shown(repr(text.strip()))} "
+                f"{self.name}: cannot read feedback {shown(text.strip())!r} "
                 f"(expected a number from 0 to {self.n_feedbacks() - 1})"
             ) from None
 

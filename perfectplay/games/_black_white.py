@@ -33,6 +33,6 @@ def parse(text: str, length: int, right: str, misplaced: str, game: str) -> int:
     match = re.fullmatch(rf"\s*{count}\s*{right}\s*{count}\s*{misplaced}\s*", text, re.IGNORECASE)
     if not match or int(match[1]) + int(match[2]) > length:
         raise BadCode(
-            f"{game}: cannot read feedback {shown(repr(text))} (expected e.g. 1{right}2{misplaced})"
+            f"{game}: cannot read feedback {shown(text)!r} (expected e.g. 1{right}2{misplaced})"
         )
     return encode(int(match[1]), int(match[2]), length)

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,9 @@ from .cli_ranges import Within
 from .errors import PerfectplayError, Unsupported
 from .ranges import LARGEST_SEED, LONGEST_WAIT, MOST, MOST_LANES
 from .solution import OUTPUT_RULES
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class _Group(click.Group):
@@ -495,22 +499,13 @@ def _trade_off(
     g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool, plot: str | None
 ) -> None:
     """``solve --frontier`` / ``--cost-weight``: win probability against item cost."""
-    from fractions import Fraction
-
     from rich.console import Console
     from rich.table import Table
 
     from .engine import engine_of
     from .solution import format_value
 
-    weight = None
-    if cost_weight is not None:
-        try:
-            weight = Fraction(cost_weight)
-        except (ValueError, ZeroDivisionError):
-            raise Unsupported(
-                f"--cost-weight must be a number like 1/100, got {cost_weight!r}"
-            ) from None
+    weight = None if cost_weight is None else _cost_weight(cost_weight)
     trade = engine_of(g).trade_off(g, obj, after)
     front = trade.front
     rows = [
@@ -570,6 +565,36 @@ def _trade_off(
         )
     if plot:
         click.echo(f"picture written to {plot}")
+
+
+def _cost_weight(text: str) -> Fraction:
+    """``--cost-weight`` exactly: a fraction A/B of whole numbers or a decimal (``0.01``,
+    ``1e-2``), 0 or from 1/``MOST`` to ``MOST`` (where only the chance counts, or only
+    the cost, for any game solved); one line otherwise (nan, or ``1e99999999``, which
+    Fraction would spend minutes writing out)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from .errors import BadParameter
+    from .ranges import shown, within
+
+    top, slash, bottom = text.partition("/")
+    weight = None
+    try:
+        if slash:
+            weight = Fraction(int(within(top, 0, MOST)), int(within(bottom, 1, MOST)))
+        else:
+            number = Decimal(text.strip())  # (its exponent kept as written: no digits made)
+            if number.is_finite() and (number == 0 or 1 / Decimal(MOST) <= abs(number) <= MOST):
+                weight = Fraction(number)
+    except (BadParameter, ValueError, ArithmeticError):  # (decimal's InvalidOperation, Overflow)
+        pass
+    if weight is None or not (weight == 0 or Fraction(1, MOST) <= weight <= MOST):
+        raise Unsupported(
+            f"--cost-weight must be a number like 1/100 or 0.01, 0 or from 1/{MOST:,} to "
+            f"{MOST:,}, got {shown(text)!r}"
+        )
+    return weight
 
 
 def _with_flags(assignments, possible_only: bool) -> list[str]:

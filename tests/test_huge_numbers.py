@@ -124,6 +124,28 @@ def test_a_game_parameter_or_an_option_too_large_or_empty_is_one_line(words, nee
     assert len(res.stderr) < 200
 
 
+ITEMS = ("item-matching", "slots=2", "items=2", "turns=2")
+
+
+@pytest.mark.parametrize(
+    "weight", ["-1", "1e300", "1e99999999", "1e-99999999", "nan", "inf", "1/0", "1/" + DIGITS]
+)
+def test_a_cost_weight_past_its_range_is_one_line(weight):
+    """1e99999999 took minutes (Fraction writing out its digits) and 1e300 was taken."""
+    res = run("solve", *ITEMS, "--cost-weight", weight, "--quiet")
+    assert_one_line_error(res, "--cost-weight must be a number like 1/100 or 0.01, 0 or from")
+    assert len(res.stderr) < 200
+
+
+def test_a_cost_weight_is_exact_as_a_fraction_or_a_decimal():
+    said = {
+        w: run("solve", *ITEMS, "--cost-weight", w, "--quiet").stdout for w in ("1/100", "1e-2")
+    }
+    assert (
+        said["1/100"] == said["1e-2"] and "max P(win) - 1/100 * E[cost] = 193/200" in said["1e-2"]
+    )
+
+
 def test_an_empty_out_is_refused_by_openings_value_and_an_empty_store_by_store():
     args = ["openings", "value", "mastermind", "pegs=2", "colors=2", "--bound", "9"]
     assert_one_line_error(run(*args, "--out", "", "--no-store"), "--out: empty path")

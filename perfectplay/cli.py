@@ -8,11 +8,17 @@ import json
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 import click
 
+from .cli_ranges import Within
 from .errors import PerfectplayError, Unsupported
+from .ranges import LARGEST_SEED, LONGEST_WAIT, MOST, MOST_LANES
 from .solution import OUTPUT_RULES
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class _Group(click.Group):
@@ -89,7 +95,7 @@ def list_games() -> None:
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="budget of moves/guesses for --objective probability "
     "(default: the game's own, e.g. item-matching's turns)",
@@ -102,7 +108,7 @@ def list_games() -> None:
 )
 @click.option(
     "--tol",
-    type=float,
+    type=Within(0.0, 1.0, integer=False),
     default=None,
     help="Markov games: value-iteration tolerance (relative change per sweep; default: 1e-12)",
 )
@@ -114,13 +120,13 @@ def list_games() -> None:
 )
 @click.option(
     "--max-guesses",
-    type=int,
+    type=Within(1, MOST),
     default=None,
     help="deduction games: at most this many guesses for any secret",
 )
 @click.option(
     "--top",
-    type=int,
+    type=Within(1, MOST),
     default=None,
     metavar="N",
     help="deduction games: search only the N best guesses by bound at each node; "
@@ -129,7 +135,7 @@ def list_games() -> None:
 )
 @click.option(
     "--workers",
-    type=int,
+    type=Within(1, MOST_LANES),
     default=None,
     help="deduction games: lanes (threads) a large position is split over (default: "
     "every core; one for the probability objectives, which lose more cut-offs "
@@ -311,23 +317,15 @@ def solve(
         _print_summary(g, solution, out, plot)
 
 
-def _budget(value: float | None) -> float | None:
-    """``play --budget`` as given (None: not given), refused in one line unless a number
-    of seconds from 0 to ``MAX_BUDGET`` (nan, inf, a negative number, or more than the
-    wait for an answer can take)."""
-    from .play.advisor import MAX_BUDGET
-
-    if value is not None and not 0 <= value <= MAX_BUDGET:  # nan fails both comparisons
-        raise click.BadParameter(
-            f"must be a number of seconds from 0 to {MAX_BUDGET:g}, got {value}"
-        )
-    return value
-
-
 @cli.command()
 @click.argument("game")
 @click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--seed", type=int, default=None, help="seed for chance (dice, a random secret)")
+@click.option(
+    "--seed",
+    type=Within(0, LARGEST_SEED),
+    default=None,
+    help="seed for chance (dice, a random secret)",
+)
 @click.option(
     "--secret",
     default=None,
@@ -335,9 +333,8 @@ def _budget(value: float | None) -> float | None:
 )
 @click.option(
     "--budget",
-    type=float,
+    type=Within(0.0, LONGEST_WAIT, integer=False, unit="seconds"),
     default=None,
-    callback=lambda _ctx, _param, value: _budget(value),
     help="deduction games: seconds for the optimal suggestion before a heuristic "
     "answers (default: 2; 0: the heuristic at once; at most 86400, a day)",
 )
@@ -355,7 +352,7 @@ def _budget(value: float | None) -> float | None:
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="deduction games: guesses allowed for --objective probability (default: the game's)",
 )
@@ -396,7 +393,7 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
 )
 @click.option(
     "--horizon",
-    type=int,
+    type=Within(0, MOST),
     default=None,
     help="guesses allowed for --objective probability (default: the game's own)",
 )
@@ -408,7 +405,7 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
 )
 @click.option(
     "--top",
-    type=click.IntRange(1, None),
+    type=Within(1, MOST),
     default=10,
     show_default=True,
     help="how many of the best guesses to list",
@@ -502,22 +499,13 @@ def _trade_off(
     g, obj, after: str, pareto: bool, cost_weight: str | None, as_json: bool, plot: str | None
 ) -> None:
     """``solve --frontier`` / ``--cost-weight``: win probability against item cost."""
-    from fractions import Fraction
-
     from rich.console import Console
     from rich.table import Table
 
     from .engine import engine_of
     from .solution import format_value
 
-    weight = None
-    if cost_weight is not None:
-        try:
-            weight = Fraction(cost_weight)
-        except (ValueError, ZeroDivisionError):
-            raise Unsupported(
-                f"--cost-weight must be a number like 1/100, got {cost_weight!r}"
-            ) from None
+    weight = None if cost_weight is None else _cost_weight(cost_weight)
     trade = engine_of(g).trade_off(g, obj, after)
     front = trade.front
     rows = [
@@ -577,6 +565,36 @@ def _trade_off(
         )
     if plot:
         click.echo(f"picture written to {plot}")
+
+
+def _cost_weight(text: str) -> Fraction:
+    """``--cost-weight`` exactly: a fraction A/B of whole numbers or a decimal (``0.01``,
+    ``1e-2``), 0 or from 1/``MOST`` to ``MOST`` (where only the chance counts, or only
+    the cost, for any game solved); one line otherwise (nan, or ``1e99999999``, which
+    Fraction would spend minutes writing out)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from .errors import BadParameter
+    from .ranges import shown, within
+
+    top, slash, bottom = text.partition("/")
+    weight = None
+    try:
+        if slash:
+            weight = Fraction(int(within(top, 0, MOST)), int(within(bottom, 1, MOST)))
+        else:
+            number = Decimal(text.strip())  # (its exponent kept as written: no digits made)
+            if number.is_finite() and (number == 0 or 1 / Decimal(MOST) <= abs(number) <= MOST):
+                weight = Fraction(number)
+    except (BadParameter, ValueError, ArithmeticError):  # (decimal's InvalidOperation, Overflow)
+        pass
+    if weight is None or not (weight == 0 or Fraction(1, MOST) <= weight <= MOST):
+        raise Unsupported(
+            f"--cost-weight must be a number like 1/100 or 0.01, 0 or from 1/{MOST:,} to "
+            f"{MOST:,}, got {shown(text)!r}"
+        )
+    return weight
 
 
 def _with_flags(assignments, possible_only: bool) -> list[str]:
@@ -686,7 +704,7 @@ def verify(file, as_json, resolve) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--depth",
-    type=click.IntRange(0, 50),
+    type=Within(0, 50),
     default=2,
     show_default=True,
     help="how many levels of the strategy to print",
@@ -726,9 +744,9 @@ _STORE_OPTION = click.option(
 @_STORE_OPTION
 def store_info(store_path) -> None:
     """The store's file, size, engine version and answers by game and objective."""
-    from .store import Store, default_path
+    from .store import Store, chosen_path
 
-    path = store_path or default_path()
+    path = chosen_path(store_path)
     if not os.path.exists(path):
         click.echo(f"{path}: no store yet")
         return
@@ -758,9 +776,9 @@ def store_clear(store_path) -> None:
     """Delete the store file (damaged or not, of any engine version) and its companion
     files. A file that is not a perfectplay store, a read-only store and a store another
     process has open are not deleted (exit code 2, one line saying why)."""
-    from .store import clear, default_path
+    from .store import chosen_path, clear
 
-    path = store_path or default_path()
+    path = chosen_path(store_path)
     click.echo(f"{path}: {'deleted' if clear(path) else 'no store to delete'}")
 
 
@@ -773,7 +791,7 @@ def store_clear(store_path) -> None:
 )
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=Within(0, 65535),
     default=8765,
     show_default=True,
     help="port to listen on (0: a free one, said when serving)",

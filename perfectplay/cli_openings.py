@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .cli_ranges import Within
+from .ranges import MOST, MOST_LANES
 from .solution import OUTPUT_RULES
 
 if TYPE_CHECKING:
@@ -51,9 +53,7 @@ _AFTER = click.option(
     help="order them by a one-step heuristic, best first: minimax, expected-size, entropy "
     "or most-parts (the numbers stay those of --openings A:B)",
 )
-@click.option(
-    "--first", "first", type=click.IntRange(1, None), default=None, help="only the first N"
-)
+@click.option("--first", "first", type=Within(1, MOST), default=None, help="only the first N")
 @click.option(
     "--words", is_flag=True, help="one guess per line, as `openings value --openings @FILE` reads"
 )
@@ -102,7 +102,7 @@ def list_openings(game, assignments, after, rank, first, words, as_json) -> None
 )
 @click.option(
     "--bound",
-    type=int,
+    type=Within(0, MOST),
     required=True,
     help="a known total of guesses (e.g. a strategy's): openings within it get their "
     "exact total, the others a proof that they exceed it",
@@ -110,13 +110,13 @@ def list_openings(game, assignments, after, rank, first, words, as_json) -> None
 @_AFTER
 @click.option(
     "--max-guesses",
-    type=int,
+    type=Within(1, MOST),
     default=None,
     help="at most this many guesses for any secret (default: the game's own limit)",
 )
 @click.option(
     "--workers",
-    type=click.IntRange(1, None),
+    type=Within(1, MOST_LANES),
     default=None,
     help="threads for each opening's cells (default: every core)",
 )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import os
 import threading
 import time
@@ -23,6 +22,7 @@ from concurrent.futures import Executor, Future, InvalidStateError
 
 from .allocator import keep_freed_memory
 from .errors import PerfectplayError, Unsupported
+from .ranges import LONGEST_WAIT, MOST_LANES, within
 
 #: Seconds an address is given in all to answer as a Dask scheduler and show a worker:
 #: with the command's start and close, a wrong address is refused within 30 s.
@@ -128,11 +128,15 @@ def check_cluster(spec: str) -> None:
     address of a scheduler that answers and has a worker (connected to, then let go; the
     solve connects again when its position is large enough to split)."""
     if spec.startswith("local:"):
-        count = spec.partition(":")[2]
-        if not count.isdigit() or int(count) < 1:
-            raise Unsupported(f"--cluster local:N needs N workers (N >= 1), got {spec!r}")
+        _local_workers(spec)
         return
     _connect(spec).close()
+
+
+def _local_workers(spec: str) -> int:
+    """The N worker processes ``local:N`` asks for, refused in one line unless from 1 to
+    ``MOST_LANES``."""
+    return int(within(spec.partition(":")[2], 1, MOST_LANES, what="--cluster local:N: N"))
 
 
 def _distributed():
@@ -146,18 +150,12 @@ def _distributed():
 
 def connect_timeout() -> float:
     """The seconds an address is given to answer (``CONNECT_TIMEOUT``, or
-    ``$PERFECTPLAY_CLUSTER_TIMEOUT``); a setting that is not a positive number of seconds
-    is one line."""
+    ``$PERFECTPLAY_CLUSTER_TIMEOUT``); a setting that is not a number of seconds from
+    a millisecond to a day (``LONGEST_WAIT``) is one line."""
     text = os.environ.get(TIMEOUT_ENV)
     if text is None:
         return CONNECT_TIMEOUT
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise Unsupported(f"${TIMEOUT_ENV} must be a positive number of seconds, got {text!r}")
-    return seconds
+    return within(text, 0.001, LONGEST_WAIT, integer=False, what=f"${TIMEOUT_ENV}", unit="seconds")
 
 
 def _connect(spec: str):
@@ -225,12 +223,17 @@ def _what_timed_out(err: TimeoutError) -> str:
 
 def _parse_address(spec: str) -> tuple[str, str]:
     """The scheme and location of the address `spec`; ValueError for a scheme Dask does
-    not know."""
+    not know, or one it cannot connect by here (``ucx://`` without its package)."""
     from distributed.comm.addressing import parse_address
     from distributed.comm.registry import get_backend
 
     scheme, location = parse_address(spec)
-    get_backend(scheme)
+    try:
+        get_backend(scheme).get_connector()
+    except Exception as err:  # noqa: BLE001 - ValueError, or a transport not installed
+        if isinstance(err, ValueError):
+            raise
+        raise ValueError(f"Dask cannot connect by {scheme}:// here") from None
     return scheme, location
 
 
@@ -290,10 +293,9 @@ def cluster_lanes(spec: str) -> list[Executor]:
         if spec.startswith("local:"):
             import dask
 
-            check_cluster(spec)
             with dask.config.set(QUIET_WORKERS):
                 local = distributed.LocalCluster(
-                    n_workers=int(spec.partition(":")[2]),
+                    n_workers=_local_workers(spec),
                     threads_per_worker=1,
                     processes=True,
                     memory_limit=0,

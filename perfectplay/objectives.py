@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import Unsupported
+from .ranges import MOST, within
 
 OBJECTIVES: dict[str, str] = {
     "expected": "minimum expected cost (moves, rounds or guesses) to finish, or maximum "
@@ -42,8 +43,7 @@ class Objective:
         if self.name in WITHIN:
             if self.horizon is None:
                 raise Unsupported(f"objective {self.name!r} needs a horizon (--horizon H)")
-            if self.horizon < 0:
-                raise Unsupported(f"horizon must be >= 0, got {self.horizon}")
+            within(self.horizon, 0, MOST, what="the horizon")
 
     @property
     def ranked(self) -> Objective:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadParameter
+from .ranges import shown, within
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class ParamSpec:
             return raw
         try:
             return int(raw)
-        except ValueError:
-            raise BadParameter(f"{self.name} must be an integer, got {raw!r}") from None
+        except ValueError:  # (not digits, or more digits than Python converts)
+            return within(raw, self.low, self.high, what=self.name)  # (raises, one line)
 
     def check(self, game_name: str, value: Any) -> None:
         """Raise BadParameter unless `value` is of the right kind and in range."""
@@ -113,6 +114,18 @@ def path(*, help: str, key: str = "") -> Any:
     `key` is its command-line name when the attribute's name is taken (by a method).
     """
     return dataclasses.field(default="", metadata={"help": help, "path": True, "key": key})
+
+
+def whole_numbers(name: str, raw: str, count: int, low: int, high: int) -> list[int]:
+    """The `count` whole numbers, each from `low` to `high`, that the text parameter
+    `name` lists separated by commas (``costs=10,40,...``); BadParameter, one line naming
+    the parameter, otherwise."""
+    words = [w.strip() for w in raw.split(",")]
+    if len(words) != count:
+        raise BadParameter(
+            f"{name}={shown(raw)} must list {count} whole numbers separated by commas"
+        )
+    return [int(within(w, low, high, what=f"each number of {name}=")) for w in words]
 
 
 def param_specs(game_cls: type) -> tuple[ParamSpec, ...]:

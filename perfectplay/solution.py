@@ -204,7 +204,7 @@ def check_outputs(
     be written: each as ``check_writable`` says, none the same file as one the command
     reads (`reads`, by what names it, as ``files_read`` gives them), and no two the same
     file (one would keep only the other's contents)."""
-    given = {option: path for option, path in outputs.items() if path}
+    given = {option: path for option, path in outputs.items() if path is not None}
     for option, path in given.items():
         check_writable(path, option)
     for option, path in given.items():
@@ -232,9 +232,9 @@ def files_read(game: Game, store_path: str | os.PathLike | None, no_store: bool)
         if spec.path and getattr(game, spec.attribute)
     }
     if not no_store:
-        from .store import COMPANIONS, default_path
+        from .store import COMPANIONS, chosen_path
 
-        store = os.fspath(store_path or default_path())
+        store = os.fspath(chosen_path(store_path))
         files["the result store (--store)"] = store
         for suffix in COMPANIONS:
             files[f"the result store's SQLite {suffix[1:]} file"] = store + suffix
@@ -277,6 +277,8 @@ def _regular_target(path: str | os.PathLike, option: str) -> Path:
     `path`) when `path` names a directory (ending in ``/`` or being one) or anything but
     a regular file."""
     text = os.fspath(path)
+    if not text:  # (else no file, and nothing said)
+        raise PerfectplayError(f"{option}: empty path; name a file")
     if text.endswith(tuple(filter(None, (os.sep, os.altsep)))):
         raise PerfectplayError(f"{option} {path}: names a directory (it ends in /), not a file")
     target = Path(os.path.realpath(text))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import hashlib
 import os
@@ -111,6 +112,16 @@ def default_path() -> Path:
     return cache_home() / "store.sqlite"
 
 
+def chosen_path(given: str | os.PathLike | None) -> Path:
+    """The store file `given` names (``--store``), else `default_path`; an empty name is
+    refused in one line (it meant the default store, silently)."""
+    if given is None:
+        return default_path()
+    if not os.fspath(given):
+        raise StoreError("--store: empty path; name a file, or leave --store out")
+    return Path(given)
+
+
 @functools.lru_cache(maxsize=1)
 def engine_version() -> str:
     """The package version and a hash of the sources that decide values (the deduction
@@ -169,6 +180,15 @@ def _busy(err: BaseException) -> bool:
     """Whether `err` is SQLite saying another connection holds the store."""
     text = str(err)
     return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _full(err: BaseException) -> bool:
+    """Whether `err` is SQLite or the system saying the disk (or the user's quota) is full:
+    nothing wrong with the store, nothing to clear."""
+    if isinstance(err, sqlite3.Error):
+        code = getattr(err, "sqlite_errorcode", None)
+        return code == sqlite3.SQLITE_FULL or "disk is full" in str(err)
+    return isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 def _elsewhere() -> str:
@@ -294,6 +314,11 @@ class Store:
                 f"make it writable, or {_elsewhere()}"
             )
         reason = getattr(err, "strerror", None) or text
+        if _full(err):
+            return StoreError(
+                f"store {self.path} cannot be written: the disk is full ({reason}); free "
+                f"some space, or {_elsewhere()}"
+            )
         if not self.identified:
             return StoreError(f"store {self.path} cannot be used ({reason}); {_elsewhere()}")
         if "malformed" in text or "no such" in text:
@@ -433,8 +458,22 @@ class _immediate:
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind, err, tb) -> bool:
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is not None:
+            self._roll_back()
+            return False
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error:  # (a full disk can fail the commit, the transaction left open)
+            self._roll_back()
+            raise
         return False
+
+    def _roll_back(self) -> None:
+        """End the transaction that failed, if SQLite has not (it ends some itself: on a
+        full disk), so that its own error is the one said, not the rollback's."""
+        if self.conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
 
 
 def _retrying(work: Callable[[], object]) -> object:

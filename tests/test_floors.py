@@ -24,12 +24,12 @@ NAMES = ["plumbing", "vocabulary", "protocol", "engine", "games", "registry", "s
 #: games'). A new module must be placed here: the test names any it cannot place.
 PLACED = {
     PLUMBING: """errors progress store cluster kernel_cache numba_hooks numba_start threading_layer
-        allocator speedups""",
+        allocator speedups ranges""",
     VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
         markov.model markov.stage_model markov.table""",
     REGISTRY: "engines catalogue",
-    SCREEN: "__init__ __main__ cli cli_openings show plot verify_file gym play web",
+    SCREEN: "__init__ __main__ cli cli_openings cli_ranges show plot verify_file gym play web",
     # The build step that compiles the kernels at install time: it drives the command
     # line and forces the Markov engine's streamed path on tiny games (as a test would).
     TOOL: "precompile",

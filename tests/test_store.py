@@ -348,6 +348,25 @@ def test_a_store_locked_by_another_process_is_said_to_be_in_use(tmp_path, monkey
     assert solve_json(*SMALL, "--store", str(path))["from_store"] is True  # untouched
 
 
+def test_a_full_disk_is_said_to_be_full_never_to_clear_the_store(tmp_path, monkeypatch):
+    """SQLite's own full-disk error (a page limit on every connection: the store may not
+    grow) is said as a full disk; it was hidden by the rollback after it ('no transaction
+    is active': SQLite ends such a transaction itself) and advised `store clear`."""
+    path = tmp_path / "s.sqlite"
+    solve_json("mastermind", "pegs=2", "colors=3", "--store", str(path))  # (a store, known)
+    connect = sqlite3.connect
+
+    def full(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.execute("PRAGMA max_page_count = 1")  # (no more pages than it has)
+        return conn
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", full)
+    res = run("solve", *SMALL, "--store", str(path), "--quiet")
+    assert_one_line_error(res, f"store {path} cannot be written: the disk is full")
+    assert "clear" not in res.stderr and "damaged" not in res.stderr
+
+
 def test_a_read_only_store_is_said_to_be_read_only(tmp_path):
     """A store no one may write (chmod a-w: the superuser's writes would ignore it) is
     refused as read-only by a solve and by `store clear`; neither advises deleting it."""

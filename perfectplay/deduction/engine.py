@@ -286,9 +286,9 @@ def open_store(path: str | None, off: bool, note: Callable[[str], None] = print)
         if path:
             raise Unsupported("--store and --no-store exclude each other")
         return None
-    from ..store import Store, default_path
+    from ..store import Store, chosen_path
 
-    return Store(path or default_path(), note=note)
+    return Store(chosen_path(path), note=note)
 
 
 #: The one deduction engine (installed for ``DeductionGame.kind`` by ``engines.py``).

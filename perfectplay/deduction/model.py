@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import PerfectplayError, missing_rule
+from ..errors import BadParameter, PerfectplayError, missing_rule
 from ..game import Game
+from ..ranges import shown, within
 from .restriction import Restriction
 
 #: What a deduction game must define (named in the error when one is missing).
@@ -311,15 +311,16 @@ class DeductionGame(Game):
     def parse_code(self, text: str) -> np.ndarray:
         text = text.strip()
         words = list(text) if self.n_symbols() <= 9 else text.replace(",", " ").split()
-        if len(words) != self.length() or not all(w.isdigit() for w in words):
+        if len(words) != self.length() or not all(w.isascii() and w.isdigit() for w in words):
             many = self.length()
             raise BadCode(
-                f"{self.name}: cannot read code {text!r} (expected {many} "
+                f"{self.name}: cannot read code {shown(text)!r} (expected {many} "
                 f"symbol{'s' if many != 1 else ''} like {self.format_code(self.guesses()[0])})"
             )
-        symbols = [int(w) - 1 for w in words]
-        if min(symbols) < 0 or max(symbols) >= self.n_symbols():
-            raise BadCode(f"{self.name}: code {text!r} uses a symbol out of range")
+        try:
+            symbols = [int(within(w, 1, self.n_symbols())) - 1 for w in words]
+        except BadParameter:
+            raise BadCode(f"{self.name}: code {shown(text)!r} uses a symbol out of range") from None
         return np.array(symbols, dtype=np.int8)
 
     def format_feedback(self, feedback: int) -> str:
@@ -331,13 +332,13 @@ class DeductionGame(Game):
         return self.format_feedback(feedback)
 
     def parse_feedback(self, text: str) -> int:
-        text = text.strip()
-        if not re.fullmatch(r"\d+", text) or int(text) >= self.n_feedbacks():
+        try:
+            return int(within(text, 0, self.n_feedbacks() - 1))
+        except BadParameter:
             raise BadCode(
-                f"{self.name}: cannot read feedback {text!r} "
+                f"{self.name}: cannot read feedback {shown(text.strip())!r} "
                 f"(expected a number from 0 to {self.n_feedbacks() - 1})"
-            )
-        return int(text)
+            ) from None
 
     def feedback_help(self) -> str:
         """What a feedback means and how to type it, for the advisor's help."""

@@ -6,6 +6,7 @@ import re
 from typing import Sequence
 
 from ..deduction.model import BadCode
+from ..ranges import shown
 
 
 def score(guess: Sequence[int], secret: Sequence[int]) -> tuple[int, int]:
@@ -27,7 +28,11 @@ def display(feedback: int, length: int, right: str, misplaced: str) -> str:
 
 
 def parse(text: str, length: int, right: str, misplaced: str, game: str) -> int:
-    match = re.fullmatch(rf"\s*(\d+)\s*{right}\s*(\d+)\s*{misplaced}\s*", text, re.IGNORECASE)
+    # (ASCII digits, a few: a count of 5,000 digits is no count, and int() refuses it)
+    count = "([0-9]{1,9})"
+    match = re.fullmatch(rf"\s*{count}\s*{right}\s*{count}\s*{misplaced}\s*", text, re.IGNORECASE)
     if not match or int(match[1]) + int(match[2]) > length:
-        raise BadCode(f"{game}: cannot read feedback {text!r} (expected e.g. 1{right}2{misplaced})")
+        raise BadCode(
+            f"{game}: cannot read feedback {shown(text)!r} (expected e.g. 1{right}2{misplaced})"
+        )
     return encode(int(match[1]), int(match[2]), length)

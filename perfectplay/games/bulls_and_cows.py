@@ -74,7 +74,7 @@ class BullsAndCows(DeductionGame):
 
     def parse_code(self, text: str) -> np.ndarray:
         text = text.strip()
-        if len(text) != self.digits or not text.isdigit():
+        if len(text) != self.digits or not (text.isascii() and text.isdigit()):
             raise BadCode(f"{self.name}: cannot read code {text!r} (expected {self.digits} digits)")
         code = np.array([int(ch) for ch in text], dtype=np.int8)
         if code.max() >= self.symbols or len(set(text)) != len(text):

@@ -31,8 +31,8 @@ import numpy as np
 
 from ..deduction.model import BadCode, DeductionGame, History, Symmetry
 from ..deduction.restriction import Restriction
-from ..errors import BadParameter
-from ..params import choice, param, text
+from ..params import choice, param, text, whole_numbers
+from ..ranges import MOST
 
 _SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LETTERS = "IWC"  # feedback digit 0, 1, 2 of a slot
@@ -76,13 +76,7 @@ class ItemMatching(DeductionGame):
         """The items' costs (``costs``), 1 each by default."""
         if not self.costs:
             return np.ones(self.items, dtype=np.int64)
-        words = [w.strip() for w in self.costs.split(",")]
-        if len(words) != self.items or not all(w.isdigit() for w in words):
-            raise BadParameter(
-                f"costs={self.costs} must list {self.items} whole numbers "
-                f"(one per item) separated by commas"
-            )
-        return np.array([int(w) for w in words], dtype=np.int64)
+        return np.array(whole_numbers("costs", self.costs, self.items, 0, MOST), dtype=np.int64)
 
     def forced_free(self) -> bool:
         return self.locked == "empty"

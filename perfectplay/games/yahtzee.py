@@ -31,6 +31,9 @@ from ..params import choice, param
 
 FACES = 6
 DICE = 5
+#: The characters a die is typed as (``parse_outcome``): ASCII digits, not every digit
+#: ``str.isdigit`` knows (a superscript two is no face).
+_DIGITS = "0123456789"
 UPPER_CAP = 63
 JOKERS = ("free", "forced", "none")
 #: Stage code fields: filled boxes above 7 bits of (upper total, holds 50).
@@ -351,13 +354,14 @@ class Yahtzee(MarkovGame):
         return ROLLS[target - len(NODES)] if target >= len(NODES) else NODES[target][1]
 
     def parse_outcome(self, state: int, text: str, outcomes: list[int]) -> int:
-        """The roll a person typed: the five dice in any order (``4 2 1 2 4``, ``42124``),
-        those kept among them."""
-        faces = [int(ch) for ch in text if ch.isdigit()]
+        """The roll a person typed: the five dice in any order (``4 2 1 2 4``, ``42124``,
+        ``4,2,1,2,4``), those kept among them; each die a digit from 1 to 6, nothing but
+        spaces and commas between them (``-1`` is no die)."""
+        faces = [int(ch) for ch in text if ch in _DIGITS]
         if (
             len(faces) != DICE
             or not all(1 <= f <= FACES for f in faces)
-            or any(ch.isalpha() for ch in text)
+            or any(ch not in _DIGITS and ch != "," and not ch.isspace() for ch in text)
         ):
             raise BadOutcome(
                 f"write the {DICE} dice, faces 1 to {FACES} (like 1 2 2 4 4), not {text!r}"

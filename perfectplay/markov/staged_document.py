@@ -36,7 +36,9 @@ TOLERANCE = 1e-9
 
 def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
     """Every stage code's value (NaN: not listed) and which are listed, from a document's
-    ``strategy``; BadFile (one line) unless its columns fit the game's stages."""
+    ``strategy``; BadFile (one line) unless its columns fit the game's stages (a stage
+    code the game never reaches among them too: it would be accepted unchecked, as no
+    stage leads to it)."""
     from .policy_file import _UNREADABLE, _header, _read
 
     count = strategy.get("stages")  # (a mapping: the document's fields are checked first)
@@ -55,6 +57,13 @@ def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
         raise BadFile(f"the stage values cannot be read ({err.__class__.__name__})") from None
     if (codes < 0).any() or (codes >= st.count).any() or (np.diff(codes) <= 0).any():
         raise BadFile("the stage codes are not increasing codes of the game's stages")
+    solved = np.zeros(st.count, dtype=np.bool_)  # the stages a solve values: its layers'
+    solved[np.concatenate(st.layers)] = True
+    if not solved[codes].all():
+        raise BadFile(
+            f"the file lists stage {int(codes[~solved[codes]][0])}, which the game never "
+            "reaches (a solve lists only the stages of its layers)"
+        )
     if not np.isfinite(values).all():
         raise BadFile("a stage's value is not a finite number")
     table = np.full(st.count, np.nan)

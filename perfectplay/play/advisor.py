@@ -11,9 +11,6 @@ from .console import Console
 
 #: Seconds the deduction advisor's optimal search may take when --budget is not given.
 BUDGET = 2.0
-#: The largest --budget, a day (a longer wait can overflow: the wait for the search's
-#: answer is a poll whose timeout is a 32-bit number of milliseconds, about 24 days).
-MAX_BUDGET = 86_400.0
 
 
 def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) -> None:

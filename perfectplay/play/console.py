@@ -16,9 +16,13 @@ class Quit(Exception):
     """The person asked to stop (or the input ended)."""
 
 
+class Undo(Exception):
+    """The person asked to take back the last turn (or what was just typed)."""
+
+
 class Console:
-    """Ask questions and print answers; ``ask`` returns a stripped line, raising Quit
-    on ``quit`` or end of input. ``undo`` and ``help`` are returned for the caller."""
+    """Ask questions and print answers; ``ask`` returns a stripped line once it is not
+    one of the commands every prompt takes (``COMMANDS_HELP``), which it handles itself."""
 
     def __init__(
         self,
@@ -48,7 +52,23 @@ class Console:
         """Print a rich renderable (a table)."""
         self._rich.print(renderable)
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, hint: str) -> str:
+        """The line typed at `prompt`, stripped, once it is not a command: ``help`` (or
+        ``?``, ``h``) says `hint` and asks again, ``undo`` raises Undo, ``quit`` (or
+        ``q``, ``exit``, or the input's end) raises Quit."""
+        while True:
+            line = self._line(prompt)
+            word = line.lower()
+            if word in ("quit", "q", "exit"):
+                raise Quit
+            if word == "undo":
+                raise Undo
+            if word not in ("help", "?", "h"):
+                return line
+            self.say(hint)
+
+    def _line(self, prompt: str) -> str:
+        """One line typed at `prompt`, stripped; Quit at the input's end."""
         if self.interactive:
             if self._session is None:
                 from prompt_toolkit import PromptSession
@@ -66,7 +86,4 @@ class Console:
                 self.stdout.write("\n")
                 raise Quit
             self.stdout.write(line if line.endswith("\n") else line + "\n")
-        line = line.strip()
-        if line.lower() in ("quit", "q", "exit"):
-            raise Quit
-        return line
+        return line.strip()

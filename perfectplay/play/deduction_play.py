@@ -30,7 +30,7 @@ from ..errors import PerfectplayError
 from ..objectives import WITHIN, Objective, objective_for
 from ..threading_layer import fork_is_safe
 from .book import opening_at
-from .console import COMMANDS_HELP, Console
+from .console import COMMANDS_HELP, Console, Undo
 
 #: What the advice aims at, in plain words, by objective.
 GOALS = {
@@ -67,10 +67,6 @@ class Suggestion:
     guess: int
     source: str
     final: bool
-
-
-class Undo(Exception):
-    """The person asked to take back the last turn (or the guess just typed)."""
 
 
 def _suggest_fewest(game: DeductionGame, turn: Turn, heuristic: str | None, objective: str) -> int:
@@ -437,17 +433,6 @@ def _show_possible(game: DeductionGame, secrets: np.ndarray, turn: Turn, console
         console.say("  " + " ".join(game.format_code(secrets[s]) for s in turn.consistent))
 
 
-def _command(line: str, console: Console, text: str) -> bool:
-    """Handle undo/help; True when `line` was one of them."""
-    word = line.lower()
-    if word == "undo":
-        raise Undo
-    if word in ("help", "?", "h"):
-        console.say(text)
-        return True
-    return False
-
-
 def _ask_guess(
     game: DeductionGame,
     guesses: np.ndarray,
@@ -460,9 +445,7 @@ def _ask_guess(
     shown = game.format_code(guesses[suggestion])
     hint = f"type the guess you played, like {shown}, or Enter for the suggestion; {COMMANDS_HELP}"
     while True:
-        line = console.ask(f"your guess (Enter = {shown}):")
-        if _command(line, console, hint):
-            continue
+        line = console.ask(f"your guess (Enter = {shown}):", hint)
         if line == "":
             return suggestion
         try:
@@ -484,9 +467,7 @@ def _ask_guess(
 def _ask_feedback(game: DeductionGame, console: Console) -> int:
     hint = f"{game.feedback_help()}; {COMMANDS_HELP}"
     while True:
-        line = console.ask("feedback:")
-        if _command(line, console, hint):
-            continue
+        line = console.ask("feedback:", hint)
         try:
             return game.parse_feedback(line)
         except BadCode as err:  # the game's message says what it expected

@@ -8,9 +8,11 @@ import random
 
 import numpy as np
 
+from ..errors import BadParameter
 from ..markov.model import BadOutcome, MarkovGame
 from ..strategy import Decision, Strategy
-from .console import COMMANDS_HELP, Console, Quit
+from ..ranges import within
+from .console import COMMANDS_HELP, Console, Quit, Undo
 
 
 def play_markov(
@@ -37,33 +39,35 @@ def play_markov(
     while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
         exp = game.expand(np.array([state], dtype=np.int64))
         outcomes = np.flatnonzero(exp.weight[0] > 0)
-        if pending is not None:
-            k, pending = pending, None
-        else:
-            asked = enter_chance and len(outcomes) > 1
-            k = _ask_outcome(console, game, state, outcomes.tolist()) if asked else None
-            if k is None:
-                k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
-        choices = np.flatnonzero(exp.next[0, k] >= 0).tolist()
-        cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
-        target = exp.next[0, k]
-        if len(choices) == 1:  # nothing to decide: chance alone, or a forced step
-            if len(outcomes) > 1:
-                console.say(f"  {game.describe_outcome(state, k)}")
-            paid += int(cost[choices[0]])
-            state = int(target[choices[0]])
-            continue
-        console.say(f"\n{game.describe_state(state)}  ({measure.so_far(paid)})")
-        console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
-        best = strategy.action(Decision(state, k))
-        left = {c: int(cost[c]) + strategy.value(int(target[c])) for c in choices}
-        labels = [game.describe_choice(state, k, c) for c in choices]
-        width = max(len(label) for label in labels)
-        for i, (c, label) in enumerate(zip(choices, labels), 1):
-            mark = "  [green]<- optimal[/green]" if c == best else ""
-            console.say(f"  {i}. {label:{width}}  {measure.to_go} {left[c]:.4f}{mark}")
-        choice = _ask_choice(console, len(choices), choices.index(best) + 1)
-        if choice == "undo":
+        k = None  # (not known yet: undo at the outcome's prompt asks for it again)
+        try:
+            if pending is not None:
+                k, pending = pending, None
+            else:
+                asked = enter_chance and len(outcomes) > 1
+                k = _ask_outcome(console, game, state, outcomes.tolist()) if asked else None
+                if k is None:
+                    k = int(outcomes[_draw(rng, exp.weight[0, outcomes])])
+            choices = np.flatnonzero(exp.next[0, k] >= 0).tolist()
+            cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
+            target = exp.next[0, k]
+            if len(choices) == 1:  # nothing to decide: chance alone, or a forced step
+                if len(outcomes) > 1:
+                    console.say(f"  {game.describe_outcome(state, k)}")
+                paid += int(cost[choices[0]])
+                state = int(target[choices[0]])
+                continue
+            console.say(f"\n{game.describe_state(state)}  ({measure.so_far(paid)})")
+            console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
+            best = strategy.action(Decision(state, k))
+            left = {c: int(cost[c]) + strategy.value(int(target[c])) for c in choices}
+            labels = [game.describe_choice(state, k, c) for c in choices]
+            width = max(len(label) for label in labels)
+            for i, (c, label) in enumerate(zip(choices, labels), 1):
+                mark = "  [green]<- optimal[/green]" if c == best else ""
+                console.say(f"  {i}. {label:{width}}  {measure.to_go} {left[c]:.4f}{mark}")
+            choice = _ask_choice(console, len(choices), choices.index(best) + 1)
+        except Undo:  # back to the last decision, its outcome kept
             if history:
                 state, pending, paid = history.pop()
             else:
@@ -88,12 +92,12 @@ def play_markov(
 def _ask_outcome(console: Console, game: MarkovGame, state: int, outcomes: list[int]) -> int | None:
     """The outcome the person types for the chance step of `state` (None: Enter, drawn)."""
     while True:
-        line = console.ask(f"{game.describe_state(state)}: what did chance give? (Enter: roll)")
+        line = console.ask(
+            f"{game.describe_state(state)}: what did chance give? (Enter: roll)",
+            f"type what the dice (or cards) gave, Enter to roll here; {COMMANDS_HELP}",
+        )
         if line == "":
             return None
-        if line.lower() in ("help", "?", "h"):
-            console.say(f"type what the dice (or cards) gave, Enter to roll here; {COMMANDS_HELP}")
-            continue
         try:
             return game.parse_outcome(state, line, outcomes)
         except BadOutcome as err:
@@ -104,20 +108,18 @@ def _draw(rng: random.Random, weights: np.ndarray) -> int:
     return rng.choices(range(len(weights)), weights=[int(w) for w in weights])[0]
 
 
-def _ask_choice(console: Console, n: int, best: int) -> int | str:
-    """The 1-based choice the person makes, or "undo"."""
+def _ask_choice(console: Console, n: int, best: int) -> int:
+    """The 1-based choice the person makes (Undo raised for ``undo``); anything but a
+    number from 1 to `n` (a word, 0, a number of 5,000 digits) is said and asked again."""
+    hint = f"type the number of a choice, Enter for the optimal one; {COMMANDS_HELP}"
     while True:
-        line = console.ask(f"choose 1-{n} (Enter = {best}):")
+        line = console.ask(f"choose 1-{n} (Enter = {best}):", hint)
         if line == "":
             return best
-        if line.lower() == "undo":
-            return "undo"
-        if line.lower() in ("help", "?", "h"):
-            console.say(f"type the number of a choice, Enter for the optimal one; {COMMANDS_HELP}")
-            continue
-        if line.isdigit() and 1 <= int(line) <= n:
-            return int(line)
-        console.say(f"please type a number from 1 to {n}")
+        try:
+            return int(within(line, 1, n))
+        except BadParameter:
+            console.say(f"no such choice: please type a number from 1 to {n}")
 
 
 __all__ = ["Quit", "play_markov"]

@@ -127,7 +127,10 @@ def test_verify_rejects_a_file_that_is_not_json(tmp_path):
             ["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "2", "--quiet"],
             "cannot be solved within 2",
         ),
-        (["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "0"], "at least 1"),
+        (
+            ["solve", "mastermind", "pegs=3", "colors=3", "--max-guesses", "0"],
+            "must be an integer from 1 to",
+        ),
         (["solve", "dice-cards", "--strategy", "minimax"], "deduction games only"),
         (["solve", "bulls-and-cows", "digits=4", "symbols=3"], "needs at least as many symbols"),
         (["solve", "mastermind", "--objective", "probability"], "needs a horizon"),

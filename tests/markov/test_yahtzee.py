@@ -225,6 +225,23 @@ def test_play_takes_the_players_dice():
     assert "finished with" in out
 
 
+def test_the_dice_prompt_refuses_what_is_no_die_and_takes_undo_and_help():
+    """-1 is no die (it was read as 1), nor a superscript two; undo at the dice prompt
+    takes back the last choice, as at the choice prompt (it was refused as bad dice),
+    and with nothing to take back says so and asks for the dice again."""
+    typed = ["undo", "-1 2 3 4 5", "1 2 \u00b2 4 5", "help", "4,2,1,2,4", "2", "undo", "quit"]
+    res = perfectplay(
+        "play", "yahtzee", f"card={CHANCE_BOX}", "--enter-chance", input="\n".join(typed) + "\n"
+    )
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    out = res.stdout
+    assert "nothing to undo" in out and "not 'undo'" not in out
+    assert "not '-1 2 3 4 5'" in out and "not '1 2 \u00b2 4 5'" in out
+    assert "type what the dice (or cards) gave" in out
+    # the choice taken back: the first decision, after the roll 1 2 2 4 4, shown again
+    assert out.count("roll 1 of 3: 1 2 2 4 4") == 2 and "Roll 2 of 3" in out
+
+
 def test_the_gymnasium_agent_plays_a_staged_game_through_its_strategy():
     """Chance alone, 300 episodes of the optimal agent: the mean score within 1 point of
     70/3 (a game's score varies by under 3 points: the mean's standard error is near
@@ -289,3 +306,27 @@ def test_a_damaged_stage_file_is_refused_in_one_line(tmp_path, change, message):
     out.write_text(json.dumps(doc))
     res = perfectplay("verify", str(out))
     assert (res.returncode, res.stderr) == (2, f"perfectplay: error: {message}\n")
+
+
+def test_a_stage_added_to_a_solved_file_is_refused_by_verify_and_show(tmp_path):
+    """A stage code of the game's range that no stage leads to (stage 1: a card with only
+    the first box filled, which this card has not), added to a solved file with any value,
+    is refused: no successor recomputes it, so it was accepted unchecked."""
+    from perfectplay.markov.staged_document import decode_stages
+    from perfectplay.markov.stages import encode_stages
+
+    game = load_game(f"yahtzee({SMALL})")
+    doc = solve(game).export()
+    values, listed = decode_stages(doc["strategy"], game.stages())
+    listed[1], values[1] = True, 1e6
+    codes = np.flatnonzero(listed)
+    doc["strategy"] = encode_stages(codes, values[codes])
+    out = tmp_path / "added.json"
+    out.write_text(json.dumps(doc))
+    for command in ("verify", "show"):
+        res = perfectplay(command, str(out))
+        assert (res.returncode, res.stderr) == (
+            2,
+            "perfectplay: error: the file lists stage 1, which the game never reaches (a "
+            "solve lists only the stages of its layers)\n",
+        )

@@ -60,6 +60,16 @@ def test_person_types_feedback_malformed_inconsistent_and_undo():
     assert "Traceback" not in res.stderr
 
 
+def test_a_guess_or_feedback_of_5000_digits_is_said_and_asked_again():
+    """int() refuses so many digits: it was a traceback at the feedback prompt."""
+    digits = "9" * 5000
+    res = advise("permutation", "n=3", script=f"{digits}\n\n{digits}\n1\nquit\n")
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    assert "cannot read code '999999999999... (5,000 characters)'" in res.stdout
+    assert "cannot read feedback '999999999999... (5,000 characters)'" in res.stdout
+    assert "turn 2:" in res.stdout  # the feedback typed next was read
+
+
 def test_guess_outside_the_rules_is_refused():
     res = advise("permutation", "n=3", script="112\nhelp\nquit\n")
     assert "code '112' must use each of 1..3 once" in res.stdout

@@ -20,6 +20,15 @@ def test_pipe_session_help_undo_bad_input_and_quit():
     assert "bye" in out and "Traceback" not in res.stderr
 
 
+def test_a_choice_of_5000_digits_is_no_such_choice_and_asked_again():
+    """int() refuses so many digits: it was a traceback at the choice prompt."""
+    script = "9" * 5000 + "\n0\n-1\nquit\n"
+    res = perfectplay("play", "tricky-trios", "n=3", "--seed", "1", input=script)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    assert res.stdout.count("no such choice: please type a number from 1 to") == 3
+    assert "bye" in res.stdout
+
+
 def test_same_seed_same_game():
     def run():
         return perfectplay("play", "dice-cards", "n=2", "--seed", "7", input="\n" * 200).stdout

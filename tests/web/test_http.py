@@ -48,7 +48,7 @@ def _line_of(page: str) -> str:
             400,
             "pegs=30 is out of range for mastermind (allowed 1..6)",
         ),
-        ({"game": "mastermind", "pegs": "x"}, 400, "pegs must be an integer, got 'x'"),
+        ({"game": "mastermind", "pegs": "x"}, 400, "pegs must be an integer from 1 to 6, got x"),
         ({"game": "chess"}, 400, "unknown game 'chess'"),
         (
             {"game": "mastermind", "objective": "probability"},

@@ -120,7 +120,8 @@ def game_names() -> list[str]:
 
 
 def load_game(spec: str, words: list[str] | None = None) -> Game:
-    """Build a game from ``"name"`` plus ``["key=value", ...]`` or from ``"name(k=v,...)"``.
+    """Build a game from ``"name"`` plus ``["key=value", ...]`` or from ``"name(k=v,...)"``;
+    a game whose rules alone would not fit in memory is refused (``Engine.check_size``).
 
     Examples
     --------
@@ -143,7 +144,9 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
                 pieces.append(piece)
         words = pieces + words
     cls = game_class(name)
-    return cls(**parse_assignments(name, cls.param_specs(), words))
+    game = cls(**parse_assignments(name, cls.param_specs(), words))
+    engine_of(game).check_size(game)
+    return game
 
 
 def game_of_document(doc: object) -> Game:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import resource
 
-from .errors import Unsupported
+from .errors import PerfectplayError, Unsupported
 
 #: The system's memory report.
 MEMINFO = "/proc/meminfo"
@@ -54,14 +54,20 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def refuse_beyond(need: int, what: str, way_out: str, free: int | None = None) -> None:
-    """Unsupported, in one line, when `need` bytes (the estimate of `what`, which the
-    message continues: "... would take about 30 GiB of memory") exceed the memory
-    available (`free`; by default ``available()``), naming both and `way_out` (what the
-    person can do instead)."""
+def refuse_beyond(
+    need: int,
+    what: str,
+    way_out: str,
+    free: int | None = None,
+    error: type[PerfectplayError] = Unsupported,
+) -> None:
+    """`error` (Unsupported: a request too large), in one line, when `need` bytes (the
+    estimate of `what`, which the message continues: "... would take about 30 GiB of
+    memory") exceed the memory available (`free`; by default ``available()``), naming
+    both and `way_out` (what the person can do instead)."""
     free = available() if free is None else free
     if need > free:
-        raise Unsupported(
+        raise error(
             f"{what} would take about {size_text(need)} of memory, more than the "
             f"{size_text(max(free, 0))} available; {way_out}"
         )

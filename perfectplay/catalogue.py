@@ -114,6 +114,12 @@ def _import(name: str, target: str) -> type[Game]:
     return cls
 
 
+def shipped_names() -> list[str]:
+    """The games the package ships (and no registered class replaces): the rules the
+    package vouches for, which a server may run before anyone asks (``web.warm``)."""
+    return sorted(set(_ENTRIES) - set(_REGISTERED))
+
+
 def game_names() -> list[str]:
     """Every game the catalogue knows: shipped, plug-ins and registered."""
     return sorted({*_ENTRIES, *_plugins(), *_REGISTERED})

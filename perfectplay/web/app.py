@@ -157,16 +157,24 @@ def server_config(app: Starlette, request_seconds: float | None = None, cap: int
     """uvicorn's settings for serving `app`: its log at warnings, requests in flight
     given STOP_WAIT seconds at a stop, connections guarded (``connections``: a request
     must arrive whole within `request_seconds`, by default ``REQUEST_SECONDS``; at most
-    `cap` connections, by default below the file limit; a refused connection said once
-    in the log). uvicorn's own ``limit_concurrency`` is not used: it answers 503 but
-    still accepts, each connection taking a descriptor."""
+    `cap` connections, by default below the file limit, accepted ``ACCEPT_BATCH`` at a
+    time; a refused connection said once in the log). uvicorn's own
+    ``limit_concurrency`` is not used: it answers 503 but still accepts, each
+    connection taking a descriptor."""
     import uvicorn
 
-    from .connections import KEEP_ALIVE_SECONDS, REQUEST_SECONDS, guarded, say_refusals_once
+    from .connections import (
+        ACCEPT_BATCH,
+        KEEP_ALIVE_SECONDS,
+        REQUEST_SECONDS,
+        guarded,
+        say_refusals_once,
+    )
 
     config = uvicorn.Config(
         app,
         log_level="warning",
+        backlog=ACCEPT_BATCH,
         timeout_graceful_shutdown=STOP_WAIT,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         http=guarded(REQUEST_SECONDS if request_seconds is None else request_seconds, cap),

@@ -11,9 +11,14 @@ in 40 s). Here:
 - `Guarded`, the HTTP protocol the server speaks (uvicorn's h11 one), closes a
   connection whose request has not arrived whole within ``request_seconds`` of its
   opening, or of the answer before it (idle, or slow: a request trickled in);
-- it closes a new connection at once when `connection_cap` are open already: a cap
-  below the file limit (``RLIMIT_NOFILE``), so that the descriptors the server needs
-  for itself (its files, its workers' pipes, the listening socket) are never taken;
+- it keeps no more than `connection_cap` connections open: a cap below the file limit
+  (``RLIMIT_NOFILE``), so that the descriptors the server needs for itself (its
+  files, its workers' pipes, the listening socket) and the connections accepted but
+  not yet closed are not taken. A new connection beyond the cap closes the one that
+  has waited longest for a request (or, when every one is being answered, itself), so
+  that a fresh request is answered even while idle connections fill the cap;
+- the server accepts at most ``ACCEPT_BATCH`` connections at a time (its listening
+  backlog: the event loop accepts as many at once before any is looked at);
 - `SaidOnce`, a filter on the loggers of the event loop and of uvicorn, lets the first
   record of a refused connection (the cap reached, or descriptors run out) through and
   drops the rest.
@@ -34,9 +39,13 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 REQUEST_SECONDS = 10.0
 #: Seconds an idle connection is kept after an answer, for the next request (uvicorn's).
 KEEP_ALIVE_SECONDS = 5
-#: File descriptors kept for the server's own use below its file limit: at least this
-#: many, or an eighth of the limit.
+#: File descriptors kept below the file limit for the server's own files and for the
+#: connections accepted but not yet closed: at least this many, or a quarter of the
+#: limit.
 SPARE_FILES = 128
+#: Connections the event loop accepts at once (uvicorn's ``backlog``; its default,
+#: 2,048, accepted 1,100 connections in one go, past any cap, before one was looked at).
+ACCEPT_BATCH = 64
 
 #: The errors of descriptors run out.
 _OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
@@ -46,12 +55,12 @@ log = logging.getLogger("perfectplay.web.connections")
 
 def connection_cap() -> int:
     """The most connections the server keeps open: its file limit (``RLIMIT_NOFILE``,
-    ``ulimit -n``) less what it keeps for its own files (``SPARE_FILES``, or an eighth
-    of the limit), at least 16."""
+    ``ulimit -n``) less what it keeps spare (``SPARE_FILES``, or a quarter of the
+    limit), at least 16."""
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     if limit == resource.RLIM_INFINITY:
         limit = 1 << 20
-    return max(16, limit - max(SPARE_FILES, limit // 8))
+    return max(16, limit - max(SPARE_FILES, limit // 4))
 
 
 class Guarded(H11Protocol):
@@ -63,18 +72,21 @@ class Guarded(H11Protocol):
     cap: int = 1 << 20
 
     _deadline: asyncio.TimerHandle | None = None
+    #: When the connection began to wait for its request (the loop's clock).
+    _since: float = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._arm()
         if len(self.connections) > self.cap:
             log.warning(
-                "perfectplay: refusing connections beyond %d open at once (the file limit, "
-                "ulimit -n, less the server's own files); said once",
+                "perfectplay: more than %d connections at once (the file limit, ulimit -n, "
+                "less what the server keeps spare): each new one closes the one that has "
+                "waited longest for a request; said once",
                 self.cap,
             )
-            transport.close()
-            return
-        self._arm()
+            waiting = (c for c in self.connections if isinstance(c, Guarded) and c._waiting())
+            min(waiting, key=lambda c: c._since, default=self).transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -90,15 +102,23 @@ class Guarded(H11Protocol):
         """Give the next request `request_seconds` to arrive whole."""
         if self._deadline is not None:
             self._deadline.cancel()
+        self._since = self.loop.time()
         self._deadline = self.loop.call_later(self.request_seconds, self._expired)
 
+    def _waiting(self) -> bool:
+        """Whether the connection waits for a request whose head has not arrived whole
+        (none begun, or trickling in), nothing being answered on it."""
+        return (
+            self.conn.their_state is h11.IDLE
+            and (self.cycle is None or self.cycle.response_complete)
+            and not self.transport.is_closing()
+        )
+
     def _expired(self) -> None:
-        """Close the connection if its request has still not arrived whole (none begun,
-        or its head or body still coming); a request being answered is left alone (its
-        answer arms the deadline again)."""
+        """Close the connection if its request has still not arrived whole; a request
+        being answered is left alone (its answer arms the deadline again)."""
         self._deadline = None
-        waiting = self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
-        if waiting and not self.transport.is_closing():
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
             self.transport.close()
 
 

@@ -114,13 +114,20 @@ def _import(name: str, target: str) -> type[Game]:
     return cls
 
 
+def shipped_names() -> list[str]:
+    """The games the package ships (and no registered class replaces): the rules the
+    package vouches for, which a server may run before anyone asks (``web.warm``)."""
+    return sorted(set(_ENTRIES) - set(_REGISTERED))
+
+
 def game_names() -> list[str]:
     """Every game the catalogue knows: shipped, plug-ins and registered."""
     return sorted({*_ENTRIES, *_plugins(), *_REGISTERED})
 
 
 def load_game(spec: str, words: list[str] | None = None) -> Game:
-    """Build a game from ``"name"`` plus ``["key=value", ...]`` or from ``"name(k=v,...)"``.
+    """Build a game from ``"name"`` plus ``["key=value", ...]`` or from ``"name(k=v,...)"``;
+    a game whose rules alone would not fit in memory is refused (``Engine.check_size``).
 
     Examples
     --------
@@ -143,7 +150,9 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
                 pieces.append(piece)
         words = pieces + words
     cls = game_class(name)
-    return cls(**parse_assignments(name, cls.param_specs(), words))
+    game = cls(**parse_assignments(name, cls.param_specs(), words))
+    engine_of(game).check_size(game)
+    return game
 
 
 def game_of_document(doc: object) -> Game:

@@ -161,6 +161,13 @@ class Engine(ABC):
         """The work a solve of `game` is, where the engine can say it before solving."""
         return None
 
+    def check_size(self, game: Game) -> None:
+        """Refuse, in one line, a game whose rules alone would not fit in memory (a
+        deduction game's codes, listed by every command), before anything allocates
+        them: asked when a game is loaded (``catalogue.load_game``). Nothing by default:
+        a Markov game holds nothing until it is solved (the solve estimates its states)."""
+        return None
+
     def check(self, game: Game, args: SolveArgs | PlayArgs) -> None:
         """Refuse, in one line naming them, the options of `args` this engine does not take."""
         taken = self.solve_flags if isinstance(args, SolveArgs) else self.play_flags

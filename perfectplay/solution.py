@@ -359,18 +359,29 @@ MAX_NESTING = 400
 #: values longer than that are written as text (``format_value``).
 MAX_INT_DIGITS = 4300
 
-#: A JSON string, escapes included (what ``nesting`` skips).
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+#: Memory reading a document takes for each of its bytes, at most: the Python objects
+#: of the most wasteful JSON (an empty object every three bytes: 28 bytes a byte,
+#: measured) and ``nesting``'s passes over the text.
+DOCUMENT_BYTES_PER_BYTE = 32
+
+#: A JSON string, escapes included (what ``nesting`` skips); one left open runs to the
+#: end of the text. Possessive, and matching wherever a quote starts, so that the text
+#: is read once: a string that never closed used to be sought again from each escaped
+#: quote inside it, and 40,000 of them (80 KB) took a minute.
+_STRING = re.compile(r'"(?:[^"\\]++|\\.?)*+(?:"|\Z)', re.S)
 
 
 def read_document(path: str | os.PathLike) -> Any:
     """The JSON document in `path`; a one-line PerfectplayError if it is not one that
     perfectplay reads: not JSON, nested deeper than `MAX_NESTING`, a number that is not
     finite (``NaN``, ``Infinity``: Python's reader takes them, JSON has none) or an
-    integer longer than `MAX_INT_DIGITS` digits."""
+    integer longer than `MAX_INT_DIGITS` digits; a FIFO, device, socket or directory,
+    or a file too large for the memory available, refused before it is read
+    (``reading.read_text``)."""
+    from .reading import read_text
+
     try:
-        with open(path) as handle:
-            text = handle.read()
+        text = read_text(path, DOCUMENT_BYTES_PER_BYTE, "the document")
     except (OSError, UnicodeDecodeError) as err:
         raise PerfectplayError(f"{path}: not a JSON document ({err.__class__.__name__})") from None
     depth = nesting(text)

@@ -3,6 +3,7 @@ separate process through pipes, or in a terminal."""
 
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -35,10 +36,16 @@ def perfectplay(*args: str, input: str | None = None, cwd=None) -> subprocess.Co
 
 
 def in_process_of_its_own(
-    *args: str, input: str | None = None, cwd=None, env=None
+    *args: str, input: str | None = None, cwd=None, env=None, address_space: int | None = None
 ) -> subprocess.CompletedProcess:
     """Run ``python -m perfectplay ARGS`` as a process of its own (pipes), as a person's
-    shell would, capturing its output as text."""
+    shell would, capturing its output as text; with `address_space`, the process may map
+    no more than that many bytes (``RLIMIT_AS``, as ``ulimit -v`` sets it): a run that
+    would take more memory fails at once instead of taking the machine's."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
     return subprocess.run(
         [sys.executable, "-m", "perfectplay", *args],
         input=input,
@@ -47,6 +54,7 @@ def in_process_of_its_own(
         timeout=120,
         cwd=cwd,
         env=env,
+        preexec_fn=None if address_space is None else limited,
     )
 
 

@@ -1,15 +1,18 @@
 """Documents that perfectplay reads (strategy files, shards) which are not what they
 should be: nested too deep, numbers that are not finite or too long, fields of the wrong
-kind. ``verify`` and ``show`` refuse each in one line with exit code 2."""
+kind, files that are not files or too large for the memory. ``verify`` and ``show``
+refuse each in one line with exit code 2."""
 
 import json
+import os
+import socket
 
 import pytest
 
 from perfectplay import load_game, solve
-from perfectplay.solution import MAX_NESTING
+from perfectplay.solution import MAX_NESTING, nesting
 
-from .cli_runner import assert_one_line_error, perfectplay
+from .cli_runner import assert_one_line_error, in_process_of_its_own, perfectplay
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +118,48 @@ def test_fields_of_the_wrong_kind_are_one_line(
         json.dumps(_edited({"tree": tree, "policy": policy}[document], where, **fields))
     )
     _both(path, needle)
+
+
+def test_a_fifo_a_device_or_a_socket_is_refused_at_once(tmp_path):
+    """A FIFO blocked ``verify``, ``show`` and ``openings combine`` forever (waiting for a
+    writer), and ``/dev/zero`` was read until the memory ran out: each is refused before
+    anything waits or reads (run apart, with the runner's timeout, so that a hang
+    fails)."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for command in (["verify"], ["show"], ["openings", "combine"]):
+        res = in_process_of_its_own(*command, str(fifo))
+        assert_one_line_error(res, f"the document {fifo} is a FIFO (a named pipe), not a file")
+    assert_one_line_error(
+        in_process_of_its_own("verify", "/dev/zero"), "the document /dev/zero is a device"
+    )
+    assert_one_line_error(
+        in_process_of_its_own("solve", "wordle", "answers=/dev/zero"),
+        "wordle: the answers file /dev/zero is a device, not a file",
+    )
+    place = tmp_path / "s.json"
+    if len(str(place)) < 100:  # the longest path a Unix socket may have
+        with socket.socket(socket.AF_UNIX) as listening:
+            listening.bind(str(place))
+            _both(place, f"the document {place} is a socket, not a file")
+
+
+def test_a_document_larger_than_the_memory_is_refused_before_it_is_read(tmp_path):
+    """A file of 200 MB (sparse: no disk taken) takes about 6 GB to read as a document:
+    under an address space of 0.75 GiB it is refused, naming its size, without a try."""
+    big = tmp_path / "big.json"
+    with open(big, "wb") as handle:
+        handle.truncate(200 << 20)
+    res = in_process_of_its_own("verify", str(big), address_space=3 << 28)
+    assert_one_line_error(res, f"reading the document {big} (200 MiB) would take about 6.2 GiB")
+
+
+def test_a_string_left_open_is_read_once():
+    """A string that never closes, full of escaped quotes, was sought again from each of
+    them (quadratic: 40,000 took a minute, ``benchmarks/documents.py`` times it); it
+    runs to the end of the text, brackets in it not counted, ten times that size."""
+    opened = '"' + '\\"' * 400_000 + "[[["
+    assert nesting(opened) == 0
+    assert nesting("[" + opened) == 1
+    assert nesting('[{"a\\"[": ["\\\\", "]]"]}, "\\\\"]') == 3
+    assert nesting('["\\') == 1  # a lone backslash at the very end

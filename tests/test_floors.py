@@ -24,7 +24,7 @@ NAMES = ["plumbing", "vocabulary", "protocol", "engine", "games", "registry", "s
 #: games'). A new module must be placed here: the test names any it cannot place.
 PLACED = {
     PLUMBING: """errors progress store cluster kernel_cache numba_hooks numba_start threading_layer
-        allocator speedups ranges""",
+        allocator speedups ranges memory reading""",
     VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
         markov.model markov.stage_model markov.table""",

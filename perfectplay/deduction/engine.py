@@ -54,13 +54,16 @@ class DeductionEngine(Engine):
 
     def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:
         """The options refused as every engine refuses them, and a game whose codes cannot
-        hold its symbols (``too_many_symbols``), before any work."""
-        from .model import too_many_symbols
-
+        hold its symbols or be listed in memory (``check_size``), before any work."""
         super().check(game, args)
-        refusal = too_many_symbols(game)
-        if refusal is not None:
-            raise Unsupported(refusal)
+        self.check_size(game)
+
+    def check_size(self, game: DeductionGame) -> None:
+        """A game whose codes cannot hold its symbols, or whose codes and table would not
+        fit in memory, refused before they are listed (``feedback.check_size``)."""
+        from .feedback import check_size
+
+        check_size(game)
 
     def solve(self, game: DeductionGame, objective: Objective, **options: Any) -> Solution:
         from .solve import SolveOptions, solve_deduction

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Unsupported
+from ..memory import refuse_beyond
 from .model import MAX_FEEDBACKS, DeductionGame, Symmetry, too_many_symbols
 
 #: Tables of at least this many entries are filled on every core.
@@ -196,6 +197,48 @@ def _read_only(codes: np.ndarray) -> np.ndarray:
     return view
 
 
+#: Bytes a code costs beside its symbols while it is listed: its row as Python numbers
+#: and its entry in the index of the guesses (``build_table``), measured about 190.
+CODE_BYTES = 200
+
+
+def codes_bytes(game: DeductionGame, guesses: int, secrets: int) -> int:
+    """The memory of listing `game`'s `guesses` guesses and `secrets` secrets (the
+    arrays, the index of the guesses) and of its table where one is built (``MAX_TABLE``):
+    what ``build_table`` allocates."""
+    pairs = guesses * secrets
+    table = pairs * (1 if game.n_feedbacks() <= 256 else 2) if pairs <= MAX_TABLE else 0
+    return (guesses + secrets) * (game.length() + CODE_BYTES) + table
+
+
+def declared_counts(game: DeductionGame) -> tuple[int, int] | None:
+    """(guesses, secrets) as `game` counts them without listing them (its own
+    ``n_guesses``), or None where counting them would list them (the default)."""
+    if type(game).n_guesses is DeductionGame.n_guesses:
+        return None
+    return game.n_guesses(), game.n_secrets()
+
+
+def check_size(game: DeductionGame, listed: tuple[int, int] | None = None) -> None:
+    """Refuse, in one line, a game whose codes cannot be listed: more symbols than its
+    codes hold (``too_many_symbols``), or codes and table that would not fit in the
+    memory available (``codes_bytes``). Asked before the codes are listed, from the
+    counts the game declares (``n_guesses``, ``n_secrets``); a game that declares none
+    is held to the counts `listed` (guesses, secrets) once they are, or not at all."""
+    refusal = too_many_symbols(game)
+    if refusal is not None:
+        raise Unsupported(refusal)
+    listed = listed or declared_counts(game)
+    if listed is None:
+        return
+    g, s = listed
+    refuse_beyond(
+        codes_bytes(game, g, s),
+        f"{game}: listing its {g:,} guesses and {s:,} secrets",
+        "try smaller parameters (fewer codes)",
+    )
+
+
 @lru_cache(maxsize=8)
 def build_table(game: DeductionGame) -> Table:
     """The game's feedback table and code indices (cached per game: built once), and the
@@ -203,20 +246,21 @@ def build_table(game: DeductionGame) -> Table:
 
     Beyond MAX_TABLE entries no table is built (``fb`` is None): the engine then
     computes the feedbacks of each node's guesses against its secrets. A game of more
-    symbols than its codes hold is refused before they are listed.
+    symbols than its codes hold, of more pairs than ``MAX_SEARCHED``, or whose codes
+    and table would not fit in memory (``check_size``) is refused before they are
+    listed, where it declares its counts.
     """
-    refusal = too_many_symbols(game)
-    if refusal is not None:
-        raise Unsupported(refusal)
+    counts = declared_counts(game)
+    check_size(game, counts)
+    if counts is not None:
+        _check_searchable(game, *counts)
     guesses, secrets = game.guesses(), game.secrets()
+    if counts is None:
+        _check_searchable(game, len(guesses), len(secrets))
+        check_size(game, (len(guesses), len(secrets)))
     fb, kept = None, None
     if len(guesses) * len(secrets) <= MAX_TABLE:
         fb, kept = _kept_table(game, guesses, secrets)
-    elif len(guesses) * len(secrets) > MAX_SEARCHED:
-        raise Unsupported(
-            f"{game}: {len(guesses):,} guesses x {len(secrets):,} secrets is too "
-            f"large to search (limit {MAX_SEARCHED:,} pairs)"
-        )
     solved = game.solved_feedback()
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     guess_of_secret = np.array([index[tuple(s)] for s in secrets.tolist()], dtype=np.int64)
@@ -243,6 +287,15 @@ def build_table(game: DeductionGame) -> Table:
         _symmetry(game, fb),
         kept,
     )
+
+
+def _check_searchable(game: DeductionGame, guesses: int, secrets: int) -> None:
+    """Refuse, in one line, a game of more guess-secret pairs than ``MAX_SEARCHED``."""
+    if guesses * secrets > MAX_SEARCHED:
+        raise Unsupported(
+            f"{game}: {guesses:,} guesses x {secrets:,} secrets is too "
+            f"large to search (limit {MAX_SEARCHED:,} pairs)"
+        )
 
 
 def _symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry:

@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ..errors import BadFile, Unsupported
+from ..reading import read_text
 from ..shards import Job, Shard, Valued, describe
 from ..solution import read_document, write_json_atomically
 from ..store import Store
@@ -50,6 +51,10 @@ from .root import (
 from .search import Search, SpeedUps
 from .solve import guesses_left
 from .stored import AnswerStore
+
+#: Memory a file of openings takes for each of its bytes: a Python string for each
+#: word of a few bytes, and its place in the lists.
+OPENINGS_BYTES_PER_BYTE = 40
 
 
 def openings(game: DeductionGame, position: History = ()) -> list[int]:
@@ -111,7 +116,7 @@ def select(game: DeductionGame, numbered: list[int], spec: str) -> list[int]:
         return list(range(start, stop))
     if spec.startswith("@"):
         try:
-            words = Path(spec[1:]).read_text().split()
+            words = read_text(spec[1:], OPENINGS_BYTES_PER_BYTE, "the openings file").split()
         except (OSError, UnicodeDecodeError) as err:
             raise Unsupported(f"cannot read the openings file {spec[1:]!r}: {err}") from None
     else:

@@ -45,9 +45,13 @@ from ..deduction.model import BadCode, DeductionGame
 from ..deduction.restriction import Restriction
 from ..errors import BadParameter
 from ..params import choice, param, path
+from ..reading import read_text
 
 #: Longest words handled: 3**letters feedbacks must fit the engine's two-byte feedbacks.
 MAX_LETTERS = 10
+#: Memory a word list takes for each byte of its file: a Python string for each word of
+#: five or six bytes, its place in the lists and sets of words, its code.
+WORDS_BYTES_PER_BYTE = 40
 #: The letter shown for feedback digit 0, 1, 2 of a position.
 _LETTERS = "BYG"
 #: What parse_feedback reads (lower-cased) as digit 0, 1, 2: the letters, ``.`` and ``-`` for
@@ -256,8 +260,10 @@ def _read_words(file: str, what: str) -> list[str]:
     shipped = file.removeprefix("data:") if file.startswith("data:") else ""
     where = f"shipped {what} list {shipped}" if shipped else f"{what} file {file}"
     try:
-        source = resources.files(__package__) / "data" / shipped if shipped else Path(file)
-        text = source.read_text(encoding="utf-8-sig")
+        if shipped:
+            text = (resources.files(__package__) / "data" / shipped).read_text(encoding="utf-8-sig")
+        else:
+            text = read_text(file, WORDS_BYTES_PER_BYTE, f"wordle: the {what} file", "utf-8-sig")
     except OSError as err:
         raise BadParameter(f"wordle: cannot read {where}: {err.strerror or err}") from None
     except UnicodeDecodeError:

@@ -7,15 +7,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import PerfectplayError, Unsupported
+from ..errors import PerfectplayError
+from ..memory import available, refuse_beyond
 from ..progress import Silent
 from .model import Expansion, MarkovGame
 
 #: Estimated bytes a compiled choice edge costs, outcome share and exploration included;
 #: used to refuse games that cannot fit in memory before exploring them.
 BYTES_PER_EDGE = 24
-#: Memory a solve may take by default (the up-front refusal of games that cannot fit).
-MEMORY_BYTES = 20 * 2**30
+#: Estimated bytes a state costs beside its choices (its code, flags, pointers, values).
+BYTES_PER_STATE = 40
+#: Bytes a state costs in the set of states seen by an exploration that tracks them
+#: without a bitmap (``_Seen``): a Python int and its share of the set's table, which
+#: is briefly held twice when the set grows (measured: 70 on average, 123 at worst).
+SEEN_BYTES = 130
 #: Largest code space tracked by a bitmap of seen states (2^36 bits = 8 GiB).
 BITMAP_LIMIT = 1 << 36
 #: States handed to ``is_terminal`` and ``expand`` at once by the exploration through the
@@ -247,24 +252,40 @@ class _Piece:
     choice_c: np.ndarray
 
 
-def check_memory(game: MarkovGame, memory_bytes: int = MEMORY_BYTES) -> None:
-    """Refuse, in one line, a game whose states cannot fit in `memory_bytes`."""
+def check_memory(game: MarkovGame, memory_bytes: int | None = None) -> None:
+    """Refuse, in one line, a game whose states cannot fit in `memory_bytes` (by default
+    the memory available, ``memory.available``)."""
     bound = game.state_bound()
     if bound is None:
         return
     if game.bytes_per_state is not None:
         need = bound * game.bytes_per_state
-        detail = f"at {game.bytes_per_state} bytes each (measured)"
+        detail = f"at {game.bytes_per_state:,} bytes each (measured)"
     else:
         sample = game.expand(np.array([game.initial_state()], dtype=np.int64))
-        edges_per_state = int((sample.next >= 0).sum())
-        need = bound * max(edges_per_state, 1) * BYTES_PER_EDGE
+        edges_per_state = int((np.asarray(sample.next) >= 0).sum())
+        need = graph_bytes(bound, bound * max(edges_per_state, 1))
         detail = f"with about {edges_per_state} choices each"
-    if need > memory_bytes:
-        raise Unsupported(
-            f"{game} is too large: up to {bound:,} states {detail} need "
-            f"~{need / 2**30:.0f} GiB, more than the {memory_bytes / 2**30:.0f} GiB allowed"
+    way_out = _WAY_OUT
+    if game.stages() is not None:
+        way_out = (
+            "a game given by stages takes far less solved by stages (without --without "
+            f"stages) than as a graph; or {_WAY_OUT}"
         )
+    refuse_beyond(
+        need, f"{game} is too large: up to {bound:,} states {detail}", way_out, memory_bytes
+    )
+
+
+def graph_bytes(states: int, edges: int) -> int:
+    """The memory a solve of `states` states and `edges` choice edges takes, about
+    (``BYTES_PER_EDGE`` a choice, ``BYTES_PER_STATE`` a state): the estimate of games
+    that measured none of their own (``MarkovGame.bytes_per_state``)."""
+    return states * BYTES_PER_STATE + edges * BYTES_PER_EDGE
+
+
+#: What a person can do about a game too large for the memory.
+_WAY_OUT = "try smaller parameters"
 
 
 class _Seen:
@@ -276,6 +297,8 @@ class _Seen:
             np.zeros((bound + 7) // 8, dtype=np.uint8) if bound and bound <= BITMAP_LIMIT else None
         )
         self.known: set[int] = set()
+        #: The memory each code seen takes (the bitmap is allocated whole at once).
+        self.bytes_per_code = SEEN_BYTES if self.bits is None else 0
 
     def keep_new(self, codes: np.ndarray) -> np.ndarray:
         """The codes not seen before (each once), now marked as seen."""
@@ -307,7 +330,7 @@ def explores_compiled(game: MarkovGame, compiled: bool | None = None):
 def compile_game(
     game: MarkovGame,
     *,
-    memory_bytes: int = MEMORY_BYTES,
+    memory_bytes: int | None = None,
     batch: int = EXPLORE_BATCH,
     progress: Silent | None = None,
     compiled: bool | None = None,
@@ -332,9 +355,10 @@ def compile_game(
 
 def _explore_by_batches(game: MarkovGame, batch: int, progress: Silent) -> Graph:
     """Explore breadth first in batches through the game's vectorised ``expand``."""
+    free = available()
     seen = _Seen(game.code_bound())
     frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
-    layers, pieces, explored = [frontier], [], 0
+    layers, pieces, explored, found, edges = [frontier], [], 0, 1, 0
     while frontier.size:
         fresh = []
         for lo in range(0, len(frontier), batch):
@@ -342,6 +366,13 @@ def _explore_by_batches(game: MarkovGame, batch: int, progress: Silent) -> Graph
             pieces.append(piece)
             fresh.append(seen.keep_new(piece.target_codes))
             explored += len(piece.terminal)
+            found, edges = found + len(fresh[-1]), edges + len(piece.target_codes)
+            refuse_beyond(
+                graph_bytes(found, edges) + seen.bytes_per_code * found,
+                f"{game} is too large: the {found:,} states found so far, with {edges:,} choices,",
+                _WAY_OUT,
+                free,
+            )
             progress.update(explored)
         frontier = np.concatenate(fresh)
         if frontier.size:
@@ -364,9 +395,14 @@ class Reached(NamedTuple):
 
 def reach_compiled(game: MarkovGame, rules) -> Reached:
     """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``); a
-    broken rule is a one-line error naming the game."""
+    broken rule is a one-line error naming the game; a bitmap of the game's codes or a
+    graph of the states found larger than the memory available is refused in one line
+    before it is allocated."""
+    refuse_beyond(
+        game.code_bound() // 8, f"{game}: a bitmap of its {game.code_bound():,} codes", _WAY_OUT
+    )
     try:
-        return Reached(
+        reached = Reached(
             *rules.reach(
                 rules.params,
                 np.int64(game.initial_state()),
@@ -377,6 +413,12 @@ def reach_compiled(game: MarkovGame, rules) -> Reached:
         )
     except ValueError as err:
         raise PerfectplayError(f"{game}: {err}") from None
+    refuse_beyond(
+        graph_bytes(reached.states, reached.choices),
+        f"{game} is too large: its {reached.states:,} states, with {reached.choices:,} choices,",
+        _WAY_OUT,
+    )
+    return reached
 
 
 def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -> Graph:

@@ -145,8 +145,11 @@ class MarkovGame(Game):
         return None
 
     def state_bound(self) -> int | None:
-        """An upper bound on the number of reachable states, to refuse what cannot fit."""
-        return None
+        """An upper bound on the number of reachable states, to refuse what cannot fit (by
+        default, a game given by stages: every code of its stages and the end; else
+        None, not known)."""
+        st = self.stages()
+        return None if st is None else game_over(st) + 1
 
     def code_bound(self) -> int | None:
         """One more than the largest state code, if known (lets exploration use a bitmap)."""

@@ -33,7 +33,7 @@ from zipfile import BadZipFile, ZipFile
 import numpy as np
 
 from ..errors import PerfectplayError
-from .compile import MEMORY_BYTES
+from ..memory import available, size_text
 
 FORMAT = "columns-npz-base64"
 
@@ -97,7 +97,7 @@ class Limits:
     """The most a policy's columns may hold, from its game and its document (None: not
     known), checked on each column's header before it is expanded; besides, the columns
     of the states must have one entry for each state the strategy lists, and all of
-    them together expand to no more than the memory a solve may take by default."""
+    them together expand to no more than the memory available."""
 
     #: The game's bound on its states (``MarkovGame.state_bound``).
     states: int | None = None
@@ -226,8 +226,9 @@ def _check_shapes(
                 f"{states:,} values of at most {limits.value_chars:,} each"
             )
     expanded = sum(math.prod(shape) * dtype.itemsize for shape, dtype in shapes.values())
-    if expanded > MEMORY_BYTES:
+    free = available()
+    if expanded > free:
         raise BadPolicy(
-            f"the policy's columns expand to {expanded / 2**30:,.1f} GiB, more than the "
-            f"{MEMORY_BYTES / 2**30:.0f} GiB a solve may take"
+            f"the policy's columns expand to {size_text(expanded)}, more than the "
+            f"{size_text(free)} of memory available"
         )

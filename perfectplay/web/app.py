@@ -15,7 +15,8 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import PerfectplayError
+from ..catalogue import game_names, shipped_names
+from ..errors import IncompleteRules, PerfectplayError
 from .guards import IN_PROCESS, Hosts, Limits, SameOrigin, ServedHosts, served_hosts
 from .render import error_page
 
@@ -26,6 +27,8 @@ def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
     from .forms import TooLarge
     from .jobs import Busy
 
+    if isinstance(exc, IncompleteRules):
+        _note_broken(request, exc)
     status = 413 if isinstance(exc, TooLarge) else 429 if isinstance(exc, Busy) else 400
     return error_page(request, str(exc), status)
 
@@ -46,9 +49,26 @@ def _http_error(request: Request, exc: Exception) -> HTMLResponse:
 
 
 def _server_error(request: Request, exc: Exception) -> HTMLResponse:
+    _note_broken(request, exc)
     return error_page(
         request, f"internal error ({exc.__class__.__name__}); nothing was changed", 500
     )
+
+
+#: The longest reason a broken game is shown with on the catalogue.
+BROKEN_WORDS = 200
+
+
+def _note_broken(request: Request, exc: Exception) -> None:
+    """Mark the game of the page that failed (its address's) as broken, with one line
+    why, for the catalogue (``app.state.broken``), when it is not a game the package
+    ships: a plug-in's rules are the plug-in's, and the server goes on with the others."""
+    name = request.path_params.get("game")
+    if not isinstance(name, str) or name in shipped_names() or name not in game_names():
+        return
+    words = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
+    broken = request.app.state.broken
+    broken[name] = f"broken: its rules failed ({words[:BROKEN_WORDS]})"
 
 
 def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
@@ -94,6 +114,7 @@ def create_app(jobs=None, hosts: ServedHosts = IN_PROCESS) -> Starlette:
         },
     )
     app.state.jobs = jobs
+    app.state.broken = {}  # game name -> why its rules are broken (``_note_broken``)
     return app
 
 
@@ -132,6 +153,36 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def server_config(app: Starlette, request_seconds: float | None = None, cap: int | None = None):
+    """uvicorn's settings for serving `app`: its log at warnings, requests in flight
+    given STOP_WAIT seconds at a stop, connections guarded (``connections``: a request
+    must arrive whole within `request_seconds`, by default ``REQUEST_SECONDS``; at most
+    `cap` connections, by default below the file limit, accepted ``ACCEPT_BATCH`` at a
+    time; a refused connection said once in the log). uvicorn's own
+    ``limit_concurrency`` is not used: it answers 503 but still accepts, each
+    connection taking a descriptor."""
+    import uvicorn
+
+    from .connections import (
+        ACCEPT_BATCH,
+        KEEP_ALIVE_SECONDS,
+        REQUEST_SECONDS,
+        guarded,
+        say_refusals_once,
+    )
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        backlog=ACCEPT_BATCH,
+        timeout_graceful_shutdown=STOP_WAIT,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        http=guarded(REQUEST_SECONDS if request_seconds is None else request_seconds, cap),
+    )
+    say_refusals_once()  # after uvicorn has configured its loggers
+    return config
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, say=print) -> None:
     """Take the address (a port in use is a one-line error before anything starts), warm
     the workers up (said, with the time it took), then serve with uvicorn until SIGTERM or
@@ -148,11 +199,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, say=print) -> None:
         say("perfectplay: warming up the workers (compiled kernels, the default games' tables)...")
         say(f"perfectplay: warmed up in {jobs.warm_up():.1f} s")
         say(f"perfectplay: serving on http://{_address(host, port)}/ (Ctrl-C stops)")
-        config = uvicorn.Config(
-            create_app(jobs, served_hosts(host, port)),
-            log_level="warning",
-            timeout_graceful_shutdown=STOP_WAIT,
-        )
+        config = server_config(create_app(jobs, served_hosts(host, port)))
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         jobs.close()

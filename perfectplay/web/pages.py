@@ -46,14 +46,19 @@ def visitor(request: Request) -> str | None:
     return token if _VISITOR_TEXT.fullmatch(token) else None
 
 
-def _games() -> list[dict]:
-    """Every game with its parameters (files excepted) for the catalogue's forms."""
+def _games(broken: dict[str, str]) -> list[dict]:
+    """Every game with its parameters (files excepted) for the catalogue's forms; a game
+    that cannot load, or whose rules failed on a page (`broken`: name -> why, one line),
+    with the reason alone."""
     games = []
     for name in game_names():
         try:
             cls = game_class(name)
         except PerfectplayError as err:
             games.append({"name": name, "error": str(err)})
+            continue
+        if name in broken:
+            games.append({"name": name, "error": broken[name]})
             continue
         params = [s for s in cls.param_specs() if not s.path]
         defaults, highs = {}, {}
@@ -76,7 +81,9 @@ def _games() -> list[dict]:
 
 def catalogue(request: Request) -> Response:
     return templates.TemplateResponse(
-        request, "catalogue.html", {"games": _games(), "max_turns": MAX_TURNS}
+        request,
+        "catalogue.html",
+        {"games": _games(request.app.state.broken), "max_turns": MAX_TURNS},
     )
 
 

@@ -1,8 +1,11 @@
 """The server's warm-up, so that no page pays for loading compiled code or building tables.
 
+Only the games the package ships are warmed (``catalogue.shipped_names``): a plug-in's
+rules run when a page asks for them, never at the start.
+
 ``workers``: run once by the fork server every worker is forked from (``jobs``; it
 imports ``worker_start``, which calls it), before it forks any. It loads the compiled
-kernels of both engines, builds the feedback tables of the catalogue's deduction games at
+kernels of both engines, builds the feedback tables of the shipped deduction games at
 the web page's default parameters (the games the catalogue's "play" links open) with their first
 suggestion's kernels, and solves each Markov game once at its smallest parameters (its
 kernels, not its default's seconds of work: the board's own solve does that), so that
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..catalogue import game_names, load_game
+from ..catalogue import load_game, shipped_names
 from ..deduction.model import DeductionGame
 from ..errors import PerfectplayError
 from ..game import Game
@@ -27,12 +30,14 @@ from .forms import read_game, read_objective
 
 
 def _default_games() -> list[Game]:
-    """The catalogue's games at the web page's default parameters."""
+    """The games the package ships at the web page's default parameters: a plug-in's
+    rules are run when a page asks for them, never before (a plug-in whose rules raise
+    stopped the server, one of 10^9 codes had it killed for its memory)."""
     games = []
-    for name in game_names():
+    for name in shipped_names():
         try:
             games.append(read_game(name, {}))
-        except PerfectplayError:  # a plug-in that cannot load, or a game too large
+        except PerfectplayError:  # a game too large for the page's defaults
             continue
     return games
 

@@ -261,7 +261,7 @@ def test_bad_lists_are_one_line_errors(tmp_path, answers, guesses, needle):
 def test_a_directory_or_binary_file_is_refused(tmp_path):
     (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00abc")
     assert_one_line_error(
-        perfectplay("play", "wordle", f"answers={tmp_path}"), "cannot read answers"
+        perfectplay("play", "wordle", f"answers={tmp_path}"), "is a directory, not a file"
     )
     assert_one_line_error(
         perfectplay("play", "wordle", f"guesses={tmp_path / 'bin.txt'}"), "is not UTF-8 text"

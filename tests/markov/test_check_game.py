@@ -41,7 +41,7 @@ def test_tricky_trios_estimates_its_memory_up_front():
     with pytest.raises(
         Unsupported,
         match=r"110,355,024 states at 50 bytes each \(measured\) "
-        r"need ~5 GiB, more than the 4 GiB allowed",
+        r"would take about 5.1 GiB of memory, more than the 4.0 GiB available",
     ):
         compile_game(load_game("tricky-trios", ["n=100"]), memory_bytes=4 * 2**30)
 

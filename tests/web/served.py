@@ -44,19 +44,20 @@ def serve_process():
         proc.wait(30)
 
 
-def serve_in_thread(jobs):
+def serve_in_thread(jobs, **guards):
     """The application on `jobs` served by uvicorn in a thread of this process, on a free
-    loopback port bound as `perfectplay serve` binds it: yields the port; stopped after
-    the test."""
+    loopback port bound as `perfectplay serve` binds it and with its settings
+    (``server_config``; `guards`: its connections' limits): yields the port; stopped
+    after the test."""
     import uvicorn
 
-    from perfectplay.web.app import create_app, listen
+    from perfectplay.web.app import create_app, listen, server_config
     from perfectplay.web.guards import served_hosts
 
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
     app = create_app(jobs, served_hosts("127.0.0.1", port))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(server_config(app, **guards))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + HUNG

@@ -24,6 +24,7 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ..deduction.contract import codes, feedback, same_answer, sizes
 from ..errors import PerfectplayError
 from ..objectives import WITHIN, Objective
 from .render import templates
@@ -173,7 +174,7 @@ def _moves(game, engine, text: str, hidden: int | None, limit: int | None) -> Mo
                 f"{shown} is past the {limit} guesses the rules allow: the board shows the "
                 "moves before it",
             )
-        if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
+        if hidden is not None and feedback(game, guesses[g], secrets_[hidden]) != f:
             return Moves(
                 history[:i],
                 left,
@@ -207,7 +208,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
     rules, refused = _board_objective(game, q, read_rules)
-    guesses, secrets_ = game.guesses(), game.secrets()
+    guesses, secrets_ = codes(game)[:2]  # (checked as the engine reads them)
     hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
     moved = _moves(game, engine, q.get("moves", ""), hidden, rules.limit)
     history, left = moved.history, moved.left
@@ -217,7 +218,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     status = 400 if message else 200
     moves = engine.format_position(game, history)
     base = {**base, "secret": mode}
-    solved = bool(history) and history[-1][1] == game.solved_feedback()
+    solved = bool(history) and history[-1][1] == sizes(game).solved
     over = rules.lost(len(history), solved)
     guess_text = (q.get("guess") or "").strip()
     # advising, a guess without its feedback is one picked from the options: entered only
@@ -418,13 +419,16 @@ def _play(game, engine, history, left, hidden, guess_text: str, q):
         why = game.refusal(history, guesses[g])
         return None, f"{game.format_code(guesses[g])} is not allowed here: {why}; nothing changed"
     if hidden is not None:
-        f = int(game.feedback(guesses[g], secrets_[hidden]))
+        f = feedback(game, guesses[g], secrets_[hidden])
     else:
         try:
             f = game.parse_feedback(q.get("feedback") or "")
         except PerfectplayError as err:
             return None, f"{_plain(game, err)}: nothing changed"
     row = engine.feedback(game, guesses[[g]], secrets_[left])[0]
+    if hidden is not None:
+        for other in row[left == hidden]:  # the same pair, answered by the kernel
+            same_answer(game, guesses[g], secrets_[hidden], f, other)
     if (row == f).any():
         return (g, f), ""
     return None, (

@@ -50,6 +50,12 @@ def _number(game: DeductionGame, method: str, low: int, high: int) -> int:
     return int(value)
 
 
+def count(game: DeductionGame, method: str) -> int:
+    """``n_guesses()`` or ``n_secrets()``, which must be a positive integer (what a size is
+    reckoned from before any code is listed; ``codes`` holds it to the list)."""
+    return _number(game, method, 1, 2**62)
+
+
 def sizes(game: DeductionGame) -> Sizes:
     """The game's sizes, each checked: ``length`` and ``n_symbols`` positive integers,
     ``n_feedbacks`` from 1 to MAX_FEEDBACKS, ``solved_feedback`` one of them. (More
@@ -120,7 +126,7 @@ def codes(game: DeductionGame, size: Sizes | None = None) -> Codes:
             raise BadRules(f"{game}: secrets() lists {code}, which guesses() does not")
         guess_of_secret = found.astype(np.int64)
     for method, listed in (("n_guesses", guesses), ("n_secrets", secrets)):
-        counted = call_rule(game, method)
+        counted = count(game, method)
         if counted != len(listed):
             raise BadRules(
                 f"{game}: {method}() gave {counted!r}, but the list holds {len(listed):,} codes"

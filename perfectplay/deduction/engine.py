@@ -53,11 +53,14 @@ class DeductionEngine(Engine):
     determines = True
 
     def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:
-        """The options refused as every engine refuses them, and a game whose codes cannot
-        hold its symbols (``too_many_symbols``), before any work."""
+        """The options refused as every engine refuses them, a game whose sizes break the
+        protocol (``contract.sizes``) and one whose codes cannot hold its symbols
+        (``too_many_symbols``), before any work."""
+        from .contract import sizes
         from .model import too_many_symbols
 
         super().check(game, args)
+        sizes(game)
         refusal = too_many_symbols(game)
         if refusal is not None:
             raise Unsupported(refusal)
@@ -136,7 +139,9 @@ class DeductionEngine(Engine):
         return position_to_solve(game, after)
 
     def size(self, game: DeductionGame) -> Size:
-        return Size(game.n_guesses() * game.n_secrets(), "guess-secret pairs")
+        from .contract import count
+
+        return Size(count(game, "n_guesses") * count(game, "n_secrets"), "guess-secret pairs")
 
     # --- positions and feedbacks, for the screens -------------------------------------
     def parse_position(self, game: DeductionGame, text: str) -> History:

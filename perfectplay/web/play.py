@@ -34,6 +34,7 @@ from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
+from ..markov import contract
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -485,13 +486,13 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if waiting is not None:
         return waiting
     rng = random.Random(seed)
-    state, paid, log, steps = game.initial_state(), 0, [], []
+    state, paid, log, steps = contract.start(game), 0, [], []
     played = 0
     k = None
-    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+    while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
         if horizon is not None and game.measure.next_budget(horizon, paid) is None:
             break
-        exp = game.expand(np.array([state], dtype=np.int64))
+        exp = contract.expansion(game, np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)
         k = int(rng.choices(ks.tolist(), weights=[int(w) for w in weights[ks]])[0])
@@ -540,7 +541,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "board": draw(game, state, None if spent else k),
             "paid": paid,
             "log": log[-12:],
-            "value": strategy.value(game.initial_state()),
+            "value": strategy.value(contract.start(game)),
             "measure": game.measure,
             "seed": seed,
             "message": message,

@@ -265,21 +265,26 @@ def build_table(game: DeductionGame) -> Table:
 
 
 #: Pairs on which the scalar ``feedback`` is held to the table as it is built (a few of
-#: them a guess against itself).
+#: them a guess against itself); a table of at most ALL_PAIRS entries, every pair.
 SAMPLED_PAIRS = 24
+ALL_PAIRS = 1024
 
 
 def _sampled(game: DeductionGame, listed: Codes, fb: np.ndarray | None) -> None:
     """Hold the scalar ``feedback`` (each answer checked: ``contract.feedback``) to the
     table `fb` (or, too large to tabulate, the kernel's block) on SAMPLED_PAIRS pairs,
-    a third of them a secret against itself: rules that answer the same pair two ways
-    (a kernel that is not the scalar rule, or rules that draw at random) are refused in
-    one line naming the pair, not solved."""
+    a third of them a secret against itself, or on every pair of a table of at most
+    ALL_PAIRS entries: rules that answer the same pair two ways (a kernel that is not
+    the scalar rule, or rules that draw at random) are refused in one line naming the
+    pair, not solved."""
     guesses, secrets = listed.guesses, listed.secrets
-    rng = np.random.default_rng(0)
-    cols = rng.integers(0, len(secrets), SAMPLED_PAIRS)
-    picked = rng.integers(0, len(guesses), SAMPLED_PAIRS)
-    picked[: SAMPLED_PAIRS // 3] = listed.guess_of_secret[cols[: SAMPLED_PAIRS // 3]]
+    if len(guesses) * len(secrets) <= ALL_PAIRS:
+        picked, cols = (a.ravel() for a in np.indices((len(guesses), len(secrets))))
+    else:
+        rng = np.random.default_rng(0)
+        cols = rng.integers(0, len(secrets), SAMPLED_PAIRS)
+        picked = rng.integers(0, len(guesses), SAMPLED_PAIRS)
+        picked[: SAMPLED_PAIRS // 3] = listed.guess_of_secret[cols[: SAMPLED_PAIRS // 3]]
     if fb is None:
         table = [
             compute_feedback(game, guesses[[i]], secrets[[j]])[0, 0] for i, j in zip(picked, cols)

@@ -284,7 +284,7 @@ def note(
         say(
             f"{game} declares no symmetry, but its rules keep {what.described()} (checked "
             f"on every guess and secret): the search uses it, {saving}; declaring it "
-            f"(symmetry() returning {what.declaration()}) skips this check"
+            f"(symmetry() returning {what.declaration()}) skips this search"
         )
     else:
         say(

@@ -133,7 +133,24 @@ def expansion(game: MarkovGame, states: np.ndarray) -> Expansion:
 def _check(
     game: MarkovGame, states: np.ndarray, weight: np.ndarray, nxt: np.ndarray, cost: np.ndarray
 ) -> None:
-    """The values of an expansion: weights, next states, choices, costs."""
+    """The values of an expansion: weights, next states, choices, costs. A few whole-array
+    passes say whether all is well (the usual case: a batch costs a handful of numpy
+    calls); only then are the breaches sought one by one, the first named."""
+    bound = code_bound(game)
+    K = weight.shape[1]
+    if weight.size and K and nxt.size and nxt.shape[2]:
+        top = weight.max(axis=1)  # each state's largest weight
+        if (
+            weight.min() >= 0
+            and top.min() > 0
+            and top.max() <= MAX_TOTAL_WEIGHT // K
+            and nxt.min() >= -1
+            and (bound is None or nxt.max() < bound)
+            and ((nxt.max(axis=2) >= 0) | (weight == 0)).all()
+            and cost.min() >= 0
+            and cost.max() <= MAX_COST
+        ):
+            return
 
     def refuse(what: str) -> None:
         raise BadRules(f"{game}: expand(): {what}")
@@ -161,7 +178,6 @@ def _check(
             f"choice {c} after outcome {k} of state {int(states[b])} leads to {int(nxt[b, k, c])} "
             "(a state code from 0, or -1 for no such choice)"
         )
-    bound = code_bound(game)
     if bound is not None:
         beyond = live & (nxt >= bound)
         if beyond.any():

@@ -43,6 +43,7 @@ except ImportError:  # pragma: no cover - the message is the point
         "perfectplay.gym needs gymnasium: pip install 'perfectplay[gym]'"
     ) from None
 
+from .deduction.contract import codes, feedback, sizes
 from .catalogue import game_class, game_names, load_game, load_strategy
 from .engine import solve
 from .game import Game
@@ -84,9 +85,9 @@ class DeductionEnv(gymnasium.Env):
         self.objective = _objective(self.game, objective, horizon)
         self.limit = self.objective.horizon if self.objective.horizon is not None else max_guesses
         self.render_mode = render_mode
-        self._guesses = self.game.guesses()
-        self._secrets = self.game.secrets()
-        n, nf = len(self._guesses), self.game.n_feedbacks()
+        self._guesses, self._secrets = codes(self.game)[:2]  # checked, as the engine reads them
+        self._sizes = sizes(self.game)
+        n, nf = len(self._guesses), self._sizes.n_feedbacks
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict(
             {
@@ -129,12 +130,12 @@ class DeductionEnv(gymnasium.Env):
         self._obs["guesses"][self._turn] = g + 1
         solved = False
         if allowed:
-            f = int(self.game.feedback(self._guesses[g], self._secrets[self._secret]))
+            f = feedback(self.game, self._guesses[g], self._secrets[self._secret])
             self._obs["feedbacks"][self._turn] = f + 1
             self.history = self.history + ((g, f),)
-            solved = f == self.game.solved_feedback()
+            solved = f == self._sizes.solved
         else:
-            self._obs["feedbacks"][self._turn] = self.game.n_feedbacks() + 1
+            self._obs["feedbacks"][self._turn] = self._sizes.n_feedbacks + 1
         self._turn += 1
         if self.objective.name == "probability":
             reward = 1.0 if solved else 0.0

@@ -27,7 +27,7 @@ PLACED = {
         allocator speedups ranges memory reading""",
     VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
-        markov.model markov.stage_model markov.table""",
+        deduction.contract markov.model markov.contract markov.stage_model markov.table""",
     REGISTRY: "engines catalogue",
     SCREEN: "__init__ __main__ cli cli_openings cli_ranges show plot verify_file gym play web",
     # The build step that compiles the kernels at install time: it drives the command

@@ -53,9 +53,13 @@ class DeductionEngine(Engine):
     determines = True
 
     def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:
-        """The options refused as every engine refuses them, and a game whose codes cannot
-        hold its symbols or be listed in memory (``check_size``), before any work."""
+        """The options refused as every engine refuses them, a game whose sizes break the
+        protocol (``contract.sizes``), and one whose codes cannot hold its symbols or be
+        listed in memory (``check_size``), before any work."""
+        from .contract import sizes
+
         super().check(game, args)
+        sizes(game)
         self.check_size(game)
 
     def check_size(self, game: DeductionGame) -> None:
@@ -139,7 +143,9 @@ class DeductionEngine(Engine):
         return position_to_solve(game, after)
 
     def size(self, game: DeductionGame) -> Size:
-        return Size(game.n_guesses() * game.n_secrets(), "guess-secret pairs")
+        from .contract import count
+
+        return Size(count(game, "n_guesses") * count(game, "n_secrets"), "guess-secret pairs")
 
     # --- positions and feedbacks, for the screens -------------------------------------
     def parse_position(self, game: DeductionGame, text: str) -> History:

@@ -16,8 +16,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import Unsupported
+from ..errors import Unsupported, call_rule, in_rule
 from ..memory import refuse_beyond
+from .contract import (
+    Codes,
+    check_feedbacks,
+    codes,
+    count,
+    feedback,
+    feedback_breach,
+    kernel_rule,
+    same_answer,
+    sizes,
+)
 from .model import MAX_FEEDBACKS, DeductionGame, Symmetry, too_many_symbols
 
 #: Tables of at least this many entries are filled on every core.
@@ -96,8 +107,9 @@ def _kept_table(
     by a digest of all that decides the table (the codes, the sources of the rules and
     of the feedback kernel, the type), so a changed list or rule computes afresh; it is
     written under another name and renamed, so an interrupted run leaves no half table;
-    any file that cannot be read as this table is ignored, and a cache that cannot be
-    written is left alone. A kept table is mapped rather than read (``_read_kept``)."""
+    any file that cannot be read as this table, or whose feedbacks break the protocol
+    (``contract.feedback_breach``), is ignored, and a cache that cannot be written is
+    left alone. A kept table is mapped rather than read (``_read_kept``)."""
     if len(guesses) * len(secrets) < KEEP_ENTRIES or os.environ.get(KEEP_ENV) == "0":
         return compute_feedback(game, guesses, secrets), None
     import hashlib
@@ -116,7 +128,7 @@ def _kept_table(
         digest.update(source.read_bytes())
     path = cache_home() / "tables" / f"{digest.hexdigest()[:32]}.npy"
     kept = _read_kept(path, (len(guesses), len(secrets)), dtype)
-    if kept is not None:
+    if kept is not None and feedback_breach(game, guesses, secrets, kept) is None:
         return kept, path
     fb = compute_feedback(game, guesses, secrets)
     return fb, path if _keep(path, fb) else None
@@ -165,25 +177,28 @@ def feedback_dtype(game: DeductionGame) -> type:
 
 
 def compute_feedback(game: DeductionGame, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
-    """Feedback of each guess (rows) against each secret (columns) by the game's kernel."""
+    """Feedback of each guess (rows) against each secret (columns) by the game's kernel,
+    checked as the rules promise it (``contract.check_feedbacks``: in range, solved
+    exactly where the guess is the secret) before anything reads it."""
     out = np.empty((len(guesses), len(secrets)), dtype=feedback_dtype(game))
-    kernel = game.feedback_kernel()
+    kernel = call_rule(game, "feedback_kernel")
     guesses, secrets = _read_only(guesses), _read_only(secrets)
     workers = os.cpu_count() or 1
-    if workers == 1 or out.size < PARALLEL_ENTRIES:
-        kernel(guesses, secrets, out)
-        return out
-    # rows in chunks on threads: the kernels release the GIL
-    from concurrent.futures import ThreadPoolExecutor
+    with in_rule(game, kernel_rule(game)):
+        if workers == 1 or out.size < PARALLEL_ENTRIES:
+            kernel(guesses, secrets, out)
+        else:  # rows in chunks on threads: the kernels release the GIL
+            from concurrent.futures import ThreadPoolExecutor
 
-    step = -(-len(guesses) // workers)
-    with ThreadPoolExecutor(workers) as pool:
-        list(
-            pool.map(
-                lambda a: kernel(guesses[a : a + step], secrets, out[a : a + step]),
-                range(0, len(guesses), step),
-            )
-        )
+            step = -(-len(guesses) // workers)
+            with ThreadPoolExecutor(workers) as pool:
+                list(
+                    pool.map(
+                        lambda a: kernel(guesses[a : a + step], secrets, out[a : a + step]),
+                        range(0, len(guesses), step),
+                    )
+                )
+    check_feedbacks(game, guesses, secrets, out)
     return out
 
 
@@ -216,7 +231,7 @@ def declared_counts(game: DeductionGame) -> tuple[int, int] | None:
     ``n_guesses``), or None where counting them would list them (the default)."""
     if type(game).n_guesses is DeductionGame.n_guesses:
         return None
-    return game.n_guesses(), game.n_secrets()
+    return count(game, "n_guesses"), count(game, "n_secrets")
 
 
 def check_size(game: DeductionGame, listed: tuple[int, int] | None = None) -> None:
@@ -248,43 +263,48 @@ def build_table(game: DeductionGame) -> Table:
     computes the feedbacks of each node's guesses against its secrets. A game of more
     symbols than its codes hold, of more pairs than ``MAX_SEARCHED``, or whose codes
     and table would not fit in memory (``check_size``) is refused before they are
-    listed, where it declares its counts.
+    listed, where it declares its counts. Everything read of the rules is checked as it
+    is read (``contract``: the sizes, the code lists, every feedback of the table), the
+    scalar ``feedback`` is held to the table on a sample (``_sampled``), and a declared
+    symmetry is checked on the table before it is used (``declared``): a broken rule is
+    refused in one line, never solved.
     """
+    size = sizes(game)
     counts = declared_counts(game)
     check_size(game, counts)
     if counts is not None:
         _check_searchable(game, *counts)
-    guesses, secrets = game.guesses(), game.secrets()
+    listed = codes(game, size)
+    guesses, secrets = listed.guesses, listed.secrets
     if counts is None:
         _check_searchable(game, len(guesses), len(secrets))
         check_size(game, (len(guesses), len(secrets)))
     fb, kept = None, None
     if len(guesses) * len(secrets) <= MAX_TABLE:
         fb, kept = _kept_table(game, guesses, secrets)
-    solved = game.solved_feedback()
-    index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
-    guess_of_secret = np.array([index[tuple(s)] for s in secrets.tolist()], dtype=np.int64)
+    _sampled(game, listed, fb)
+    guess_of_secret = listed.guess_of_secret
     secret_of_guess = np.full(len(guesses), -1, dtype=np.int64)
     secret_of_guess[guess_of_secret] = np.arange(len(secrets))
-    present = np.zeros(game.n_feedbacks(), dtype=bool)
+    present = np.zeros(size.n_feedbacks, dtype=bool)
     if fb is not None:
         from .kernels import feedbacks_present
 
-        present = feedbacks_present(fb, game.n_feedbacks())
+        present = feedbacks_present(fb, size.n_feedbacks)
     else:  # without the table, any feedback may occur (a sound, weaker bound)
         present[:] = True
-    branching = max(1, int(present.sum()) - int(present[solved]))
+    branching = max(1, int(present.sum()) - int(present[size.solved]))
     return Table(
         game,
         guesses,
         secrets,
         fb,
-        solved,
-        game.n_feedbacks(),
+        size.solved,
+        size.n_feedbacks,
         branching,
         secret_of_guess,
         guess_of_secret,
-        _symmetry(game, fb),
+        _symmetry(game, listed, fb),
         kept,
     )
 
@@ -298,9 +318,43 @@ def _check_searchable(game: DeductionGame, guesses: int, secrets: int) -> None:
         )
 
 
-def _symmetry(game: DeductionGame, fb: np.ndarray | None) -> Symmetry:
-    """The symmetry the search uses: the game's own, or, for a game that declares none,
-    the one its table is found to keep (``undeclared``)."""
+#: Pairs on which the scalar ``feedback`` is held to the table as it is built (a few of
+#: them a guess against itself); a table of at most ALL_PAIRS entries, every pair.
+SAMPLED_PAIRS = 24
+ALL_PAIRS = 1024
+
+
+def _sampled(game: DeductionGame, listed: Codes, fb: np.ndarray | None) -> None:
+    """Hold the scalar ``feedback`` (each answer checked: ``contract.feedback``) to the
+    table `fb` (or, too large to tabulate, the kernel's block) on SAMPLED_PAIRS pairs,
+    a third of them a secret against itself, or on every pair of a table of at most
+    ALL_PAIRS entries: rules that answer the same pair two ways (a kernel that is not
+    the scalar rule, or rules that draw at random) are refused in one line naming the
+    pair, not solved."""
+    guesses, secrets = listed.guesses, listed.secrets
+    if len(guesses) * len(secrets) <= ALL_PAIRS:
+        picked, cols = (a.ravel() for a in np.indices((len(guesses), len(secrets))))
+    else:
+        rng = np.random.default_rng(0)
+        cols = rng.integers(0, len(secrets), SAMPLED_PAIRS)
+        picked = rng.integers(0, len(guesses), SAMPLED_PAIRS)
+        picked[: SAMPLED_PAIRS // 3] = listed.guess_of_secret[cols[: SAMPLED_PAIRS // 3]]
+    if fb is None:
+        table = [
+            compute_feedback(game, guesses[[i]], secrets[[j]])[0, 0] for i, j in zip(picked, cols)
+        ]
+    else:
+        table = fb[picked, cols]
+    for i, j, f in zip(picked.tolist(), cols.tolist(), np.asarray(table).tolist()):
+        same_answer(game, guesses[i], secrets[j], feedback(game, guesses[i], secrets[j]), f)
+
+
+def _symmetry(game: DeductionGame, listed: Codes, fb: np.ndarray | None) -> Symmetry:
+    """The symmetry the search uses: the game's own, checked on the table first
+    (``declared.check_declared``), or, for a game that declares none, the one its table
+    is found to keep (``undeclared``)."""
+    from .declared import check_declared
     from .undeclared import used_symmetry
 
-    return used_symmetry(game, fb, compute_feedback) or game.symmetry()
+    declared = check_declared(game, listed.guesses, listed.secrets, fb, compute_feedback)
+    return used_symmetry(game, fb, compute_feedback) or declared

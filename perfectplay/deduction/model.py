@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import numbers
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import BadParameter, PerfectplayError, missing_rule
+from ..errors import BadParameter, BadRules, PerfectplayError, call_rule, missing_rule
 from ..game import Game
 from ..ranges import shown, within
 from .restriction import Restriction
@@ -165,13 +166,13 @@ class DeductionGame(Game):
 
         Imported lazily by the implementation (numba must not load with the catalogue).
         Without one, the scalar ``feedback`` is called for every pair: exact and fine for
-        small games, slow for large ones.
+        small games, slow for large ones; each row's feedbacks checked integers in range
+        (``scalar_row``) before they are written.
         """
 
         def kernel(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
             for i, g in enumerate(guesses):
-                for j, s in enumerate(secrets):
-                    out[i, j] = self.feedback(g, s)
+                out[i] = scalar_row(self, g, secrets)
 
         return kernel
 
@@ -378,3 +379,44 @@ class DeductionGame(Game):
 def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:
     """Codes as tuples of Python ints (hashable, comparable)."""
     return [tuple(c) for c in codes.tolist()]
+
+
+def integer(value: object) -> bool:
+    """Whether `value` is an integer as the protocols mean it: a Python or numpy integer,
+    not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def code_text(game: "DeductionGame", code: np.ndarray) -> str:
+    """A code as the game writes it, for a message (its symbols as numbers where the
+    game's own writing fails)."""
+    try:
+        return str(game.format_code(code))
+    except Exception:  # noqa: BLE001 - a message must not fail on a broken rule
+        return str([int(x) for x in code])
+
+
+def pair_text(game: "DeductionGame", guess: np.ndarray, secret: np.ndarray) -> str:
+    """A guess and a secret, as a message names the pair."""
+    return f"the feedback of guess {code_text(game, guess)} to secret {code_text(game, secret)}"
+
+
+def scalar_row(game: "DeductionGame", guess: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """The scalar ``feedback`` of `guess` against each of `secrets` (the default kernel's
+    row), each checked to be an integer in range before it is written into a table of
+    one or two bytes an entry, where a larger number would wrap; the solved feedback is
+    checked on the whole block the kernel fills."""
+    n_feedbacks = game.n_feedbacks()
+    values = [call_rule(game, "feedback", guess, s) for s in secrets]
+    row = np.array(values) if values else np.zeros(0, np.int64)
+    if row.dtype.kind in "iu" and row.ndim == 1:
+        bad = np.flatnonzero((row < 0) | (row >= n_feedbacks))
+    else:
+        bad = [j for j, v in enumerate(values) if not integer(v) or not 0 <= v < n_feedbacks]
+    if len(bad):
+        j = int(bad[0])
+        what = "not an integer" if not integer(values[j]) else f"outside 0 to {n_feedbacks - 1}"
+        raise BadRules(
+            f"{game}: feedback(): {pair_text(game, guess, secrets[j])} is {values[j]!r}, {what}"
+        )
+    return row

@@ -45,6 +45,7 @@ from ..errors import PerfectplayError
 from ..objectives import Objective
 from ..solution import PROVEN, PROVEN_GIVEN_FIRST, Solution, format_value, parse_value
 from ..store import Store, Stored, StoreError
+from .contract import codes
 from .feedback import Table, source_file
 from .model import DeductionGame, History
 from .objective import INF, SearchObjective, search_objective
@@ -71,7 +72,7 @@ def fingerprint(game: DeductionGame, table: Table | None = None) -> bytes:
     too), its hard mode and, given the `table`, its feedbacks."""
     digest = hashlib.sha256()
     digest.update(json.dumps([game.name, game.params], sort_keys=True, default=str).encode())
-    for array in (game.guesses(), game.secrets()):
+    for array in codes(game)[:2]:  # (checked: the rules read as the engine reads them)
         digest.update(np.ascontiguousarray(array).tobytes())
     source = source_file(type(game))  # a class without a source file: its name
     digest.update(source.read_bytes() if source is not None else type(game).__qualname__.encode())

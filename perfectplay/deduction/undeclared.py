@@ -25,6 +25,8 @@ from typing import Callable
 
 import numpy as np
 
+from .contract import rows
+from .declared import Element, first_breach, image, index_of
 from .model import DeductionGame, Symmetry
 
 #: The engine's feedback of guesses against secrets (``feedback.compute_feedback``),
@@ -37,8 +39,6 @@ FIND_ABOVE = 500
 SAMPLE = 40
 #: Most position permutations a found group may hold (``Symmetry`` lists them all).
 MAX_GROUP = 5040
-#: Table rows compared at once when a symmetry is checked on the whole table.
-ROWS_AT_ONCE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,8 @@ class Candidates:
         perms = []
         for choice in itertools.product(*parts):
             perm = np.arange(length)
-            for orbit, image in zip(self.orbits, choice):
-                perm[list(orbit)] = image
+            for orbit, moved in zip(self.orbits, choice):
+                perm[list(orbit)] = moved
             perms.append(perm)
         return np.array(perms, dtype=np.int8).reshape(-1, length)
 
@@ -133,17 +133,6 @@ def _keys(codes: np.ndarray, n_symbols: int) -> np.ndarray:
     return codes.astype(np.int64) @ weights
 
 
-def _index(keys: np.ndarray, images: np.ndarray) -> np.ndarray | None:
-    """The positions in `keys` (increasing) of `images`, or None if one is missing."""
-    where = np.minimum(np.searchsorted(keys, images), len(keys) - 1)
-    return where if np.array_equal(keys[where], images) else None
-
-
-def _image(codes: np.ndarray, perm: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    """The codes under (perm, tau): ``tau[code[perm]]``, as int8 codes."""
-    return tau[codes[:, perm]].astype(np.int8)
-
-
 @lru_cache(maxsize=8)
 def candidates(game: DeductionGame, compute_feedback: Feedback) -> Candidates | None:
     """The transpositions of a game that declares no symmetry that pass on the sample
@@ -156,20 +145,20 @@ def candidates(game: DeductionGame, compute_feedback: Feedback) -> Candidates | 
     L, n = game.length(), game.n_symbols()
     if len(G) <= FIND_ABOVE or L * math.log2(max(n, 2)) >= 62:
         return None
-    g_keys, s_keys = _keys(G, n), _keys(S, n)
+    g_rows, s_rows = rows(G), rows(S)
     rng = np.random.default_rng(0)
-    rows = np.sort(rng.choice(len(G), min(SAMPLE, len(G)), replace=False))
+    picked = np.sort(rng.choice(len(G), min(SAMPLE, len(G)), replace=False))
     cols = np.sort(rng.choice(len(S), min(SAMPLE, len(S)), replace=False))
     sample: list[np.ndarray] = []  # the sample's feedbacks, once a transposition needs them
 
     def passes(perm: np.ndarray, tau: np.ndarray) -> bool:
-        if _index(g_keys, _keys(_image(G, perm, tau), n)) is None:
+        if index_of(g_rows, image(G, perm, tau)) is None:
             return False
-        if _index(s_keys, _keys(_image(S, perm, tau), n)) is None:
+        if index_of(s_rows, image(S, perm, tau)) is None:
             return False
         if not sample:
-            sample.append(compute_feedback(game, G[rows], S[cols]))
-        moved = compute_feedback(game, _image(G[rows], perm, tau), _image(S[cols], perm, tau))
+            sample.append(compute_feedback(game, G[picked], S[cols]))
+        moved = compute_feedback(game, image(G[picked], perm, tau), image(S[cols], perm, tau))
         return bool(np.array_equal(moved, sample[0]))
 
     ident_p, ident_s = np.arange(L), np.arange(n)
@@ -195,19 +184,9 @@ def candidates(game: DeductionGame, compute_feedback: Feedback) -> Candidates | 
 
 def _holds_on_table(game: DeductionGame, sampled: Candidates, fb: np.ndarray) -> bool:
     """Whether every generator of `sampled` keeps the whole feedback table `fb`."""
-    G, S, n = game.guesses(), game.secrets(), game.n_symbols()
-    g_keys, s_keys = _keys(G, n), _keys(S, n)
-    for perm, tau in sampled.generators(game.length(), n):
-        g_map = _index(g_keys, _keys(_image(G, perm, tau), n))
-        s_map = _index(s_keys, _keys(_image(S, perm, tau), n))
-        if g_map is None or s_map is None:
-            return False
-        step = max(1, ROWS_AT_ONCE // max(1, len(S)))
-        for lo in range(0, len(G), step):
-            part = fb[g_map[lo : lo + step]][:, s_map]
-            if not np.array_equal(part, fb[lo : lo + step]):
-                return False
-    return True
+    same = np.arange(game.n_feedbacks())
+    elements = [Element(p, t, same) for p, t in sampled.generators(game.length(), game.n_symbols())]
+    return first_breach(game.guesses(), game.secrets(), fb, elements) is None
 
 
 @lru_cache(maxsize=8)
@@ -305,7 +284,7 @@ def note(
         say(
             f"{game} declares no symmetry, but its rules keep {what.described()} (checked "
             f"on every guess and secret): the search uses it, {saving}; declaring it "
-            f"(symmetry() returning {what.declaration()}) skips this check"
+            f"(symmetry() returning {what.declaration()}) skips this search"
         )
     else:
         say(

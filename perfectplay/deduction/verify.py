@@ -1,7 +1,8 @@
 """Re-check an exported strategy tree without the solver: replay every secret by the rules.
 
 The replay reads only the game's scalar rules (``feedback``, ``parse_code``,
-``restrict_guesses``), handing them what the engine hands them: codes as rows of
+``restrict_guesses``), each answer checked as the engine checks it (``contract``),
+handing them what the engine hands them: codes as rows of
 ``guesses()`` and ``secrets()`` (one-dimensional int8 arrays), never tuples, so that rules
 written with array operations mean the same here. A tree is accepted when every guess is one the rules allow,
 every secret reaches a node that guesses it (within a horizon: the secrets won are
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PerfectplayError
+from .contract import codes, feedback, sizes
 from .model import DeductionGame
 from .tree import Stats
 
@@ -72,19 +74,22 @@ def start(game: DeductionGame, after: Any) -> tuple[tuple, list]:
     from .position import parse_position
 
     if after in (None, ""):
-        return (), list(game.secrets())
+        return (), list(codes(game).secrets)
     if not isinstance(after, str):
         raise BadStrategy("the tree's position ('after') is not text")
     try:
         history = parse_position(game, after)
     except PerfectplayError as err:
         raise BadStrategy(f"bad position {after!r}: {err}") from None
-    guesses = game.guesses()
+    listed = codes(game)
+    guesses = listed.guesses
     for turn, (g, _) in enumerate(history):
         mask = game.restrict_guesses(history[:turn], guesses[g][None, :])
         if mask is not None and not mask[0]:
             raise BadStrategy(f"the position {after!r} plays a guess the rules forbid")
-    left = [s for s in game.secrets() if all(game.feedback(guesses[g], s) == f for g, f in history)]
+    left = [
+        s for s in listed.secrets if all(feedback(game, guesses[g], s) == f for g, f in history)
+    ]
     if not left:
         raise BadStrategy(f"no secret answers the position {after!r}")
     return history, left
@@ -129,9 +134,9 @@ def replay(
     beyond it, a secret whose feedback has no branch is lost, and with `determine` a
     feedback that leaves one secret alone wins it at once.
     """
-    guesses = game.guesses()
+    guesses = codes(game).guesses
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
-    solved = game.solved_feedback()
+    solved = sizes(game).solved
     played, left = start(game, after)
     secrets = list(left)
     limit = len(secrets) + len(played) + 1
@@ -156,7 +161,7 @@ def replay(
         cost += game.guess_cost(code, history) * len(group)
         cells: dict[int, list] = {}
         for secret in group:
-            cells.setdefault(game.feedback(code, secret), []).append(secret)
+            cells.setdefault(feedback(game, code, secret), []).append(secret)
         won = len(cells.pop(solved, []))
         branches = node.get("next") or {}
         if not isinstance(branches, dict):

@@ -7,10 +7,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import PerfectplayError
+from ..errors import BadRules, PerfectplayError, call_rule, in_rule
 from ..memory import available, refuse_beyond
 from ..progress import Silent
-from .model import Expansion, MarkovGame
+from . import contract
+from .model import MarkovGame
 
 #: Estimated bytes a compiled choice edge costs, outcome share and exploration included;
 #: used to refuse games that cannot fit in memory before exploring them.
@@ -262,8 +263,8 @@ def check_memory(game: MarkovGame, memory_bytes: int | None = None) -> None:
         need = bound * game.bytes_per_state
         detail = f"at {game.bytes_per_state:,} bytes each (measured)"
     else:
-        sample = game.expand(np.array([game.initial_state()], dtype=np.int64))
-        edges_per_state = int((np.asarray(sample.next) >= 0).sum())
+        sample = contract.expansion(game, np.array([contract.start(game)], dtype=np.int64))
+        edges_per_state = int((sample.next >= 0).sum())
         need = graph_bytes(bound, bound * max(edges_per_state, 1))
         detail = f"with about {edges_per_state} choices each"
     way_out = _WAY_OUT
@@ -301,13 +302,10 @@ class _Seen:
         self.bytes_per_code = SEEN_BYTES if self.bits is None else 0
 
     def keep_new(self, codes: np.ndarray) -> np.ndarray:
-        """The codes not seen before (each once), now marked as seen."""
+        """The codes not seen before (each once), now marked as seen (the codes checked
+        within the game's code bound as the rules gave them: ``contract``)."""
         codes = np.unique(codes)
         if self.bits is not None:
-            if len(codes) and codes[-1] >= len(self.bits) * 8:
-                raise PerfectplayError(
-                    f"state code {int(codes[-1])} is beyond the game's code_bound"
-                )
             from .kernels import mark_unseen
 
             return codes[mark_unseen(self.bits, codes)]
@@ -320,8 +318,8 @@ def explores_compiled(game: MarkovGame, compiled: bool | None = None):
     """The game's compiled rules when its exploration runs compiled (``compiled=None``:
     whenever the game gives compiled rules and a code bound a bitmap can track), else
     None."""
-    rules = game.compiled_rules()
-    bound = game.code_bound()
+    rules = call_rule(game, "compiled_rules")
+    bound = contract.code_bound(game)
     if compiled is None:
         compiled = rules is not None and bound is not None and bound <= BITMAP_LIMIT
     return rules if compiled else None
@@ -354,15 +352,21 @@ def compile_game(
 
 
 def _explore_by_batches(game: MarkovGame, batch: int, progress: Silent) -> Graph:
-    """Explore breadth first in batches through the game's vectorised ``expand``."""
+    """Explore breadth first in batches through the game's vectorised ``expand``, the
+    rules read checked (``contract``); in the first batch of more than one state that
+    is not terminal, the first is expanded alone too, and must come out the same (one
+    call more per solve: ``_explore``). The states found are held to the memory
+    available as they are found."""
     free = available()
-    seen = _Seen(game.code_bound())
-    frontier = seen.keep_new(np.array([game.initial_state()], dtype=np.int64))
+    seen = _Seen(contract.code_bound(game))
+    frontier = seen.keep_new(np.array([contract.start(game)], dtype=np.int64))
     layers, pieces, explored, found, edges = [frontier], [], 0, 1, 0
+    alone = True  # a state is still to be expanded alone too (``_explore``)
     while frontier.size:
         fresh = []
         for lo in range(0, len(frontier), batch):
-            piece = _explore(game, frontier[lo : lo + batch])
+            piece = _explore(game, frontier[lo : lo + batch], alone)
+            alone = alone and piece.n_out.astype(bool).sum() < 2
             pieces.append(piece)
             fresh.append(seen.keep_new(piece.target_codes))
             explored += len(piece.terminal)
@@ -394,25 +398,30 @@ class Reached(NamedTuple):
 
 
 def reach_compiled(game: MarkovGame, rules) -> Reached:
-    """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``); a
-    broken rule is a one-line error naming the game; a bitmap of the game's codes or a
-    graph of the states found larger than the memory available is refused in one line
-    before it is allocated."""
-    refuse_beyond(
-        game.code_bound() // 8, f"{game}: a bitmap of its {game.code_bound():,} codes", _WAY_OUT
-    )
-    try:
-        reached = Reached(
-            *rules.reach(
-                rules.params,
-                np.int64(game.initial_state()),
-                np.int64(game.code_bound()),
-                rules.outcomes,
-                rules.choices,
+    """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``),
+    from its start checked within its code bound (``contract.start``; a start beyond it
+    would be marked outside the bitmap); a broken rule is a one-line error naming the
+    game (the kernel's checks: weights, costs, codes within the bound, an outcome
+    without a choice; then weights that could total more than 2**62 on a state); a
+    bitmap of the game's codes or a graph of the states found larger than the memory
+    available is refused in one line before it is allocated."""
+    start = contract.start(game)
+    bound = contract.code_bound(game)
+    refuse_beyond(bound // 8, f"{game}: a bitmap of its {bound:,} codes", _WAY_OUT)
+    with in_rule(game, "compiled_rules"):  # (a kernel that does not compile, say)
+        try:
+            reached = Reached(
+                *rules.reach(
+                    rules.params, np.int64(start), np.int64(bound), rules.outcomes, rules.choices
+                )
             )
+        except ValueError as err:  # the kernel's checks
+            raise BadRules(f"{game}: compiled_rules(): {err}") from None
+    if reached.top_weight > contract.MAX_TOTAL_WEIGHT // max(rules.outcomes, 1):
+        raise BadRules(
+            f"{game}: compiled_rules(): a weight of {reached.top_weight:,} among "
+            f"{rules.outcomes} outcomes may total more than 2**62 on a state"
         )
-    except ValueError as err:
-        raise PerfectplayError(f"{game}: {err}") from None
     refuse_beyond(
         graph_bytes(reached.states, reached.choices),
         f"{game} is too large: its {reached.states:,} states, with {reached.choices:,} choices,",
@@ -448,7 +457,7 @@ def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -
             lambda: rules.fill(
                 rules.params,
                 bits,
-                np.int64(game.initial_state()),
+                np.int64(contract.start(game)),
                 rules.outcomes,
                 rules.choices,
                 arrays,
@@ -480,28 +489,26 @@ def narrowest(largest: int, low=np.int8) -> type:
     raise PerfectplayError(f"a value of {largest} does not fit in 64 bits")
 
 
-def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
-    """Expand one batch of states and keep only the outcomes and choices that exist."""
-    terminal = np.asarray(game.is_terminal(chunk), dtype=bool)
+def _explore(game: MarkovGame, chunk: np.ndarray, alone: bool = False) -> _Piece:
+    """Expand one batch of states, the rules read checked (``contract``), and keep only
+    the outcomes and choices that exist. With `alone`, where more than one of them is
+    not terminal, the first is expanded alone too and held to its row of the batch:
+    rules that answer a state two ways (drawing at random, or alone otherwise than in
+    a batch) are refused in one line."""
+    terminal = contract.terminal(game, chunk)
     live = chunk[~terminal]
     n_out = np.zeros(len(chunk), dtype=np.int64)
     denom = np.ones(len(chunk), dtype=np.int64)
     if not live.size:
         empty = np.zeros(0, dtype=np.int64)
         return _Piece(terminal, n_out, denom, empty, empty, empty, empty, empty, empty)
-    exp: Expansion = game.expand(live)
-    w = np.asarray(exp.weight, dtype=np.int64)
-    nxt = np.asarray(exp.next, dtype=np.int64)
-    cost = np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)
+    exp = contract.expansion(game, live)
+    if alone and len(live) > 1:
+        one = contract.expansion(game, live[:1])
+        contract.same_state(game, int(live[0]), one, 0, exp, 0)
+    w, nxt, cost = exp.weight, exp.next, exp.cost
     has_out = w > 0
     valid = (nxt >= 0) & has_out[..., None]
-    empty = has_out & ~valid.any(axis=2)
-    if empty.any():
-        b, k = map(int, np.argwhere(empty)[0])
-        raise PerfectplayError(f"{game}: outcome {k} of state {int(live[b])} offers no choice")
-    if (w < 0).any() or (w.sum(axis=1) == 0).any():
-        raise PerfectplayError(f"{game}: a non-terminal state has no chance outcome")
-    _check_costs(game, live, cost, valid)
     n_out[~terminal] = has_out.sum(axis=1)
     denom[~terminal] = w.sum(axis=1)
     bk = np.nonzero(has_out)
@@ -516,25 +523,6 @@ def _explore(game: MarkovGame, chunk: np.ndarray) -> _Piece:
         nxt[bkc],
         cost[bkc].astype(np.int32),
         bkc[2].astype(np.int16),
-    )
-
-
-#: The largest cost (or score) one choice may have: a graph holds them in 32 bits at most.
-MAX_COST = 2**31 - 1
-
-
-def _check_costs(game: MarkovGame, live: np.ndarray, cost: np.ndarray, valid: np.ndarray) -> None:
-    """Refuse in one line, naming the first such choice and its state, a cost (or points
-    paid) that is negative or more than MAX_COST."""
-    bad = valid & ((cost < 0) | (cost > MAX_COST))
-    if not bad.any():
-        return
-    b, k, c = map(int, np.argwhere(bad)[0])
-    what = "pays" if game.pays else "costs"
-    hint = "" if game.pays else "; a game that pays a score declares pays = True"
-    raise PerfectplayError(
-        f"{game}: choice {c} after outcome {k} of state {int(live[b])} {what} "
-        f"{int(cost[b, k, c])}, outside 0 to {MAX_COST:,}{hint}"
     )
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..strategy import BadPath, Branch, Decision, Option, Strategy, View
 from .policy_file import BadPolicy, Limits, PolicyColumns, decode_policy
+from . import contract
 
 
 class PolicyStrategy(Strategy):
@@ -87,7 +88,7 @@ class PolicyStrategy(Strategy):
             row = budget if budget is not None else 0
             if not 0 <= row < len(cols.choose):
                 raise BadPolicy(f"state {code}: no choices for a budget of {budget}")
-            exp = game.expand(np.array([code], dtype=np.int64))
+            exp = contract.expansion(game, np.array([code], dtype=np.int64))
             cost = np.broadcast_to(exp.cost, exp.next.shape)
             for o in range(ptr[i], ptr[i + 1]):
                 k, c = int(cols.outcome[o]), int(cols.choose[row, o])
@@ -195,7 +196,7 @@ def _expansion(game, code: int, live: bool):
     from .model import Expansion
 
     if live:
-        return game.expand(np.array([code], dtype=np.int64))
+        return contract.expansion(game, np.array([code], dtype=np.int64))
     return Expansion(np.zeros((1, 1), np.int64), np.full((1, 1, 1), -1), np.zeros((1, 1, 1)))
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .model import MarkovGame
 from .policy_file import BadPolicy, PolicyColumns, segments
+from . import contract
 
 TOLERANCE = 1e-9
 BATCH = 1 << 14
@@ -58,7 +59,7 @@ def summarise_by_kind(game: MarkovGame, cols: PolicyColumns) -> tuple[list[KindC
     decisions = 0
     for lo in range(0, len(live), BATCH):
         idx = live[lo : lo + BATCH]
-        exp = game.expand(cols.code[idx])
+        exp = contract.expansion(game, cols.code[idx])
         kinds = np.asarray(game.choice_kinds(cols.code[idx], exp))
         nxt = np.asarray(exp.next)
         cost = sign * np.broadcast_to(np.asarray(exp.cost, dtype=np.int64), nxt.shape)

@@ -16,6 +16,7 @@ from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
 from .speedups import SpeedUps
+from . import contract
 from .structure import (
     FREE_CYCLE_MESSAGE,
     NEVER_ENDS_MESSAGE,
@@ -249,7 +250,7 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
     if status != OK:  # BIG: a block over its room, which holds any block of the span
         raise PerfectplayError(f"{game}: a block of more than {game.cycle_span:,} states")
     explored = ReachedCodes(reached, rank, 0)
-    explored.start = int(explored.index_of(np.array([game.initial_state()]))[0])
+    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
     stats.update(
         components=int(blocks),
         sweeps=int(most),

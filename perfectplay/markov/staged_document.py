@@ -29,6 +29,7 @@ from ..strategy import BadPath, Decision, Strategy, View
 from ..verdict import Verdict, as_fraction, close, settle_optimality, short
 from .stage_model import CHANCE, NONE, Stages, game_over
 from .stages import FORMAT, KIND, stage_batches
+from . import contract
 
 #: Recorded and recomputed values agree within this, relative (float sums in another order).
 TOLERANCE = 1e-9
@@ -126,7 +127,7 @@ class StagedStrategy(Strategy):
 
     def action(self, position: Decision) -> int | None:
         """The best choice after outcome ``position.outcome`` of ``position.state``."""
-        exp = self.game.expand(np.array([position.state], dtype=np.int64))
+        exp = contract.expansion(self.game, np.array([position.state], dtype=np.int64))
         nxt = exp.next[0, position.outcome]
         choices = np.flatnonzero(nxt >= 0)
         if not len(choices):
@@ -191,7 +192,7 @@ class StagedStrategy(Strategy):
 
     @property
     def root_path(self) -> str:
-        return str(int(self.game.initial_state()))
+        return str(int(contract.start(self.game)))
 
     def explore(self, path: str) -> View:
         """A state of a turn with, after each roll, every keep or box and its expected

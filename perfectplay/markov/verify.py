@@ -20,6 +20,7 @@ import numpy as np
 from ..solution import exact_text, parse_value
 from .model import MarkovGame
 from .policy_file import BadPolicy, PolicyColumns, segments
+from . import contract
 
 #: Up to this many states the recomputation and the optimality check are exact.
 EXACT_LIMIT = 2000
@@ -63,12 +64,12 @@ def verify_policy(game: MarkovGame, cols: PolicyColumns, recorded_exact: bool) -
     if cols.by_budget:
         raise BadPolicy("verifying horizon (by-budget) policies is not supported")
     code, n = cols.code, len(cols.code)
-    if code[0] != game.initial_state():
+    if code[0] != contract.start(game):
         raise BadPolicy("the first state is not the game's start")
     order = np.argsort(code, kind="stable")
     if (np.diff(code[order]) == 0).any():
         raise BadPolicy("a state is listed twice")
-    terminal = np.asarray(game.is_terminal(code), dtype=bool)
+    terminal = contract.terminal(game, code)
     bad = np.flatnonzero(terminal != (cols.n_out == 0))
     if len(bad):
         raise BadPolicy(f"state {code[bad[0]]}: its outcomes do not match the rules")
@@ -113,7 +114,7 @@ def _batches(game: MarkovGame, cols: PolicyColumns, order: np.ndarray):
     ptr = cols.out_ptr
     for lo in range(0, len(live), BATCH):
         idx = live[lo : lo + BATCH]
-        exp = game.expand(cols.code[idx])
+        exp = contract.expansion(game, cols.code[idx])
         present = np.asarray(exp.weight) > 0
         b_of, k_rules = np.nonzero(present)
         if len(idx) and not np.array_equal(np.bincount(b_of, minlength=len(idx)), cols.n_out[idx]):
@@ -168,7 +169,7 @@ class _Positions:
     was the largest single cost of verifying dice-cards n=10, 162M choices)."""
 
     def __init__(self, game: MarkovGame, code: np.ndarray, order: np.ndarray):
-        bound = game.code_bound()
+        bound = contract.code_bound(game)
         self.table = None
         if bound is not None and bound <= DENSE_CODES * len(code) and code.max() < bound:
             self.table = np.full(bound, -1, dtype=np.int64)

@@ -24,6 +24,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ..deduction.contract import codes, feedback, same_answer, sizes
 from ..deduction.model import BadCode, DeductionGame, History
 from ..engine import engine_of
 from ..errors import PerfectplayError
@@ -265,8 +266,9 @@ def play_deduction(
     objective: Objective | None = None,
 ) -> int:
     """Run one advised game, the advice for `objective` (the game's own by default);
-    returns the number of guesses played (0 if lost)."""
-    guesses, secrets = game.guesses(), game.secrets()
+    returns the number of guesses played (0 if lost). The rules are read checked
+    (``contract``), as the engine reads them."""
+    guesses, secrets = codes(game)[:2]
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
     aim = objective or objective_for(game)
@@ -283,7 +285,7 @@ def play_deduction(
     )
     turns = [Turn(np.arange(len(secrets)))]
     terminal = console.interactive and console.stdout.isatty()
-    solved = game.solved_feedback()
+    solved = sizes(game).solved
     while True:
         turn = turns[-1]
         if horizon is not None and len(turn.played) >= horizon:
@@ -393,7 +395,9 @@ def _consistent_feedback(
     asked for again: the guess stands (``undo`` takes it back)."""
     row = engine_of(game).feedback(game, guesses[[played]], secrets[turn.consistent])[0]
     if hidden is not None:
-        fb = int(game.feedback(guesses[played], secrets[hidden]))
+        fb = feedback(game, guesses[played], secrets[hidden])
+        for other in row[turn.consistent == hidden]:  # the same pair, answered by the kernel
+            same_answer(game, guesses[played], secrets[hidden], fb, other)
         console.say(
             f"feedback: {game.display_feedback(fb, console.interactive and console.stdout.isatty())}"
         )

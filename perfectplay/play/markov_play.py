@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import BadParameter
 from ..markov.model import BadOutcome, MarkovGame
 from ..strategy import Decision, Strategy
+from ..markov import contract
 from ..ranges import within
 from .console import COMMANDS_HELP, Console, Quit, Undo
 
@@ -30,14 +31,14 @@ def play_markov(
     rng = random.Random(seed)
     measure = game.measure
     console.say(
-        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(game.initial_state()))}. "
+        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(contract.start(game)))}. "
         f"{COMMANDS_HELP}"
     )
-    state, paid = int(game.initial_state()), 0
+    state, paid = int(contract.start(game)), 0
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
-    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
-        exp = game.expand(np.array([state], dtype=np.int64))
+    while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
+        exp = contract.expansion(game, np.array([state], dtype=np.int64))
         outcomes = np.flatnonzero(exp.weight[0] > 0)
         k = None  # (not known yet: undo at the outcome's prompt asks for it again)
         try:
@@ -84,7 +85,7 @@ def play_markov(
         state = int(target[c])
     console.say(
         f"\n[bold]{measure.finished(paid)}[/bold] "
-        f"(optimal play averages {strategy.value(game.initial_state()):.4f})"
+        f"(optimal play averages {strategy.value(contract.start(game)):.4f})"
     )
     return paid
 

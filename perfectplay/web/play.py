@@ -24,6 +24,7 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ..deduction.contract import codes, feedback, same_answer, sizes
 from ..errors import PerfectplayError
 from ..objectives import WITHIN, Objective
 from .render import templates
@@ -33,6 +34,7 @@ from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
+from ..markov import contract
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -173,7 +175,7 @@ def _moves(game, engine, text: str, hidden: int | None, limit: int | None) -> Mo
                 f"{shown} is past the {limit} guesses the rules allow: the board shows the "
                 "moves before it",
             )
-        if hidden is not None and int(game.feedback(guesses[g], secrets_[hidden])) != f:
+        if hidden is not None and feedback(game, guesses[g], secrets_[hidden]) != f:
             return Moves(
                 history[:i],
                 left,
@@ -207,7 +209,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
     rules, refused = _board_objective(game, q, read_rules)
-    guesses, secrets_ = game.guesses(), game.secrets()
+    guesses, secrets_ = codes(game)[:2]  # (checked as the engine reads them)
     hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
     moved = _moves(game, engine, q.get("moves", ""), hidden, rules.limit)
     history, left = moved.history, moved.left
@@ -217,7 +219,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     status = 400 if message else 200
     moves = engine.format_position(game, history)
     base = {**base, "secret": mode}
-    solved = bool(history) and history[-1][1] == game.solved_feedback()
+    solved = bool(history) and history[-1][1] == sizes(game).solved
     over = rules.lost(len(history), solved)
     guess_text = (q.get("guess") or "").strip()
     # advising, a guess without its feedback is one picked from the options: entered only
@@ -418,13 +420,16 @@ def _play(game, engine, history, left, hidden, guess_text: str, q):
         why = game.refusal(history, guesses[g])
         return None, f"{game.format_code(guesses[g])} is not allowed here: {why}; nothing changed"
     if hidden is not None:
-        f = int(game.feedback(guesses[g], secrets_[hidden]))
+        f = feedback(game, guesses[g], secrets_[hidden])
     else:
         try:
             f = game.parse_feedback(q.get("feedback") or "")
         except PerfectplayError as err:
             return None, f"{_plain(game, err)}: nothing changed"
     row = engine.feedback(game, guesses[[g]], secrets_[left])[0]
+    if hidden is not None:
+        for other in row[left == hidden]:  # the same pair, answered by the kernel
+            same_answer(game, guesses[g], secrets_[hidden], f, other)
     if (row == f).any():
         return (g, f), ""
     return None, (
@@ -481,13 +486,13 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if waiting is not None:
         return waiting
     rng = random.Random(seed)
-    state, paid, log, steps = game.initial_state(), 0, [], []
+    state, paid, log, steps = contract.start(game), 0, [], []
     played = 0
     k = None
-    while not bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+    while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
         if horizon is not None and game.measure.next_budget(horizon, paid) is None:
             break
-        exp = game.expand(np.array([state], dtype=np.int64))
+        exp = contract.expansion(game, np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)
         k = int(rng.choices(ks.tolist(), weights=[int(w) for w in weights[ks]])[0])
@@ -536,7 +541,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "board": draw(game, state, None if spent else k),
             "paid": paid,
             "log": log[-12:],
-            "value": strategy.value(game.initial_state()),
+            "value": strategy.value(contract.start(game)),
             "measure": game.measure,
             "seed": seed,
             "message": message,

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..objectives import WITHIN, Objective
 from ..strategy import Decision
+from ..markov import contract
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def markov_review(game, strategy, steps, now: int) -> Review:
     sign = game.measure.sign
     moves = []
     for turn, (state, k, c) in enumerate(steps, 1):
-        exp = game.expand(np.array([state], dtype=np.int64))
+        exp = contract.expansion(game, np.array([state], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         q = {a: float(cost[a]) + _value(game, strategy, int(exp.next[0, k, a])) for a in legal}
@@ -112,13 +113,13 @@ def markov_review(game, strategy, steps, now: int) -> Review:
                 sign,
             )
         )
-    start = _value(game, strategy, game.initial_state())
+    start = _value(game, strategy, contract.start(game))
     return Review(tuple(moves), start, _value(game, strategy, now), sign)
 
 
 def _value(game, strategy, state: int) -> float:
     """V(state): the strategy's value (0 for a finished game)."""
-    if bool(np.asarray(game.is_terminal(np.array([state], dtype=np.int64)))[0]):
+    if bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
         return 0.0
     value = strategy.value(state)
     if value is None:

@@ -175,7 +175,7 @@ def test_a_symmetry_left_undeclared_is_found_used_and_said(monkeypatch):
         "bagels declares no symmetry, but its rules keep every permutation of the 3 "
         "positions and every relabelling of the symbols (checked on every guess and secret): "
         "the search uses it, 1 first guess to try instead of 720; declaring it (symmetry() "
-        "returning Symmetry.full(3, symbols=True)) skips this check"
+        "returning Symmetry.full(3, symbols=True)) skips this search"
     ) in " ".join(res.stderr.split())
 
 

@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..catalogue import game_names, shipped_names
-from ..errors import IncompleteRules, PerfectplayError
+from ..errors import BadRules, IncompleteRules, PerfectplayError
 from .guards import IN_PROCESS, Hosts, Limits, SameOrigin, ServedHosts, served_hosts
 from .render import error_page
 
@@ -27,7 +27,7 @@ def _perfectplay_error(request: Request, exc: Exception) -> HTMLResponse:
     from .forms import TooLarge
     from .jobs import Busy
 
-    if isinstance(exc, IncompleteRules):
+    if isinstance(exc, (BadRules, IncompleteRules)):
         _note_broken(request, exc)
     status = 413 if isinstance(exc, TooLarge) else 429 if isinstance(exc, Busy) else 400
     return error_page(request, str(exc), status)

@@ -40,7 +40,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import PerfectplayError
+from ..errors import BadRules, IncompleteRules, PerfectplayError
 from ..objectives import Objective
 from ..play.deduction_play import Suggestion
 from ..progress import Silent
@@ -129,6 +129,9 @@ class Job:
     #: A Markov result's picture and policy summary (``pictures.Pictures``), or None.
     pictures: Any = None
     error: str = ""
+    #: Whether the error is the game's rules' (``BadRules``, ``IncompleteRules``): the
+    #: catalogue then shows the game as broken (``app._note_broken``).
+    rules_broken: bool = False
     seconds: float = 0.0
     _strategy: Any = None
     #: Held while the job reads its channel or ends its process: the pages that poll it
@@ -159,8 +162,9 @@ class Job:
                     self.progress = Progress(*payload)
                 elif what == "done":
                     (self.document, self.pictures), self.state = payload, "done"
-                elif what == "error":
+                elif what in ("error", "broken"):
                     self.error, self.state = payload, "failed"
+                    self.rules_broken = what == "broken"
         except queue.Empty:
             pass
         except (EOFError, OSError):  # the queue closed under us (the server is stopping)
@@ -283,6 +287,8 @@ def _solve(
             reporter.stage("drawing the value by state and summing up the policy")
             pictures = policy_pictures(game, solution, document)
         channel.put(("done", (document, pictures)))
+    except (BadRules, IncompleteRules) as err:
+        channel.put(("broken", str(err)))
     except PerfectplayError as err:
         channel.put(("error", str(err)))
     except MemoryError:

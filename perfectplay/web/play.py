@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..deduction.contract import codes, feedback, same_answer, sizes
-from ..errors import PerfectplayError
+from ..errors import BadRules, PerfectplayError
 from ..objectives import WITHIN, Objective
 from .render import templates
 from ..play.deduction_play import GOALS
@@ -460,7 +460,8 @@ def _solved_strategy(request: Request, game, objective):
             request, "play_wait.html", {"game": game, "job": job, "why": ""}
         )
     if job.state != "done":
-        raise PerfectplayError(f"the strategy of {game} could not be solved: {job.error}")
+        failed = BadRules if job.rules_broken else PerfectplayError
+        raise failed(f"the strategy of {game} could not be solved: {job.error}")
     return job.strategy, None
 
 

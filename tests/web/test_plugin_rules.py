@@ -65,9 +65,11 @@ def test_a_game_whose_rules_fail_is_shown_broken_and_the_server_goes_on(plugged)
         assert page.status_code == 200 and "raising-rules" in page.text
         assert "broken" not in page.text  # its rules not run yet
         failed = client.get("/play/raising-rules")
-        assert failed.status_code == 500 and "internal error (RuntimeError)" in failed.text
+        said = "raised RuntimeError: the plug-in&#39;s own bug"  # (n_guesses() lists guesses())
+        assert failed.status_code == 400 and said in failed.text  # one line (``BadRules``)
         page = client.get("/")
         assert page.status_code == 200
-        assert "broken: its rules failed (RuntimeError: the plug-in&#39;s own bug)" in page.text
+        assert "broken: its rules failed (BadRules: raising-rules: " in page.text
+        assert f"{said})" in page.text
         assert page.text.count('<p class="error">') == 1  # the others as before
         assert client.get("/play/mastermind?seed=1").status_code == 200

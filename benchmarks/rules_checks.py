@@ -14,20 +14,21 @@ by default, checks inside its kernel, at no measurable cost). The checks' own fu
 rules) are timed from inside, the outermost call only, and printed against the whole
 solve: the median of `--repeat` runs of each.
 
-Measured (2026-11-28, 2 cores shared with other jobs at load 3.7-4.1, median of 7):
+Measured (2026-11-28, 2 cores, an otherwise idle machine, median of 7):
 
     case                             solve s  checks s   share
-    mastermind(pegs=4,colors=6)        0.232    0.0100   4.31 %
-    dice-cards(n=5)                    0.047    0.0009   1.86 %
-    tricky-trios(n=8)                  0.024    0.0020   8.36 %
-    tricky-trios(n=12)                 0.081    0.0043   5.38 %
+    mastermind(pegs=4,colors=6)        0.193    0.0078   4.05 %
+    dice-cards(n=5)                    0.031    0.0004   1.18 %
+    tricky-trios(n=8)                  0.022    0.0009   4.06 %
+    tricky-trios(n=12)                 0.080    0.0016   2.03 %
 
 Mastermind's checks: the declared symmetry on the whole table (four generators, about
 6 ms), the scalar rule on 24 pairs (1.6 ms), the table's feedbacks (0.6 ms), the codes
-(0.8 ms). A batch's expansion costs about 20 microseconds of checks however small it
-is (a dozen whole-array numpy passes): Tricky Trios explored by batches meets its
-states in some 75 small layers, so on solves of a few hundredths of a second that
-fixed cost is 5 to 8 %; on dice-cards, whose layers are wide, 2 %.
+(0.8 ms). A batch's expansion is checked in one compiled pass over its weights and next
+states (``markov.contract._all_well``) and two over its costs, about 10 microseconds
+however small the batch: Tricky Trios explored by batches meets its states in some 75
+small layers, where a dozen numpy passes a batch (15 microseconds on their own) took
+5 to 9 % of these solves of a few hundredths of a second.
 """
 
 from __future__ import annotations

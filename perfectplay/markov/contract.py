@@ -22,6 +22,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from numba import njit
 
 from ..errors import BadRules, call_rule
 from .model import Expansion, MarkovGame
@@ -130,6 +131,34 @@ def expansion(game: MarkovGame, states: np.ndarray) -> Expansion:
     return Expansion(weight=weight, next=nxt, cost=cost)
 
 
+@njit(cache=True)
+def _all_well(weight, nxt, last, top_weight):
+    """Whether an expansion's weights and next states hold, in one pass (the usual case,
+    in a few microseconds where a dozen numpy passes took 15 on a small batch): weights
+    from 0 to `top_weight`, each state with an outcome, next states -1 or codes from 0 to
+    `last`, every outcome with a weight offering a choice."""
+    B, K, C = nxt.shape
+    for b in range(B):
+        some = False
+        for k in range(K):
+            w = weight[b, k]
+            if w < 0 or w > top_weight:
+                return False
+            offered = False
+            for c in range(C):
+                n = nxt[b, k, c]
+                if n < -1 or n > last:
+                    return False
+                offered = offered or n >= 0
+            if w > 0:
+                some = True
+                if not offered:
+                    return False
+        if not some:
+            return False
+    return True
+
+
 def _check(
     game: MarkovGame, states: np.ndarray, weight: np.ndarray, nxt: np.ndarray, cost: np.ndarray
 ) -> None:
@@ -139,14 +168,11 @@ def _check(
     bound = code_bound(game)
     K = weight.shape[1]
     if weight.size and K and nxt.size and nxt.shape[2]:
-        top = weight.max(axis=1)  # each state's largest weight
+        last = MAX_CODE if bound is None else bound - 1
         if (
-            weight.min() >= 0
-            and top.min() > 0
-            and top.max() <= MAX_TOTAL_WEIGHT // K
-            and nxt.min() >= -1
-            and (bound is None or nxt.max() < bound)
-            and ((nxt.max(axis=2) >= 0) | (weight == 0)).all()
+            _all_well(
+                np.ascontiguousarray(weight), np.ascontiguousarray(nxt), last, MAX_TOTAL_WEIGHT // K
+            )
             and cost.min() >= 0
             and cost.max() <= MAX_COST
         ):

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import engines as _installs_the_engines  # noqa: F401 (engine_of finds them)
 from .engine import engine_of, installed
-from .errors import BadFile, PerfectplayError, Unsupported, UnknownGame
+from .errors import BadFile, PerfectplayError, Unsupported, UnknownGame, in_rule
 from .game import Game
 from .params import parse_assignments
 from .strategy import Strategy
@@ -127,7 +127,9 @@ def game_names() -> list[str]:
 
 def load_game(spec: str, words: list[str] | None = None) -> Game:
     """Build a game from ``"name"`` plus ``["key=value", ...]`` or from ``"name(k=v,...)"``;
-    a game whose rules alone would not fit in memory is refused (``Engine.check_size``).
+    a game whose rules alone would not fit in memory is refused (``Engine.check_size``),
+    and one whose construction raises (its ``__post_init__``: a ``BadParameter`` as it
+    is, any other exception as ``BadRules``) in one line.
 
     Examples
     --------
@@ -150,7 +152,9 @@ def load_game(spec: str, words: list[str] | None = None) -> Game:
                 pieces.append(piece)
         words = pieces + words
     cls = game_class(name)
-    game = cls(**parse_assignments(name, cls.param_specs(), words))
+    values = parse_assignments(name, cls.param_specs(), words)
+    with in_rule(name, "__post_init__"):  # (a game's own check of its parameters)
+        game = cls(**values)
     engine_of(game).check_size(game)
     return game
 

@@ -463,3 +463,24 @@ def test_compiled_rules_are_checked_too(register):
     ):
         register(_game(DiceCards, name, overrides))
         _refused(perfectplay("solve", name, "n=2"), f"{name}(n=2)", words)
+
+
+def test_a_game_whose_construction_raises_is_one_line(monkeypatch):
+    """A ValueError in a game's own ``__post_init__`` (its check of its parameters) was a
+    traceback; it is one line naming the game and the method."""
+
+    @dataclass(frozen=True)
+    class Picky(Numbers):
+        name = "picky"
+        summary = "refuses every instance"
+
+        def __post_init__(self):
+            raise ValueError("no instance of this game is allowed")
+
+    monkeypatch.setitem(catalogue._REGISTERED, Picky.name, Picky)
+    res = perfectplay("solve", "picky")
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == (
+        "perfectplay: error: picky: __post_init__() raised ValueError: "
+        "no instance of this game is allowed"
+    )

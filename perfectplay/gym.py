@@ -111,6 +111,12 @@ class DeductionEnv(gymnasium.Env):
         """The current position as a strategy reads it: the guesses and feedbacks so far."""
         return self.history
 
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: the secret found, or no guess left."""
+        solved = bool(self.history) and self.history[-1][1] == self._sizes.solved
+        return solved or self._turn >= self.limit
+
     def _mask(self) -> np.ndarray:
         mask = self.game.restrict_guesses(self.history, self._guesses)
         return np.ones(len(self._guesses), dtype=np.int8) if mask is None else mask.astype(np.int8)
@@ -191,6 +197,7 @@ class MarkovEnv(gymnasium.Env):
         )
         self.max_steps = max_steps
         self.state, self.o, self.paid, self.steps = g.start, 0, 0, 0
+        self._owed = 0.0  # what the forced moves of reset earned, paid by the next step
 
     @property
     def budget(self) -> int | None:
@@ -210,13 +217,23 @@ class MarkovEnv(gymnasium.Env):
         g = self.graph
         return Decision(int(g.codes[self.state]), int(g.outcome_k[self.o]), self.budget)
 
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (possibly in the forced moves ``reset`` played)."""
+        return bool(self.graph.terminal[self.state])
+
     def _edges(self) -> range:
         g = self.graph
         return range(int(g.choice_ptr[self.o]), int(g.choice_ptr[self.o + 1]))
 
     def _mask(self) -> np.ndarray:
+        """The choices legal here; once the game is over, action 0 alone (``step`` ends
+        the episode whatever the action)."""
         mask = np.zeros(self._width, dtype=np.int8)
-        mask[self.graph.choice_c[list(self._edges())]] = 1
+        if self.over:
+            mask[0] = 1
+        else:
+            mask[self.graph.choice_c[list(self._edges())]] = 1
         return mask
 
     def _draw(self) -> None:
@@ -253,23 +270,30 @@ class MarkovEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         g = self.graph
-        self.state, self.paid, self.steps = g.start, 0, 0
-        self._draw()
-        edges = self._edges()
-        if len(edges) == 1 and not g.terminal[self.state]:
-            self._advance(edges[0])
+        self.state, self.paid, self.steps, self._owed = g.start, 0, 0, 0.0
+        if not self.over:
+            self._draw()
+            edges = self._edges()
+            if len(edges) == 1:  # forced moves first: the agent is asked only to choose
+                self._owed = self._advance(edges[0])
         return self._observation(), {"action_mask": self._mask()}
 
     def step(self, action):
+        """Play `action`; the reward includes what the forced moves ``reset`` played
+        earned (so an episode's rewards add up to its whole cost or score). Where those
+        moves ended the game, any action ends the episode."""
         g = self.graph
         chosen = [e for e in self._edges() if g.choice_c[e] == int(action)]
-        if not chosen:  # not a legal choice here: a move lost, nothing changes
+        if self.over:
+            reward, done = 0.0, True
+        elif not chosen:  # not a legal choice here: a move lost, nothing changes
             reward = -1.0 if self.objective.name != "probability" else 0.0
             self.paid += 1
             done = False
         else:
             reward = self._advance(chosen[0])
-            done = bool(g.terminal[self.state])
+            done = self.over
+        reward, self._owed = reward + self._owed, 0.0
         self.steps += 1
         truncated = not done and self.steps >= self.max_steps
         if self.objective.name == "probability":
@@ -299,6 +323,8 @@ class OptimalAgent:
 
     def act(self, observation: Any = None) -> int:
         """The optimal action at the environment's current position."""
+        if self.env.over:  # (a game that ended in the forced moves of reset: any action)
+            return 0
         action = self.strategy.action(self.env.position)
         if action is None:
             raise ValueError("the environment left the optimal strategy's positions")

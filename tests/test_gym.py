@@ -72,3 +72,57 @@ def test_probability_objective_rewards_a_win_within_the_horizon():
     )
     assert set(returns) <= {0.0, 1.0}
     assert sum(returns) / len(returns) == pytest.approx(agent.solution.value_float, abs=0.15)
+
+
+def test_an_episode_that_ends_in_the_forced_moves_of_reset_is_played_and_paid(monkeypatch):
+    """A coin from 2 (heads: the game ends, the one way on; tails: step or stay), then
+    from 1 a coin whose every side is one move: a reset can end the game by itself. The
+    optimal agent raised "left the optimal strategy's positions" there; now any action
+    ends that episode, and every episode's rewards add up to its whole cost (the forced
+    moves' included)."""
+    from dataclasses import dataclass
+
+    import numpy as np
+
+    from perfectplay import catalogue
+    from perfectplay.gym import register_all
+    from perfectplay.markov.model import Expansion, MarkovGame
+
+    @dataclass(frozen=True)
+    class Bust(MarkovGame):
+        name = "bust-at-reset"
+        summary = "a coin that may end the game before any choice"
+
+        def initial_state(self):
+            return 2
+
+        def is_terminal(self, states):
+            return states == 0
+
+        def expand(self, states):
+            B = len(states)
+            nxt = np.full((B, 2, 2), -1, dtype=np.int64)
+            nxt[:, 0, 0] = 0
+            nxt[:, 1, 0] = states - 1
+            nxt[:, 1, 1] = np.where(states == 2, 2, -1)
+            return Expansion(np.ones((B, 2), dtype=np.int64), nxt, np.ones_like(nxt))
+
+    monkeypatch.setitem(catalogue._REGISTERED, Bust.name, Bust)
+    register_all()
+    env = gymnasium.make(env_id(Bust.name))
+    agent = OptimalAgent(env)
+    ended_at_reset, returns = 0, []
+    for seed in range(60):
+        _, info = env.reset(seed=seed)
+        ended_at_reset += env.unwrapped.over
+        total, done = 0.0, False
+        while not done:
+            action = agent.act()
+            assert info["action_mask"][action] == 1
+            _, reward, done, truncated, info = env.step(action)
+            total += reward
+            assert not truncated
+        assert total == -env.unwrapped.paid
+        returns.append(total)
+    assert ended_at_reset > 0 and min(returns) < -1
+    assert -sum(returns) / len(returns) == pytest.approx(agent.solution.value_float, rel=0.2)

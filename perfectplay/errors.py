@@ -53,6 +53,11 @@ def in_rule(game: object, method: str) -> Iterator[None]:
     except (PerfectplayError, MemoryError):
         raise
     except Exception as err:  # noqa: BLE001 - any error of the rules is reported as theirs
+        from .compile_errors import compile_failure
+
+        failed = compile_failure(err)  # (compiled rules numba could not compile)
+        if failed is not None:
+            raise BadRules(f"{game}: {method}(): {failed}") from err
         text = " ".join(str(err).split())
         detail = f"{type(err).__name__}: {text}" if text else type(err).__name__
         raise BadRules(f"{game}: {method}() raised {detail[:300]}") from err

@@ -7,6 +7,7 @@ the method and the first bad value (or the exception), exit 2, no traceback, and
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -484,3 +485,85 @@ def test_a_game_whose_construction_raises_is_one_line(monkeypatch):
         "perfectplay: error: picky: __post_init__() raised ValueError: "
         "no instance of this game is allowed"
     )
+
+
+ALLOCATING_RULES = """
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from perfectplay.markov.compiled import expand_batch, fill, reach, rules_kernel
+from perfectplay.markov.model import CompiledRules, MarkovGame
+
+
+@rules_kernel
+def _rules(params, code, weight, nxt, cost):
+    if code == 0:
+        return True
+    scratch = np.empty(6, dtype=np.int64)
+    weight[0] = 1 + scratch[0]
+    nxt[0, 0] = code - 1
+    cost[0, 0] = 1
+    return False
+
+
+@njit(cache=True)
+def _expand_batch(params, codes, K, C):
+    return expand_batch(_rules, params, codes, K, C)
+
+
+@njit(cache=True)
+def _reach(params, start, bound, K, C):
+    return reach(_rules, params, start, bound, K, C)
+
+
+@njit(cache=True, nogil=True)
+def _fill(params, bits, start, K, C, arrays):
+    return fill(_rules, params, bits, start, K, C, arrays)
+
+
+@dataclass(frozen=True)
+class Allocating(MarkovGame):
+    name = "allocating"
+    summary = "compiled rules that allocate"
+
+    def initial_state(self):
+        return 3
+
+    def code_bound(self):
+        return 4
+
+    def compiled_rules(self):
+        return CompiledRules(np.zeros(1, dtype=np.int64), 1, 1, _expand_batch, _reach, _fill)
+"""
+
+
+@pytest.mark.parametrize(
+    "allocation, where",
+    [
+        ("np.empty(6, dtype=np.int64)", "at allocating_rules.py line 15 (scratch = {})"),
+        # numba then stops in the package's loop, which the line does not name
+        ("np.zeros(2, dtype=np.int64)", "the rules do not compile: "),
+    ],
+)
+def test_compiled_rules_that_do_not_compile_are_named_at_the_users_line(
+    tmp_path, monkeypatch, allocation, where
+):
+    """numba's refusal of an allocation in compiled rules pointed at the package's own
+    loop; the line names the user's file and line where numba says it (else neither),
+    numba's reason, and what compiled rules may do."""
+    import importlib
+
+    rules = ALLOCATING_RULES.replace("np.empty(6, dtype=np.int64)", allocation)
+    (tmp_path / "allocating_rules.py").write_text(rules)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "allocating_rules", raising=False)  # (each case's own)
+    module = importlib.import_module("allocating_rules")
+    monkeypatch.setitem(catalogue._REGISTERED, "allocating", module.Allocating)
+    res = perfectplay("solve", "allocating")
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    line = res.stderr.strip().splitlines()[-1]
+    assert line.startswith("perfectplay: error: allocating: compiled_rules(): the rules do not")
+    assert where.format(allocation) in line
+    assert "compiled rules may not allocate" in line and "compiled.py" not in line

@@ -65,6 +65,7 @@ GROUPS: dict[str, list[str]] = {
         "expand tricky-trios n=2",
         "streamed tricky-trios n=2",
         "solve yahtzee card=4096",  # the staged solver and Yahtzee's exit rule
+        "expand yahtzee card=4096",  # a staged game's expansion (read-only arrays) checked
     ],
 }
 #: This module, as ``python -m`` runs it.
@@ -109,14 +110,16 @@ def _table(name: str, assignments: list[str]) -> None:
 
 
 def _expand(name: str, assignments: list[str]) -> None:
-    """Expand the start of the Markov game `name` (its compiled rules' ``expand_batch``,
-    which verifying, checking and playing the game use)."""
+    """Expand the start of the Markov game `name` as verifying, checking and playing it
+    do: through the checks of its rules (``markov.contract``: their compiled pass) and
+    its compiled rules' ``expand_batch`` or its stages' expansion."""
     import numpy as np
 
     from . import load_game
+    from .markov import contract
 
     game = load_game(name, assignments)
-    game.expand(np.array([game.initial_state()], dtype=np.int64))
+    contract.expansion(game, np.array([game.initial_state()], dtype=np.int64))
 
 
 def _streamed(name: str, assignments: list[str]) -> None:

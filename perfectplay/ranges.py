@@ -8,6 +8,7 @@ mean anything gets past the first place it is read."""
 from __future__ import annotations
 
 import math
+import numbers
 import re
 
 from .errors import BadParameter
@@ -97,3 +98,9 @@ def shown(value: object) -> str:
     if len(text) <= _SHOWN:
         return text
     return f"{text[:12]}... ({len(text):,} characters)"
+
+
+def integer(value: object) -> bool:
+    """Whether `value` is an integer as the rules' protocols mean it: a Python or numpy
+    integer, not a bool (numpy's bool is no ``Integral``)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

@@ -196,13 +196,15 @@ def check_declared(
         picked = np.sort(rng.choice(len(guesses), min(SAMPLE_ROWS, len(guesses)), False))
         cols = np.sort(rng.choice(len(secrets), min(SAMPLE_COLUMNS, len(secrets)), False))
         breach = None
+        here = compute(game, guesses[picked], secrets[cols])
+        guess_rows, secret_rows = rows(guesses), rows(secrets)
         for element in elements:
             g2 = image(guesses[picked], element.perm, element.tau)
             s2 = image(secrets[cols], element.perm, element.tau)
-            if index_of(rows(guesses), g2) is None or index_of(rows(secrets), s2) is None:
+            if index_of(guess_rows, g2) is None or index_of(secret_rows, s2) is None:
                 breach = (element, -1, -1)
                 break
-            here, there = compute(game, guesses[picked], secrets[cols]), compute(game, g2, s2)
+            there = compute(game, g2, s2)
             bad = there != element.act[here]
             if bad.any():
                 i, j = np.argwhere(bad)[0]

@@ -53,14 +53,14 @@ class DeductionEngine(Engine):
     determines = True
 
     def check(self, game: DeductionGame, args: SolveArgs | PlayArgs) -> None:
-        """The options refused as every engine refuses them, a game whose sizes break the
-        protocol (``contract.sizes``), and one whose codes cannot hold its symbols or be
-        listed in memory (``check_size``), before any work."""
+        """The options refused as every engine refuses them, and a game whose sizes break
+        the protocol (``contract.sizes``), before any work (``load_game``, which built the
+        game, refused one whose codes cannot hold its symbols or be listed in memory:
+        ``check_size``)."""
         from .contract import sizes
 
         super().check(game, args)
         sizes(game)
-        self.check_size(game)
 
     def check_size(self, game: DeductionGame) -> None:
         """A game whose codes cannot hold its symbols, or whose codes and table would not

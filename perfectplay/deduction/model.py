@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Sequence
@@ -26,7 +25,7 @@ import numpy as np
 
 from ..errors import BadParameter, BadRules, PerfectplayError, call_rule, missing_rule
 from ..game import Game
-from ..ranges import shown, within
+from ..ranges import integer, shown, within
 from .restriction import Restriction
 
 #: What a deduction game must define (named in the error when one is missing).
@@ -379,12 +378,6 @@ class DeductionGame(Game):
 def keys_of(codes: np.ndarray) -> list[tuple[int, ...]]:
     """Codes as tuples of Python ints (hashable, comparable)."""
     return [tuple(c) for c in codes.tolist()]
-
-
-def integer(value: object) -> bool:
-    """Whether `value` is an integer as the protocols mean it: a Python or numpy integer,
-    not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def code_text(game: "DeductionGame", code: np.ndarray) -> str:

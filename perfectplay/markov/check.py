@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import as_assertion
+from ..ranges import integer
 from . import contract
 from .compile import EXPLORE_BATCH, compile_game
 from .model import Expansion, MarkovGame
@@ -93,4 +94,4 @@ def _check(game: MarkovGame, max_states: int) -> None:
                     isinstance(game.describe_choice(code, int(kk), int(c)), str),
                     "describe_choice must give a string",
                 )
-        _require(contract.integer(game.state_family(code)), "state_family must give an integer")
+        _require(integer(game.state_family(code)), "state_family must give an integer")

@@ -19,12 +19,12 @@ silently (a cost of 1.5 a turn solved as 1: 6 turns for 9), and NaN read as anyt
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 from numba import njit
 
 from ..errors import BadRules, call_rule
+from ..ranges import integer
 from .model import Expansion, MarkovGame
 
 #: The largest cost (or score) one choice may have: a graph holds them in 32 bits at most.
@@ -34,12 +34,6 @@ MAX_COST = 2**31 - 1
 MAX_TOTAL_WEIGHT = 2**62
 #: Codes are int64: the largest a state may have.
 MAX_CODE = 2**63 - 1
-
-
-def integer(value: object) -> bool:
-    """Whether `value` is an integer as the protocol means it: a Python int or a numpy
-    integer, not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def code_bound(game: MarkovGame) -> int | None:

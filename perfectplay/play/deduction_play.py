@@ -268,7 +268,8 @@ def play_deduction(
     """Run one advised game, the advice for `objective` (the game's own by default);
     returns the number of guesses played (0 if lost). The rules are read checked
     (``contract``), as the engine reads them."""
-    guesses, secrets = codes(game)[:2]
+    size = sizes(game)
+    guesses, secrets = codes(game, size)[:2]
     index = {tuple(c): i for i, c in enumerate(guesses.tolist())}
     hidden = _pick_secret(game, secrets, secret, seed)
     aim = objective or objective_for(game)
@@ -285,7 +286,7 @@ def play_deduction(
     )
     turns = [Turn(np.arange(len(secrets)))]
     terminal = console.interactive and console.stdout.isatty()
-    solved = sizes(game).solved
+    solved = size.solved
     while True:
         turn = turns[-1]
         if horizon is not None and len(turn.played) >= horizon:

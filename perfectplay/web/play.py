@@ -24,7 +24,7 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..deduction.contract import codes, feedback, same_answer, sizes
+from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
 from ..errors import BadRules, PerfectplayError
 from ..objectives import WITHIN, Objective
 from .render import templates
@@ -149,11 +149,11 @@ class Moves:
     refused: str = ""
 
 
-def _moves(game, engine, text: str, hidden: int | None, limit: int | None) -> Moves:
+def _moves(game, engine, listed: Codes, text: str, hidden: int | None, limit: int | None) -> Moves:
     """The moves of the address that the game allows: refused are unreadable moves,
     feedback no secret (or not the page's secret) gives, and moves past the `limit` of
-    guesses the board's rules allow."""
-    secrets_ = game.secrets()
+    guesses the board's rules allow (`listed`: the game's codes, ``contract.codes``)."""
+    guesses, secrets_ = listed.guesses, listed.secrets
     try:
         history = engine.parse_position(game, text)
     except PerfectplayError as err:
@@ -164,7 +164,6 @@ def _moves(game, engine, text: str, hidden: int | None, limit: int | None) -> Mo
         )
     if len(history) > MAX_TURNS:
         raise TooLarge(f"at most {MAX_TURNS} turns")
-    guesses = game.guesses()
     left = np.arange(len(secrets_))  # the secrets the moves so far leave, move by move
     for i, (g, f) in enumerate(history):
         shown = f"move {i + 1} ({game.format_code(guesses[g])} answered {game.format_feedback(f)})"
@@ -209,9 +208,11 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     q = request.query_params
     mode = "yours" if q.get("secret") == "yours" else "page"
     rules, refused = _board_objective(game, q, read_rules)
-    guesses, secrets_ = codes(game)[:2]  # (checked as the engine reads them)
+    size = sizes(game)
+    listed = codes(game, size)  # (checked as the engine reads them; read once a page)
+    guesses, secrets_ = listed.guesses, listed.secrets
     hidden = random.Random(seed).randrange(len(secrets_)) if mode == "page" else None
-    moved = _moves(game, engine, q.get("moves", ""), hidden, rules.limit)
+    moved = _moves(game, engine, listed, q.get("moves", ""), hidden, rules.limit)
     history, left = moved.history, moved.left
     message = moved.refused or refused
     if refused:  # (the board's links leave them out)
@@ -219,13 +220,13 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     status = 400 if message else 200
     moves = engine.format_position(game, history)
     base = {**base, "secret": mode}
-    solved = bool(history) and history[-1][1] == sizes(game).solved
+    solved = bool(history) and history[-1][1] == size.solved
     over = rules.lost(len(history), solved)
     guess_text = (q.get("guess") or "").strip()
     # advising, a guess without its feedback is one picked from the options: entered only
     picked = mode == "yours" and not (q.get("feedback") or "").strip()
     if guess_text and not (solved or over or message or picked):
-        found, message = _play(game, engine, history, left, hidden, guess_text, q)
+        found, message = _play(game, engine, listed, history, left, hidden, guess_text, q)
         if found is not None:
             new = engine.format_position(game, history + (found,))
             return RedirectResponse(_url(game, base, moves=new), status_code=303)
@@ -310,7 +311,7 @@ def _board_page(request: Request, elsewhere: str) -> BoardPage:
         raise PerfectplayError(f"{game.name} {elsewhere}")
     engine = engine_of(game)
     rules, _ = _board_objective(game, q, read_rules)
-    moved = _moves(game, engine, q.get("moves", ""), None, rules.limit)
+    moved = _moves(game, engine, codes(game), q.get("moves", ""), None, rules.limit)
     if moved.refused:
         raise PerfectplayError(moved.refused)
     base = {k: v for k, v in q.items() if k not in BOARD_MOVES}
@@ -405,12 +406,12 @@ def _fresh(mode: str, seed: int) -> int:
     return secrets.randbelow(10**9) if mode == "page" else seed
 
 
-def _play(game, engine, history, left, hidden, guess_text: str, q):
+def _play(game, engine, listed: Codes, history, left, hidden, guess_text: str, q):
     """The move (guess index, feedback) a typed guess makes, or None and why it is
     refused: a guess the game cannot read, one its rules bar here (Wordle's hard mode,
     item matching's restrictions: the game says which rule), feedback unreadable or that
     no secret still possible gives."""
-    guesses, secrets_ = game.guesses(), game.secrets()
+    guesses, secrets_ = listed.guesses, listed.secrets
     try:
         g = engine.guess_index(game, guess_text)
     except PerfectplayError as err:

@@ -3,8 +3,8 @@
 Each turn: roll five dice, keep any of them and roll the rest, twice, then fill one open
 box of the score card with the final roll's score. A stage is a turn's start: the boxes
 filled, the upper boxes' total capped at 63 (35 more, Yatzy 50, when it reaches 63 by the
-end) and whether the Yahtzee box holds 50; its code is ``filled << 7 | upper << 1 |
-holds50``. Every turn has the same inside (the template: 1,429 nodes, the 252 final
+end) and whether the Yahtzee box holds 50; its code is ``filled << 7 | holds50 << 6 |
+upper``: the stages of one card are a group, solved side by side (``_exit_values``). Every turn has the same inside (the template: 1,429 nodes, the 252 final
 rolls its exit slots), and only the boxes (the exit options) depend on the stage.
 
 The rules are those behind the published values, written out in the project's shared
@@ -36,8 +36,10 @@ DICE = 5
 _DIGITS = "0123456789"
 UPPER_CAP = 63
 JOKERS = ("free", "forced", "none")
-#: Stage code fields: filled boxes above 7 bits of (upper total, holds 50).
+#: Stage code fields: filled boxes above 7 bits of lane (holds 50 << 6 | upper total);
+#: the stages of one card are a group of 128 lanes (``Stages.lanes``).
 SHIFT = 7
+LANE_MASK = (1 << SHIFT) - 1
 
 
 def multisets(size: int) -> list[tuple[int, ...]]:
@@ -183,56 +185,171 @@ def yatzy_boxes() -> list[Box]:
     ]
 
 
+#: The face of each final roll that is five of a kind (a Yahtzee), else -1.
+FIVE_OF = np.array(
+    [f if c == DICE else -1 for c, f in zip(COUNTS.max(axis=1), COUNTS.argmax(axis=1))]
+)
+
+
+@njit(inline="always")
+def _card(filled, faces, yahtzee_box):
+    """What a card `filled` means for the joker: whether an extra Yahtzee is a joker (the
+    Yahtzee box filled), the open upper box of each face (-1: none), and whether a lower
+    box other than the Yahtzee box is open."""
+    open_face = np.full(FACES, -1)
+    lower_open = False
+    for o in range(len(faces)):
+        if not filled >> o & 1:
+            if faces[o] >= 0:
+                open_face[faces[o]] = o
+            elif o != yahtzee_box:
+                lower_open = True
+    return yahtzee_box >= 0 and filled >> yahtzee_box & 1, open_face, lower_open
+
+
+@njit(inline="always")
+def _box_score(filled, r, o, face, face_open, lower_open, scores, faces, jokers, forced):
+    """The score of filling box o with final roll r (the joker's rules: `face` that of an
+    extra Yahtzee, else -1), or -1 where the box is filled or the rules forbid it."""
+    if filled >> o & 1:
+        return -1
+    score = scores[r, o]
+    if face >= 0:
+        if forced and face_open and faces[o] != face:
+            return -1
+        if forced and not face_open and lower_open and faces[o] >= 0:
+            return -1
+        if jokers[o] >= 0 and not face_open:
+            score = jokers[o]
+    return score
+
+
+@njit(inline="always")
+def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus):
+    """Filling box o with `score` from a stage of card `filled` and lane `lane` (holds50
+    << 6 | upper total): the points paid and the stage it leads to (``END``: the card is
+    full, the upper bonus paid then)."""
+    upper, holds50 = lane & 63, lane >> 6
+    now = filled | (1 << o)
+    up = min(UPPER_CAP, upper + score) if faces[o] >= 0 else upper
+    flag = holds50
+    if o == yahtzee_box:
+        flag = 1 if score == 50 else 0
+    paid = score + (100 if face >= 0 and holds50 else 0)
+    if now == full:
+        return paid + (bonus if up == UPPER_CAP else 0), END
+    return paid, (now << SHIFT) | (flag << 6) | up
+
+
 @njit(cache=True, parallel=True)
 def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, points, nxt):
     """Each stage's options at each final roll: the open boxes, their points and the
     stage each leads to (``END`` when the card is full: the upper bonus added then)."""
     n = scores.shape[1]
     full = (1 << n) - 1
-    face_box = np.full(FACES, -1)
-    for o in range(n):
-        if faces[o] >= 0:
-            face_box[faces[o]] = o
     for b in prange(len(stages)):
-        filled = stages[b] >> SHIFT
-        upper = (stages[b] >> 1) & 63
-        holds50 = stages[b] & 1
-        lower_open = False
-        for o in range(n):
-            if faces[o] < 0 and o != yahtzee_box and not filled >> o & 1:
-                lower_open = True
+        filled, lane = stages[b] >> SHIFT, stages[b] & LANE_MASK
+        joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
         for r in range(scores.shape[0]):
-            face = -1  # an extra Yahtzee's face (a joker), else -1
-            if yahtzee_box >= 0 and filled >> yahtzee_box & 1:
-                for f in range(FACES):
-                    if COUNTS[r, f] == DICE:
-                        face = f
-            face_open = face >= 0 and face_box[face] >= 0 and not filled >> face_box[face] & 1
+            face = FIVE_OF[r] if joker else -1
+            face_open = face >= 0 and open_face[face] >= 0
             for o in range(n):
                 nxt[b, r, o] = NONE
                 points[b, r, o] = 0.0
-                if filled >> o & 1:
+                score = _box_score(
+                    filled, r, o, face, face_open, lower_open, scores, faces, jokers, forced
+                )
+                if score >= 0:
+                    points[b, r, o], nxt[b, r, o] = _move(
+                        filled, full, lane, o, score, face, faces, yahtzee_box, bonus
+                    )
+
+
+@njit(cache=True, parallel=True)
+def _exit_values(
+    groups, firsts, values, sign, out, scores, faces, jokers, yahtzee_box, forced, bonus
+):  # fmt: skip
+    """out[b, r, i]: the best box for final roll r of stage groups[b] << SHIFT | firsts[b]
+    + i (the upper total i, holds50 = firsts[b] >> 6), the 64 upper totals side by side
+    (``Stages.exit_values``): what ``_exits`` gives (``_by_lane``), its common case read
+    as whole rows of the next card's values, box by box: a roll that is no joker filling
+    a box that does not end the game scores the box's score, and leads to the same lane
+    of the next card (a lower box), to the lane shifted by the score and capped at 63 (an
+    upper box: ``_shifted``) or to the Yahtzee box's half of the next card."""
+    n = scores.shape[1]
+    rolls = scores.shape[0]
+    for b in prange(len(groups)):
+        filled, first = groups[b], firsts[b]
+        joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
+        block = out[b]
+        for r in range(rolls):
+            for up in range(UPPER_CAP + 1):
+                block[r, up] = -np.inf
+        boxes = np.array([o for o in range(n) if not filled >> o & 1])
+        if len(boxes) == 1:  # the last turn: every roll lane by lane (the bonus paid)
+            for r in range(rolls):
+                _by_lane(filled, first, r, values, sign, block[r], scores, faces, jokers,
+                         yahtzee_box, forced, bonus, joker, open_face, lower_open)  # fmt: skip
+            continue
+        shifted = _shifted(filled, first, values, faces)
+        for o in boxes:
+            paid = sign * scores[:, o]
+            base = ((filled | 1 << o) << SHIFT) + first
+            for r in range(rolls):
+                if joker and FIVE_OF[r] >= 0:
                     continue
-                score = scores[r, o]
-                if face >= 0:
-                    if forced and face_open and o != face_box[face]:
-                        continue
-                    if forced and not face_open and lower_open and faces[o] >= 0:
-                        continue
-                    if jokers[o] >= 0 and not face_open:
-                        score = jokers[o]
-                now = filled | (1 << o)
-                up = min(UPPER_CAP, upper + score) if faces[o] >= 0 else upper
-                flag = holds50
-                if o == yahtzee_box:
-                    flag = 1 if score == 50 else 0
-                paid = score + (100 if face >= 0 and holds50 else 0)
-                if now == full:
-                    nxt[b, r, o] = END
-                    points[b, r, o] = paid + (bonus if up == UPPER_CAP else 0)
+                if faces[o] >= 0:
+                    src = shifted[faces[o], COUNTS[r, faces[o]]]
+                elif o == yahtzee_box:
+                    at = base - first + (64 if scores[r, o] == 50 else 0)
+                    src = values[at : at + UPPER_CAP + 1]
                 else:
-                    nxt[b, r, o] = (now << SHIFT) | (up << 1) | flag
-                    points[b, r, o] = paid
+                    src = values[base : base + UPPER_CAP + 1]
+                row, q = block[r], paid[r]
+                for up in range(UPPER_CAP + 1):
+                    a, v = row[up], q + src[up]
+                    row[up] = a if a >= v else v
+        if joker:
+            for r in range(rolls):
+                if FIVE_OF[r] >= 0:
+                    _by_lane(filled, first, r, values, sign, block[r], scores, faces, jokers,
+                             yahtzee_box, forced, bonus, joker, open_face, lower_open)  # fmt: skip
+
+
+@njit(inline="always")
+def _by_lane(
+    filled, first, r, values, sign, row, scores, faces, jokers, yahtzee_box, forced, bonus,
+    joker, open_face, lower_open,
+):  # fmt: skip
+    """row[i]: the best box for final roll r of stage filled << SHIFT | first + i, lane by
+    lane as ``_exits`` computes it (the joker's rules, the last box's bonus)."""
+    n = scores.shape[1]
+    full = (1 << n) - 1
+    face = FIVE_OF[r] if joker else -1
+    face_open = face >= 0 and open_face[face] >= 0
+    for o in range(n):
+        score = _box_score(filled, r, o, face, face_open, lower_open, scores, faces, jokers, forced)
+        if score < 0:
+            continue
+        for up in range(UPPER_CAP + 1):
+            points, to = _move(filled, full, first + up, o, score, face, faces, yahtzee_box, bonus)
+            row[up] = max(row[up], sign * points + (values[to] if to >= 0 else 0.0))
+
+
+@njit(inline="always")
+def _shifted(filled, first, values, faces):
+    """[face, count, i]: the value of the stage an upper box of `face` open on card
+    `filled` leads to from lane first + i when it scores count x its face: the next card's
+    row shifted by the score and capped at 63."""
+    shifted = np.zeros((FACES, DICE + 1, UPPER_CAP + 1))
+    for o in range(len(faces)):
+        f = faces[o]
+        if f >= 0 and not filled >> o & 1:
+            base = ((filled | 1 << o) << SHIFT) + first
+            for count in range(DICE + 1):
+                for up in range(UPPER_CAP + 1):
+                    shifted[f, count, up] = values[base + min(UPPER_CAP, up + count * (f + 1))]
+    return shifted
 
 
 def _reachable_uppers(faces: list[int]) -> np.ndarray:
@@ -307,6 +424,11 @@ class Yahtzee(MarkovGame):
             _exits(stages, scores, faces, jokers, yb, forced, bonus, points, nxt)
             return points, nxt
 
+        def exit_values(groups, firsts, values, sign, out) -> None:
+            _exit_values(
+                groups, firsts, values, sign, out, scores, faces, jokers, yb, forced, bonus
+            )
+
         return Stages(
             count=1 << (len(card) + SHIFT),
             layers=self._layers(),
@@ -314,6 +436,8 @@ class Yahtzee(MarkovGame):
             template=dice_turn(),
             options=len(card),
             exits=exits,
+            lanes=1 << SHIFT,
+            exit_values=exit_values,
         )
 
     def state_family(self, state: int) -> int:
@@ -325,7 +449,7 @@ class Yahtzee(MarkovGame):
         if state == game_over(st):
             return "the card is full"
         stage, node = divmod(state, st.width)
-        filled, upper, holds50 = stage >> SHIFT, (stage >> 1) & 63, stage & 1
+        filled, upper, holds50 = stage >> SHIFT, stage & 63, stage >> 6 & 1
         names = [b.name for i, b in enumerate(self.boxes) if filled >> i & 1]
         card = f"filled: {', '.join(names) or 'nothing'}; upper boxes {upper}/63"
         card += "; Yahtzee box holds 50" if holds50 else ""
@@ -398,9 +522,9 @@ class Yahtzee(MarkovGame):
         layers = []
         for count in range(n - 1, -1, -1):
             m, u = np.nonzero(reach & (filled_count == count)[:, None])
-            codes = (masks[m] << SHIFT) | (u << 1)
+            codes = (masks[m] << SHIFT) | u
             if yb >= 0:
-                codes = np.concatenate([codes, codes[(masks[m] >> yb) & 1 == 1] | 1])
+                codes = np.concatenate([codes, codes[(masks[m] >> yb) & 1 == 1] | 1 << 6])
             layers.append(np.sort(codes))
         return tuple(layers)
 

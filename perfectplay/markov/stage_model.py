@@ -10,6 +10,17 @@ stage codes, arrays (B, slots, options) of the points of each option at each exi
 and the stage it leads to (``END``: the game ends with those points; ``NONE``: no such
 option). And the **layers** of the stages to solve (arrays of stage codes, solved first
 to last: every exit of a stage leads to a stage of an earlier layer, or ends the game).
+
+A game whose stages come in **groups** that share everything but a few numbers (Yahtzee:
+the 64 upper totals of one set of filled boxes) may say so (``lanes``: stage codes
+``group * lanes + lane``) and give a compiled **exit-value rule** ``exit_values(groups,
+firsts, values, sign, out)``: for each block b, lanes ``firsts[b]`` to ``firsts[b] + 63``
+of group ``groups[b]`` side by side, every slot's best option (``out[b, slot, i]`` for
+lane ``firsts[b] + i``: the option's points times `sign` plus the value of the stage it
+leads to in `values`, ``-inf`` where a slot has no option; any finite number for a lane
+past the group's last). The engine then solves a block's 64 lanes side by side, each
+template edge read once for all of them, and holds the rule to ``exits`` on the first
+and the last block of every layer (``markov/stages.py``).
 """
 
 from __future__ import annotations
@@ -120,6 +131,30 @@ class Template:
             totals[i] = sum(flat[i].values())
         return tuple(flat)
 
+    @cached_property
+    def rows(self) -> tuple[np.ndarray, int]:
+        """Where a backward pass keeps each node's and exit slot's values: ``row[x]`` for
+        node or slot x (slot s is N + s), rows used again once their last reader is
+        computed, and how many rows that takes (Yahtzee's turn: 463, not 1,806: a
+        pass's working set a quarter as large, kept in the processor's cache)."""
+        n = self.nodes
+        owner = np.repeat(np.arange(n), np.diff(self.start))
+        last = np.full(n + self.slots, n)  # the first node, in order, to read x
+        np.minimum.at(last, self.target, owner)
+        row = np.full(n + self.slots, -1, dtype=np.int64)
+        free: list[int] = []
+        used = 0
+        freed_at: dict[int, list[int]] = {}
+        for x in [*range(n, n + self.slots), *range(n - 1, -1, -1)]:
+            if free:
+                row[x] = free.pop()
+            else:
+                row[x], used = used, used + 1
+            freed_at.setdefault(int(last[x]), []).append(x)
+            if x < n:
+                free += [int(row[y]) for y in freed_at.pop(x, [])]
+        return row, used
+
     def chances(self) -> np.ndarray:
         """Each edge's probability (chance nodes) or 0 (decision nodes)."""
         totals = np.add.reduceat(self.weight, self.start[:-1]).astype(np.float64)
@@ -139,6 +174,13 @@ class Stages:
     template: Template
     options: int
     exits: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+    #: Stage codes per group (``group * lanes + lane``), when ``exit_values`` is given.
+    lanes: int = 1
+    #: The compiled exit-value rule of a whole group (module docstring), or None: the
+    #: engine then computes each stage's from ``exits``.
+    exit_values: Callable[[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray], None] | None = (
+        None
+    )
 
     @property
     def width(self) -> int:

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -33,10 +34,14 @@ from ..progress import Silent
 from ..solution import CONVERGED, Solution
 from .stage_model import CHANCE, NONE, Stages
 
-#: Stages solved per kernel call (their exits' arrays, B x slots x options, stay small),
-#: and side by side in one thread.
+#: Stages of a game without groups whose exit arrays are asked for at once (B x slots x
+#: options stay small).
 BATCH = 256
-LANES = 8
+#: Lanes solved side by side: a block is 64 stages (a group's, or any of a game without
+#: groups).
+BLOCK = 64
+#: The exit values of a batch of blocks (blocks x slots x BLOCK floats) at most.
+BATCH_BYTES = 8 << 20
 #: The strategy of a staged solution document (read by ``markov.staged_document``).
 KIND = "markov-stages"
 FORMAT = "stages-npz-base64"
@@ -116,41 +121,138 @@ def solve_stages(
 
 
 def stage_batches(
-    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray
+    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray, dtype=np.float64
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every layer's stages in batches, each batch with its stages' values (maximized:
     the game's points times `sign`) computed from `values` of the stages marked `solved`
-    (an exit to a stage not marked is refused in one line naming the stage); the batch
-    is marked solved once the caller has it (the solve stores the values, ``verify``
-    compares them with the file's)."""
+    (an exit to a stage not marked is refused in one line naming the stage), the turn's
+    arithmetic in `dtype` (float64, or float32: ``PRECISIONS``); the batch is marked
+    solved once the caller has it (the solve stores the values, ``verify`` compares them
+    with the file's)."""
     st.template.check()
     t = st.template
-    chances = t.chances()
+    chances = t.chances().astype(dtype)
+    paid = (sign * t.points).astype(dtype)
+    kept, rows = t.rows
+    source = kept[t.target]
+    work = np.empty((numba.get_num_threads(), rows, BLOCK), dtype=dtype)
+    room = np.empty(BATCH_BYTES // np.dtype(dtype).itemsize, dtype=dtype)
     for layer in st.layers:
         layer = np.ascontiguousarray(layer, dtype=np.int64)
         if len(layer) and (layer.min() < 0 or layer.max() >= st.count):
             raise IncompleteRules(f"a layer lists a stage outside 0 to {st.count - 1}")
         if solved[layer].any():
             raise IncompleteRules(f"stage {int(layer[np.argmax(solved[layer])])} is in two layers")
-        for lo in range(0, len(layer), BATCH):
-            batch = layer[lo : lo + BATCH]
-            points, nxt = st.exits(batch)
-            points = np.ascontiguousarray(points, dtype=np.float64)
-            nxt = np.ascontiguousarray(nxt, dtype=np.int64)
-            if points.shape != (len(batch), t.slots, st.options) or nxt.shape != points.shape:
-                raise IncompleteRules(
-                    f"the exit rule returned arrays of shape {points.shape} and {nxt.shape}, "
-                    f"not ({len(batch)}, {t.slots}, {st.options})"
-                )
-            best = np.empty(len(batch))
-            bad = np.zeros(len(batch), dtype=np.int64)
-            _solve_batch(
-                batch, points, nxt, values, solved, sign,
-                t.kind, t.start, t.target, chances, t.points, best, bad,
-            )  # fmt: skip
-            _refuse_bad(batch, bad, st.options)
-            yield batch, best
-            solved[batch] = True
+        blocks = _by_groups if st.exit_values is not None else _by_stages
+        for codes, row, lane, exits in blocks(st, layer, sign, values, solved, room):
+            best = np.empty((len(exits), BLOCK), dtype=dtype)
+            _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best)
+            yield codes, best[row, lane].astype(np.float64)
+            solved[codes] = True
+
+
+#: A batch: its stages' codes, their block and lane, and the blocks' exit values
+#: (blocks x slots x BLOCK lanes).
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _by_stages(
+    st: Stages, layer: np.ndarray, sign: float, values: np.ndarray, solved: np.ndarray,
+    room: np.ndarray,
+) -> Iterator[Batch]:  # fmt: skip
+    """A layer of a game without groups: BATCH stages at a time, BLOCK of them side by
+    side in a block, their exit values computed from the exit rule's arrays."""
+    t = st.template
+    for lo in range(0, len(layer), BATCH):
+        codes = layer[lo : lo + BATCH]
+        points, nxt = _exit_arrays(st, codes)
+        blocks = (len(codes) + BLOCK - 1) // BLOCK
+        exits = room[: blocks * t.slots * BLOCK].reshape(blocks, t.slots, BLOCK)
+        exits[-1] = 0.0  # (the lanes past the last stage)
+        bad = np.zeros(len(codes), dtype=np.int64)
+        _stage_exits(points, nxt, values, solved, sign, exits, bad)
+        _refuse_bad(codes, bad, st.options)
+        at = np.arange(len(codes))
+        yield codes, at // BLOCK, at % BLOCK, exits
+
+
+def _by_groups(
+    st: Stages, layer: np.ndarray, sign: float, values: np.ndarray, solved: np.ndarray,
+    room: np.ndarray,
+) -> Iterator[Batch]:  # fmt: skip
+    """A layer of a game of groups: each group's lanes in blocks of BLOCK (those that
+    hold a stage of the layer), as many blocks at a time as BATCH_BYTES of exit values
+    hold, their exit values from the game's compiled rule; the first and the last group
+    of the layer also through ``exits`` (``_held_to_exits``)."""
+    t = st.template
+    parts = -(-st.lanes // BLOCK)  # blocks a group
+    group, lane = np.divmod(layer, st.lanes)
+    blocks, of_block = np.unique(group * parts + lane // BLOCK, return_inverse=True)
+    groups, part = np.divmod(blocks, parts)
+    firsts = part * BLOCK
+    lanes = lane % BLOCK
+    per_batch = max(1, len(room) // (t.slots * BLOCK))
+    checked = {blocks[0], blocks[-1]} if len(blocks) else set()
+    for lo in range(0, len(blocks), per_batch):
+        hi = min(len(blocks), lo + per_batch)
+        exits = room[: (hi - lo) * t.slots * BLOCK].reshape(hi - lo, t.slots, BLOCK)
+        st.exit_values(groups[lo:hi], firsts[lo:hi], values, sign, exits)
+        rows = (of_block >= lo) & (of_block < hi)
+        codes, row, lane = layer[rows], of_block[rows] - lo, lanes[rows]
+        _refuse_empty(codes, exits[row, :, lane])
+        for b in range(lo, hi):
+            if blocks[b] in checked:
+                mine = row == b - lo
+                given = exits[b - lo][:, lane[mine]]
+                _held_to_exits(st, codes[mine], given, sign, values, solved)
+        yield codes, row, lane, exits
+
+
+def _exit_arrays(st: Stages, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The exit rule's arrays for `codes`, their shapes checked."""
+    points, nxt = st.exits(codes)
+    points = np.ascontiguousarray(points, dtype=np.float64)
+    nxt = np.ascontiguousarray(nxt, dtype=np.int64)
+    shape = (len(codes), st.template.slots, st.options)
+    if points.shape != shape or nxt.shape != shape:
+        raise IncompleteRules(
+            f"the exit rule returned arrays of shape {points.shape} and {nxt.shape}, not {shape}"
+        )
+    return points, nxt
+
+
+def _held_to_exits(
+    st: Stages, codes: np.ndarray, given: np.ndarray, sign: float, values: np.ndarray,
+    solved: np.ndarray,
+) -> None:  # fmt: skip
+    """Refuse, in one line, exit values of `codes` from the compiled rule (`given`: slots
+    x stages) that the exit rule's arrays do not give (the rule is the game's word: play,
+    verify and the screens read it)."""
+    points, nxt = _exit_arrays(st, codes)
+    blocks = (len(codes) + BLOCK - 1) // BLOCK
+    exits = np.zeros((blocks, st.template.slots, BLOCK), dtype=given.dtype)
+    bad = np.zeros(len(codes), dtype=np.int64)
+    _stage_exits(points, nxt, values, solved, sign, exits, bad)
+    _refuse_bad(codes, bad, st.options)
+    at = np.arange(len(codes))
+    want = exits[at // BLOCK, :, at % BLOCK].T
+    off = ~np.isclose(given, want, rtol=4 * np.finfo(given.dtype).eps, atol=1e-9)
+    if off.any():
+        s, b = np.argwhere(off)[0]
+        raise IncompleteRules(
+            f"stage {codes[b]}: the compiled exit values give {sign * given[s, b]!r} at exit "
+            f"slot {s}, the exit rule {sign * want[s, b]!r}"
+        )
+
+
+def _refuse_empty(codes: np.ndarray, exits: np.ndarray) -> None:
+    """One line naming the first stage (rows of `exits`: stages x slots) with a slot
+    without any option, or a value that is not a number."""
+    bad = ~np.isfinite(exits)
+    if bad.any():
+        b, s = np.argwhere(bad)[0]
+        what = "has no option" if exits[b, s] == -np.inf else f"is worth {exits[b, s]!r}"
+        raise IncompleteRules(f"stage {codes[b]}: exit slot {s} {what}")
 
 
 def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
@@ -169,56 +271,69 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
 
 
 @njit(cache=True, parallel=True)
-def _solve_batch(
-    stages, points, nxt, values, solved, sign, kind, start, target, chance, edge_points, best, bad
-):
-    """best[b], the value of stages[b] for each b: the exit slots' best options, then the template from
-    its last node back to node 0, LANES stages at a time (each edge read once for all of
-    them, their arithmetic side by side). bad[b] is set, at the first fault, to 1 + slot *
-    options + option (an exit to a stage not yet solved) or -1 - slot (a slot with no
-    option)."""
+def _turns(exits, kind, start, source, row, chance, paid, work, best):
+    """best[b], the value of block b's BLOCK lanes: the template from its last node back
+    to node 0, the lanes side by side (each edge read once for all of them), its exit
+    slots' values given (exits[b]: slots x lanes). Node or slot x is kept in row[x] of
+    the thread's work (``Template.rows``), an edge reads row source[e]. Each thread takes
+    every threads-th block. The lanes are a constant: a loop of a known length is
+    vectorised whole (a loop of a length known only at run time left a scalar remainder
+    that cost as much as the rest)."""
     n_nodes = len(kind)
-    slots = points.shape[1]
-    for group in prange((len(stages) + LANES - 1) // LANES):
-        lo = group * LANES
-        buf = np.zeros((n_nodes + slots, LANES))
-        for lane in range(min(LANES, len(stages) - lo)):
-            _exit_values(lo + lane, lane, points, nxt, values, solved, sign, n_nodes, buf, bad)
-        for i in range(n_nodes - 1, -1, -1):
-            row = buf[i]
-            if kind[i] == CHANCE:
-                for e in range(start[i], start[i + 1]):
-                    p, paid, child = chance[e], sign * edge_points[e], buf[target[e]]
-                    for lane in range(LANES):
-                        row[lane] += p * (paid + child[lane])
-            else:
-                row[:] = -np.inf
-                for e in range(start[i], start[i + 1]):
-                    paid, child = sign * edge_points[e], buf[target[e]]
-                    for lane in range(LANES):
-                        row[lane] = max(row[lane], paid + child[lane])
-        for lane in range(min(LANES, len(stages) - lo)):
-            best[lo + lane] = buf[0, lane]
+    blocks, slots = exits.shape[0], exits.shape[1]
+    threads = work.shape[0]
+    for th in prange(threads):
+        buf = work[th]
+        for b in range(th, blocks, threads):
+            for s in range(slots):
+                r = row[n_nodes + s]
+                for lane in range(BLOCK):
+                    buf[r, lane] = exits[b, s, lane]
+            for i in range(n_nodes - 1, -1, -1):
+                e0, e1, r = start[i], start[i + 1], row[i]
+                c, q = source[e0], paid[e0]
+                if kind[i] == CHANCE:
+                    p = chance[e0]
+                    for lane in range(BLOCK):
+                        buf[r, lane] = p * (q + buf[c, lane])
+                    for e in range(e0 + 1, e1):
+                        c, p, q = source[e], chance[e], paid[e]
+                        for lane in range(BLOCK):
+                            buf[r, lane] += p * (q + buf[c, lane])
+                else:
+                    for lane in range(BLOCK):
+                        buf[r, lane] = q + buf[c, lane]
+                    for e in range(e0 + 1, e1):
+                        c, q = source[e], paid[e]
+                        for lane in range(BLOCK):
+                            a, v = buf[r, lane], q + buf[c, lane]
+                            buf[r, lane] = a if a >= v else v
+            for lane in range(BLOCK):
+                best[b, lane] = buf[row[0], lane]
 
 
-@njit(inline="always")
-def _exit_values(b, lane, points, nxt, values, solved, sign, n_nodes, buf, bad):
-    """buf[n_nodes + s, lane]: the best option of stage b at each exit slot s."""
+@njit(cache=True, parallel=True)
+def _stage_exits(points, nxt, values, solved, sign, exits, bad):
+    """exits[b // BLOCK, s, b % BLOCK]: the best option of stage b at each exit slot s
+    (its points times `sign` plus its stage's value). bad[b] is set, at the first fault,
+    to 1 + slot * options + option (an exit to a stage not yet solved) or -1 - slot (a
+    slot with no option)."""
     slots, options = points.shape[1], points.shape[2]
-    for s in range(slots):
-        best = -np.inf
-        for o in range(options):
-            to = nxt[b, s, o]
-            if to == NONE:
-                continue
-            v = sign * points[b, s, o]
-            if to >= 0:
-                if to >= len(values) or not solved[to]:
-                    if bad[b] == 0:
-                        bad[b] = 1 + s * options + o
+    for b in prange(points.shape[0]):
+        for s in range(slots):
+            best = -np.inf
+            for o in range(options):
+                to = nxt[b, s, o]
+                if to == NONE:
                     continue
-                v += values[to]
-            best = max(best, v)
-        if best == -np.inf and bad[b] == 0:
-            bad[b] = -1 - s
-        buf[n_nodes + s, lane] = best
+                v = sign * points[b, s, o]
+                if to >= 0:
+                    if to >= len(values) or not solved[to]:
+                        if bad[b] == 0:
+                            bad[b] = 1 + s * options + o
+                        continue
+                    v += values[to]
+                best = max(best, v)
+            if best == -np.inf and bad[b] == 0:
+                bad[b] = -1 - s
+            exits[b // BLOCK, s, b % BLOCK] = best

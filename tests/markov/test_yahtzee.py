@@ -131,7 +131,7 @@ def test_a_stage_code_holds_the_card_the_upper_total_and_the_fifty():
     layers = Yahtzee(joker="free", card=UPPER | YAHTZEE_BOX).stages().layers
     codes = np.concatenate(layers)
     assert len(np.unique(codes)) == len(codes) and codes.min() == 0
-    holds50 = codes[(codes & 1) == 1]
+    holds50 = codes[(codes >> 6 & 1) == 1]
     assert np.all((holds50 >> (7 + 6)) & 1)  # only where the Yahtzee box is filled
 
 

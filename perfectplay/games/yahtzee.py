@@ -4,7 +4,7 @@ Each turn: roll five dice, keep any of them and roll the rest, twice, then fill 
 box of the score card with the final roll's score. A stage is a turn's start: the boxes
 filled, the upper boxes' total capped at 63 (35 more, Yatzy 50, when it reaches 63 by the
 end) and whether the Yahtzee box holds 50; its code is ``filled << 7 | holds50 << 6 |
-upper``: the stages of one card are a group, solved side by side (``_exit_values``). Every turn has the same inside (the template: 1,429 nodes, the 252 final
+upper``: the stages of one card are a group, solved side by side (``_exit_values``). Every turn has the same inside (the template: 1,345 nodes, the 252 final
 rolls its exit slots), and only the boxes (the exit options) depend on the stage.
 
 The rules are those behind the published values, written out in the project's shared
@@ -19,6 +19,7 @@ upper box at zero; ``joker=none`` is the no-bonus variant (no 100, no joker).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -61,9 +62,10 @@ BY_SIZE_DOWN = sorted(KEEPS, key=lambda k: (-sum(k), k))
 
 def _turn_nodes() -> list[tuple[int, tuple[int, ...], bool]]:
     """The turn's nodes in order (``dice_turn``): (roll j = 0, 1, 2; the dice kept or
-    rolled; whether it is a decision), R_j then B_j for each roll."""
-    nodes = []
-    for j in range(3):
+    rolled; whether it is a decision): R_0 of nothing kept, B_0, then R_j and B_j for the
+    rerolls."""
+    nodes = [(0, (0,) * FACES, False)] + [(0, k, True) for k in BY_SIZE_DOWN]
+    for j in (1, 2):
         nodes += [(j, k, False) for k in PARTIAL]
         nodes += [(j, k, True) for k in BY_SIZE_DOWN] if j < 2 else []
     return nodes
@@ -80,49 +82,56 @@ def _dice(counts: tuple[int, ...]) -> str:
 
 @cache
 def dice_turn() -> Template:
-    """The turn, factorised so that it is small (1,554 nodes, 7,224 edges, where listing
-    every keep of every roll would take 17,724 edges). Three rolls j = 1, 2, 3: "keep k,
-    roll the rest" (R_j[k], a chance node for fewer than 5 dice kept) rolls one die at a
-    time: the mean over the six faces f of R_j[k + f]; five dice make roll r, which for
-    j = 1, 2 is a decision, B_j[r]: the best of the keeps within r, B_j[k] = max(R_{j+1}[k],
-    B_j[k - f] for each face f in k); after roll 3, r is an exit slot. Node 0 is R_1[{}]
-    (nothing kept: five dice rolled); nodes come in the order R_1, B_1, R_2, B_2, R_3, the
-    R in increasing size, the B in decreasing size, so that every edge leads forward.
-    Built once (it has no parameters): every game of dice shares it, with its ``flat``."""
-    index = {k: i for i, k in enumerate(KEEPS)}
-    down = {k: i for i, k in enumerate(BY_SIZE_DOWN)}
-    first_r = [0, len(PARTIAL) + len(KEEPS), 2 * (len(PARTIAL) + len(KEEPS))]
-    n = 3 * len(PARTIAL) + 2 * len(KEEPS)
+    """The turn, factorised so that it is small (1,345 nodes, 6,216 edges, where listing
+    every keep of every roll would take 17,724 edges). Node 0 rolls five dice: its edges
+    the 252 rolls r, weighted by their ways (5! / the product of each face's count!), each
+    a decision B_1[r]: the best of the keeps within r, B_j[k] = max(R_{j+1}[k], B_j[k - f]
+    for each face f in k), where "keep k, roll the rest" (R_j[k], a chance node for fewer
+    than 5 dice kept) rolls one die at a time: the mean over the six faces f of R_j[k + f]
+    (B_j[k + f] once five dice are there); after roll 3, r is an exit slot. Nodes come in
+    the order R_1, B_1, R_2, B_2, R_3, the R in increasing size, the B in decreasing
+    size, so that every edge leads forward. Built once (it has no parameters): every game
+    of dice shares it, with its ``flat``."""
+    position = {node: i for i, node in enumerate(NODES)}
+    n = len(NODES)
 
     def rolled(j: int, k: tuple[int, ...]) -> int:
         """The node of roll j with k kept (a decision, or an exit slot after roll 3)."""
         if sum(k) < DICE:
-            return first_r[j] + index[k]
-        return first_r[j] + len(PARTIAL) + down[k] if j < 2 else n + ROLLS.index(k)
+            return position[j, k, False]
+        return position[j, k, True] if j < 2 else n + ROLLS.index(k)
 
     def plus(k: tuple[int, ...], f: int, d: int) -> tuple[int, ...]:
         return tuple(c + d * (g == f) for g, c in enumerate(k))
 
     kinds: list[int] = []
     targets: list[list[int]] = []
+    weights: list[list[int]] = []
     for j, k, decides in NODES:
         kinds.append(DECISION if decides else CHANCE)
         if decides:
-            smaller = [
-                first_r[j] + len(PARTIAL) + down[plus(k, f, -1)] for f in range(FACES) if k[f]
-            ]
+            smaller = [position[j, plus(k, f, -1), True] for f in range(FACES) if k[f]]
             targets.append([rolled(j + 1, k), *smaller])
+        elif j == 0:
+            targets.append([rolled(0, r) for r in ROLLS])
         else:
             targets.append([rolled(j, plus(k, f, 1)) for f in range(FACES)])
+        ways = [_ways(r) for r in ROLLS] if j == 0 and not decides else [1] * len(targets[-1])
+        weights.append(ways)
     target = np.array([t for ts in targets for t in ts], dtype=np.int64)
     return Template(
         kind=np.array(kinds, dtype=np.int8),
         start=np.cumsum([0] + [len(t) for t in targets]).astype(np.int64),
         target=target,
-        weight=np.ones(len(target), dtype=np.int64),
+        weight=np.array([w for ws in weights for w in ws], dtype=np.int64),
         points=np.zeros(len(target)),
         slots=len(ROLLS),
     )
+
+
+def _ways(counts: tuple[int, ...]) -> int:
+    """In how many orders five dice show `counts`."""
+    return math.factorial(DICE) // math.prod(math.factorial(c) for c in counts)
 
 
 @dataclass(frozen=True)

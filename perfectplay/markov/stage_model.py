@@ -135,7 +135,7 @@ class Template:
     def rows(self) -> tuple[np.ndarray, int]:
         """Where a backward pass keeps each node's and exit slot's values: ``row[x]`` for
         node or slot x (slot s is N + s), rows used again once their last reader is
-        computed, and how many rows that takes (Yahtzee's turn: 463, not 1,806: a
+        computed, and how many rows that takes (Yahtzee's turn: 463, not 1,597: a
         pass's working set a quarter as large, kept in the processor's cache)."""
         n = self.nodes
         owner = np.repeat(np.arange(n), np.diff(self.start))

@@ -1,5 +1,5 @@
 """The strategy of a game solved by stages, in its solution document: the value of every
-stage (a turn's start), and nothing else (Yahtzee: 536,320 floats, not 743M states).
+stage (a turn's start), and nothing else (Yahtzee: 536,320 floats, not 857M states).
 
 Everything inside a turn is recomputed from the values of the stages it leads to
 (`StagedStrategy.turn`): ``play`` lists every choice with its expected value, ``show``
@@ -94,7 +94,7 @@ class StagedStrategy(Strategy):
         # turns kept: a review of a whole game values the next stage of every box it
         # could have filled (about 120 turns for a game of Yatzy; 64 kept thrashed: a
         # Yahtzee game's review took 0.35 s, now 0.017 s, 2026-11-27); 1,024 turns of
-        # 1,806 floats each are 15 MB at most
+        # 1,597 floats each are 15 MB at most
         self.turn = lru_cache(maxsize=TURNS_KEPT)(self._turn)
 
     def _turn(self, stage: int) -> np.ndarray:

@@ -3,7 +3,7 @@ stages it leads to, and only those values kept (``MarkovGame.stages``; what a ga
 declares is in ``markov/stage_model.py``).
 
 A staged game (Solitaire Yahtzee: a turn start is a stage, 1M of them, each with ~1,400
-states of its own inside the turn: 743M states in all, far too many for a graph) gives a
+states of its own inside the turn: 857M states in all, far too many for a graph) gives a
 turn template shared by every stage, an exit rule and the layers of its stages. A game
 lists only the stages it can reach; the engine checks every exit it reads and refuses in
 one line naming the stage whose exit leads to a stage not solved before it.
@@ -135,7 +135,7 @@ def stage_batches(
     paid = (sign * t.points).astype(dtype)
     kept, rows = t.rows
     source = kept[t.target]
-    work = np.empty((numba.get_num_threads(), rows, BLOCK), dtype=dtype)
+    work = np.empty((numba.get_num_threads(), rows * BLOCK), dtype=dtype)
     room = np.empty(BATCH_BYTES // np.dtype(dtype).itemsize, dtype=dtype)
     for layer in st.layers:
         layer = np.ascontiguousarray(layer, dtype=np.int64)
@@ -146,7 +146,11 @@ def stage_batches(
         blocks = _by_groups if st.exit_values is not None else _by_stages
         for codes, row, lane, exits in blocks(st, layer, sign, values, solved, room):
             best = np.empty((len(exits), BLOCK), dtype=dtype)
-            _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best)
+            odd = np.zeros(len(exits), dtype=np.bool_)
+            _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
+            if odd.any():  # a slot without an option, or not a number (in a lane in use?)
+                mine = odd[row]
+                _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
             yield codes, best[row, lane].astype(np.float64)
             solved[codes] = True
 
@@ -186,6 +190,7 @@ def _by_groups(
     of the layer also through ``exits`` (``_held_to_exits``)."""
     t = st.template
     parts = -(-st.lanes // BLOCK)  # blocks a group
+    layer = np.sort(layer)  # (a batch's stages: a slice)
     group, lane = np.divmod(layer, st.lanes)
     blocks, of_block = np.unique(group * parts + lane // BLOCK, return_inverse=True)
     groups, part = np.divmod(blocks, parts)
@@ -197,9 +202,8 @@ def _by_groups(
         hi = min(len(blocks), lo + per_batch)
         exits = room[: (hi - lo) * t.slots * BLOCK].reshape(hi - lo, t.slots, BLOCK)
         st.exit_values(groups[lo:hi], firsts[lo:hi], values, sign, exits)
-        rows = (of_block >= lo) & (of_block < hi)
+        rows = slice(*np.searchsorted(of_block, [lo, hi]))
         codes, row, lane = layer[rows], of_block[rows] - lo, lanes[rows]
-        _refuse_empty(codes, exits[row, :, lane])
         for b in range(lo, hi):
             if blocks[b] in checked:
                 mine = row == b - lo
@@ -271,45 +275,55 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
 
 
 @njit(cache=True, parallel=True)
-def _turns(exits, kind, start, source, row, chance, paid, work, best):
+def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
     """best[b], the value of block b's BLOCK lanes: the template from its last node back
     to node 0, the lanes side by side (each edge read once for all of them), its exit
-    slots' values given (exits[b]: slots x lanes). Node or slot x is kept in row[x] of
-    the thread's work (``Template.rows``), an edge reads row source[e]. Each thread takes
-    every threads-th block. The lanes are a constant: a loop of a known length is
-    vectorised whole (a loop of a length known only at run time left a scalar remainder
-    that cost as much as the rest)."""
+    slots' values given (exits[b]: slots x lanes; odd[b] set where one of them is not a
+    finite number: a slot without an option). Node or slot x is kept in row[x] of the
+    thread's work (``Template.rows``), an edge reads row source[e]; each thread takes
+    every threads-th block. The lanes are a constant (a loop of a known length is
+    vectorised whole, where one of a length known at run time left a scalar remainder
+    as costly as the rest), and rows are addressed in flat arrays (a 2-d array's rows
+    cost three times as much to loop over)."""
     n_nodes = len(kind)
     blocks, slots = exits.shape[0], exits.shape[1]
+    flat = exits.reshape(-1)
     threads = work.shape[0]
     for th in prange(threads):
         buf = work[th]
         for b in range(th, blocks, threads):
+            finite = True
             for s in range(slots):
-                r = row[n_nodes + s]
+                r, x = row[n_nodes + s] * BLOCK, (b * slots + s) * BLOCK
                 for lane in range(BLOCK):
-                    buf[r, lane] = exits[b, s, lane]
+                    buf[r + lane] = flat[x + lane]
+                    finite &= abs(flat[x + lane]) < np.inf
+            odd[b] = not finite
             for i in range(n_nodes - 1, -1, -1):
-                e0, e1, r = start[i], start[i + 1], row[i]
-                c, q = source[e0], paid[e0]
+                e0, e1, r = start[i], start[i + 1], row[i] * BLOCK
+                out, c, q = buf[r : r + BLOCK], source[e0] * BLOCK, paid[e0]
+                child = buf[c : c + BLOCK]
                 if kind[i] == CHANCE:
                     p = chance[e0]
                     for lane in range(BLOCK):
-                        buf[r, lane] = p * (q + buf[c, lane])
+                        out[lane] = p * (q + child[lane])
                     for e in range(e0 + 1, e1):
-                        c, p, q = source[e], chance[e], paid[e]
+                        c, p, q = source[e] * BLOCK, chance[e], paid[e]
+                        child = buf[c : c + BLOCK]
                         for lane in range(BLOCK):
-                            buf[r, lane] += p * (q + buf[c, lane])
+                            out[lane] += p * (q + child[lane])
                 else:
                     for lane in range(BLOCK):
-                        buf[r, lane] = q + buf[c, lane]
+                        out[lane] = q + child[lane]
                     for e in range(e0 + 1, e1):
-                        c, q = source[e], paid[e]
+                        c, q = source[e] * BLOCK, paid[e]
+                        child = buf[c : c + BLOCK]
                         for lane in range(BLOCK):
-                            a, v = buf[r, lane], q + buf[c, lane]
-                            buf[r, lane] = a if a >= v else v
+                            a, v = out[lane], q + child[lane]
+                            out[lane] = a if a >= v else v
+            r = row[0] * BLOCK
             for lane in range(BLOCK):
-                best[b, lane] = buf[row[0], lane]
+                best[b, lane] = buf[r + lane]
 
 
 @njit(cache=True, parallel=True)

@@ -8,10 +8,20 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..errors import PerfectplayError, Unsupported
+from ..memory import available, refuse_beyond, size_text
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, FLOATING, PROVEN, Solution
-from .compile import Pairs, check_memory, compile_game, explores_compiled, narrowest, reach_compiled
+from .by_components import OK as OK_STATUS
+from .compile import (
+    Pairs,
+    check_memory,
+    compile_game,
+    explores_compiled,
+    graph_bytes,
+    narrowest,
+    reach_compiled,
+)
 from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
 from .model import MarkovGame
 from .policy import Policy
@@ -84,6 +94,7 @@ def solve_markov(
     compiled: bool | None = None,
     speedups: SpeedUps = SpeedUps(),
     note: Callable[[str], None] | None = None,
+    graph: str | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -95,6 +106,11 @@ def solve_markov(
     `speedups` (``markov.speedups.SpeedUps``) switches speed-ups off: the value stays.
     `note` receives a remark for the person when the solve cannot take a way the game
     asked for (the command line prints it).
+    `graph` picks how the expected objective's graph is held: "stored" (explored and
+    kept), "recomputed" (the rules evaluated again at every sweep: ``recomputed``; a game
+    that gives the wrapper for it) or None: stored where it fits in the memory available,
+    else recomputed where the game can be, else refused as too large. The solution's
+    stats say which (``graph``).
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -113,9 +129,28 @@ def solve_markov(
     progress.stage("exploring", unit="states")
     reached = None
     rules = explores_compiled(game, compiled)
+    if graph not in (None, "stored", "recomputed"):
+        raise Unsupported(f"graph must be 'stored' or 'recomputed', not {graph!r}")
+    recomputes = objective.name == "expected" and _recomputes(game, rules)
+    if graph == "recomputed" and not recomputes:
+        raise Unsupported(
+            f"{game}: its graph cannot be recomputed (the expected objective of a game of "
+            "costs whose compiled rules give solve_recomputed)"
+        )
+    if recomputes and graph != "stored":
+        reached = reach_compiled(game, rules, graph_must_fit=False)
+        why = _recompute_reason(game, reached, graph)
+        if why is not None:
+            if exact:
+                raise Unsupported(f"exact solve refused: {why}")
+            (note or (lambda _: None))(why)
+            sol = _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0)
+            sol.objective = objective
+            return sol
+        reached = reach_compiled(game, rules, reached=reached)  # the graph's refusal
     if objective.name == "expected" and _streams(game, rules, speedups):
         check_memory(game)
-        reached = reach_compiled(game, rules)
+        reached = reached or reach_compiled(game, rules)
         if reached.states > EXACT_STATES:
             if exact:
                 raise Unsupported(
@@ -133,6 +168,7 @@ def solve_markov(
         "states": g.n_states,
         "outcomes": len(g.weight),
         "choices": g.n_edges,
+        "graph": "stored",
         "compile_seconds": round(time.perf_counter() - t0, 4),
     }
     if objective.name == "expected":
@@ -173,6 +209,95 @@ def _streams(game, rules, speedups: SpeedUps) -> bool:
         and speedups.streamed
         and speedups.blocks
         and game.cycle_span > 0
+    )
+
+
+def _recomputes(game, rules) -> bool:
+    """Whether a game explored compiled (`rules`) can be solved with its rules evaluated
+    again at every sweep (``recomputed``): it gives the wrapper, and its numbers are
+    costs (a game that pays is solved from its graph, where its points are negated and
+    its cycles checked)."""
+    return rules is not None and rules.solve_recomputed is not None and not game.pays
+
+
+def _recompute_reason(game, reached, graph: str | None) -> str | None:
+    """Why the graph of a `reached` game is recomputed rather than stored (`graph`:
+    "recomputed" asked; None: the stored graph would not fit in the memory available),
+    or None: stored. A recomputed solve that would not fit either is refused in one
+    line."""
+    from .recomputed import recomputed_bytes
+
+    stored, free = graph_bytes(reached.states, reached.choices), available()
+    if graph is None and stored <= free:
+        return None
+    bound = 64 * len(reached.bits)
+    span = game.cycle_span or bound
+    need = recomputed_bytes(reached.states, bound, span, *_padded(game))
+    refuse_beyond(
+        need,
+        f"{game} is too large: its {reached.states:,} states, with {reached.choices:,} "
+        "choices, even with the rules recomputed at every sweep,",
+        "try smaller parameters",
+        free,
+    )
+    why = (
+        "as asked"
+        if graph
+        else f"its graph of {size_text(stored)} would not fit in the {size_text(free)} available"
+    )
+    return (
+        f"{game}: the rules are recomputed at every sweep ({why}): {reached.states:,} "
+        f"states in {size_text(need)}, about {need // max(reached.states, 1)} bytes a state"
+    )
+
+
+def _padded(game) -> tuple[int, int]:
+    """The padded outcomes and choices of a game's compiled rules."""
+    rules = game.compiled_rules()
+    return rules.outcomes, rules.choices
+
+
+def _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solution:
+    """Values of a game solved with its rules evaluated again at every sweep
+    (``recomputed``): no graph, no choices kept (the policy reads its choices from the
+    values and the rules: ``Policy.chosen`` None), no exact stage."""
+    from .recomputed import solve_by_levels
+    from .streamed import ReachedCodes
+
+    stats = {
+        "states": reached.states,
+        "outcomes": reached.outcomes,
+        "choices": reached.choices,
+        "graph": "recomputed",
+        "compile_seconds": round(time.perf_counter() - t0, 4),
+    }
+    t = time.perf_counter()
+    room = game.cycle_span or 64 * len(reached.bits)
+    V, rank, facts = solve_by_levels(
+        game, rules, reached, _limits(tol, max_sweeps, _block_room(room, reached.states)), progress
+    )
+    if facts["status"] != OK_STATUS:
+        _check_status(game, facts["status"], facts["failing"], max_sweeps)
+    explored = ReachedCodes(reached, rank, 0)
+    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
+    stats.update(
+        components=facts["blocks"],
+        levels=facts["levels"],
+        sweeps=facts["sweeps"],
+        policy_rounds=0,
+        iterate_seconds=round(time.perf_counter() - t, 4),
+        seconds=round(time.perf_counter() - t0, 4),
+    )
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=None,
+        value=float(V[explored.start]),
+        exact=False,
+        proven=False,
+        status=CONVERGED,
+        strategy=Policy(game, explored, None, V),
+        stats=stats,
     )
 
 
@@ -225,6 +350,7 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
         "states": reached.states,
         "outcomes": reached.outcomes,
         "choices": reached.choices,
+        "graph": "as explored",
         "compile_seconds": round(time.perf_counter() - t0, 4),
     }
     t = time.perf_counter()

@@ -22,7 +22,7 @@ from .compile import (
     narrowest,
     reach_compiled,
 )
-from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
+from .exact import TooLarge, to_fraction
 from .model import MarkovGame
 from .policy import Policy
 from .speedups import SpeedUps
@@ -172,7 +172,7 @@ def solve_markov(
         "compile_seconds": round(time.perf_counter() - t0, 4),
     }
     if objective.name == "expected":
-        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups)
+        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, note)
         _in_game_terms(game, sol)
     elif objective.name == "probability":
         check_no_free_cycles(g)
@@ -440,7 +440,48 @@ def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, boo
     return pairs, np.arange(g.n_states, dtype=np.int64), by_codes
 
 
-def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) -> Solution:
+def _prove(game, g, best, V, stats, progress):
+    """The exact proof streamed by components (``proof``), its memory estimated first,
+    shown and held to the memory available: (the values, exact where kept: a list of
+    rationals for a graph that keeps them all, else V's floats with the start's exact
+    value beside; the most rounds of a component). ``TooLarge`` with the reason when it
+    would not fit or cannot be made."""
+    from .proof import SPARE, Plan, prove
+
+    plan = Plan(g)
+    stats["exact_memory"] = plan.estimate
+    progress.stage(
+        f"exact proof (rational arithmetic, about {size_text(plan.estimate)} beside the graph)",
+        unit="components",
+    )
+    free = available()
+    if plan.estimate > free - SPARE:
+        raise TooLarge(
+            f"the exact proof would take about {size_text(plan.estimate)} of memory, "
+            f"more than the {size_text(max(free - SPARE, 0))} available"
+        )
+    kept, rounds = prove(g, best, V, EXACT_BLOCK, plan, progress)
+    if plan.keeps_all:
+        return [kept[s] for s in range(g.n_states)], rounds
+    return _ExactAtStart(V, g.start, kept[g.start]), rounds
+
+
+class _ExactAtStart(np.ndarray):
+    """The floats of a proof that kept the rationals other components read only, with
+    the start's exact value: indexing the start gives the rational."""
+
+    def __new__(cls, V, start, value):
+        out = np.asarray(V).view(cls)
+        out.start, out.value = start, value
+        return out
+
+    def __getitem__(self, key):
+        if isinstance(key, (int, np.integer)) and key == getattr(self, "start", None):
+            return self.value
+        return super().__getitem__(key)
+
+
+def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, note) -> Solution:
     t = time.perf_counter()
     progress.stage("value iteration by strong components")
     solved = _by_components(game, g, tol, max_sweeps, speedups) if speedups.components else None
@@ -469,17 +510,18 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
         )
     values, value, is_exact, proven, status = V, float(V[g.start]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
-        progress.stage("exact proof (rational arithmetic)")
         t = time.perf_counter()
         try:
-            best, Vx, rounds = _exact_policy_iteration(g, best)
+            proven_values, rounds = _prove(game, g, best, V, stats, progress)
         except TooLarge as why:
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
+            stats["exact_refused"] = str(why)
+            (note or (lambda _: None))(f"{game}: the float answer, not proven exactly: {why}")
         else:
             values, value, is_exact, proven, status = (
-                Vx,
-                to_fraction(Vx[g.start]),
+                proven_values,
+                to_fraction(proven_values[g.start]),
                 True,
                 True,
                 PROVEN,
@@ -659,18 +701,6 @@ def _rough(labels: np.ndarray) -> bool:
     """Whether a policy's strong components (`labels`) show it still rough: one holds
     more than LOCAL_BLOCK states and more than ROUGH_SHARE of them (see WARM_START)."""
     return int(np.bincount(labels).max()) > max(LOCAL_BLOCK, ROUGH_SHARE * len(labels))
-
-
-def _exact_policy_iteration(g, best):
-    """Evaluate exactly, improve exactly, until no choice improves: a proof of optimality."""
-    rounds = 0
-    while True:
-        rounds += 1
-        V = evaluate_exact(g, best, EXACT_BLOCK)
-        improved = improve_exact(g, best, V)
-        if np.array_equal(improved, best):
-            return best, V, rounds
-        best = improved
 
 
 def _solve_horizon(game, g, H, exact, stats, paying: np.ndarray | None) -> Solution:

@@ -148,3 +148,27 @@ def plain_cant_stop(h: list[int]) -> float:
         return values[board]
 
     return board_value(tuple([0] * n))
+
+
+def test_the_recomputed_memory_estimate_holds_what_is_allocated():
+    import tracemalloc
+
+    from perfectplay.markov.compile import reach_compiled
+    from perfectplay.markov.recomputed import recomputed_bytes, solve_by_levels
+    from perfectplay.progress import Silent
+
+    game = CantStop(length=1)
+    rules = game.compiled_rules()
+    reached = reach_compiled(game, rules, graph_must_fit=False)
+    bound = 64 * len(reached.bits)
+    estimate = recomputed_bytes(
+        reached.states, bound, game.cycle_span, rules.outcomes, rules.choices
+    )
+    limits = markov_solve._limits(1e-12, 10**6, game.cycle_span)
+    solve_by_levels(game, rules, reached, limits, Silent())  # (the kernels loaded first)
+    tracemalloc.start()
+    solve_by_levels(game, rules, reached, limits, Silent())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    held = peak + reached.bits.nbytes  # (the bitmap was made before)
+    assert held / 3 <= estimate <= 3 * held

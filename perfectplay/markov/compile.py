@@ -397,14 +397,21 @@ class Reached(NamedTuple):
     top_cost: int
 
 
-def reach_compiled(game: MarkovGame, rules) -> Reached:
+def reach_compiled(
+    game: MarkovGame, rules, *, graph_must_fit: bool = True, reached: Reached | None = None
+) -> Reached:
     """The compiled reach pass over `game` (its `rules`, ``game.compiled_rules()``),
     from its start checked within its code bound (``contract.start``; a start beyond it
     would be marked outside the bitmap); a broken rule is a one-line error naming the
     game (the kernel's checks: weights, costs, codes within the bound, an outcome
     without a choice; then weights that could total more than 2**62 on a state); a
     bitmap of the game's codes or a graph of the states found larger than the memory
-    available is refused in one line before it is allocated."""
+    available is refused in one line before it is allocated (`graph_must_fit` False: not
+    the graph, for a solve that may recompute it; `reached`: the pass made already, only
+    the graph's refusal made)."""
+    if reached is not None:
+        _refuse_graph(game, reached)
+        return reached
     start = contract.start(game)
     bound = contract.code_bound(game)
     refuse_beyond(bound // 8, f"{game}: a bitmap of its {bound:,} codes", _WAY_OUT)
@@ -422,12 +429,18 @@ def reach_compiled(game: MarkovGame, rules) -> Reached:
             f"{game}: compiled_rules(): a weight of {reached.top_weight:,} among "
             f"{rules.outcomes} outcomes may total more than 2**62 on a state"
         )
+    if graph_must_fit:
+        _refuse_graph(game, reached)
+    return reached
+
+
+def _refuse_graph(game: MarkovGame, reached: Reached) -> None:
+    """Refuse, in one line, a `reached` game whose graph would not fit in memory."""
     refuse_beyond(
         graph_bytes(reached.states, reached.choices),
         f"{game} is too large: its {reached.states:,} states, with {reached.choices:,} choices,",
         _WAY_OUT,
     )
-    return reached
 
 
 def _explore_compiled(game: MarkovGame, rules, reached: Reached | None = None) -> Graph:

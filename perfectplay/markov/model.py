@@ -34,7 +34,9 @@ class CompiledRules:
     its integer parameters, the padded sizes K (outcomes) and C (choices), and its three
     cached wrappers around ``compiled.expand_batch``, ``reach`` and ``fill``; a game with a
     ``cycle_span`` may add a fourth, around ``streamed.solve_blocks`` (solved as
-    explored, no graph kept)."""
+    explored, no graph kept), and one around ``recomputed.solve_recomputed`` (solved with
+    the rules evaluated again at every sweep, a few bytes a state, where the graph would
+    not fit in memory)."""
 
     params: np.ndarray
     outcomes: int
@@ -43,6 +45,7 @@ class CompiledRules:
     reach: Callable
     fill: Callable
     solve_blocks: Callable | None = None
+    solve_recomputed: Callable | None = None
 
 
 @dataclass

@@ -26,20 +26,38 @@ class Policy:
     game's graph, or, when the solve kept none (``streamed``), its reachable codes: the
     graph is then explored again, once, when ``graph`` is first read (the same states,
     outcomes and choices in the same order, so ``chosen`` and ``values`` index it).
+    ``chosen`` is None where the solve kept no choices (``recomputed``): a choice is then
+    read from the values and the rules, as the greedy pass takes it (``choice``), and
+    the graph, where it fits, gets every choice so.
     """
 
     game: MarkovGame
     explored: Graph | ReachedCodes
-    chosen: np.ndarray
+    chosen: np.ndarray | None
     values: Sequence  # value of every state: exact rationals (list) or floats (array)
 
     @property
     def graph(self) -> Graph:
-        """The game's graph (explored again if the solve did not keep it)."""
+        """The game's graph (explored again if the solve did not keep it; refused in one
+        line where it would not fit in memory)."""
         if not isinstance(self.explored, Graph):
-            from .compile import compile_game
+            from .compile import _refuse_graph, compile_game
 
+            _refuse_graph(self.game, self.explored.reached)
             self.explored = compile_game(self.game, compiled=True, reached=self.explored.reached)
+        if self.chosen is None:
+            from .compile import Pairs
+            from .kernels import greedy_choices
+
+            g = self.explored
+            self.chosen = greedy_choices(
+                np.asarray(self.values, dtype=float),
+                g.out_ptr,
+                g.choice_ptr,
+                g.target,
+                g.cost,
+                Pairs.none().arrays(),
+            )
         return self.explored
 
     def value_of(self, code: int) -> Any:
@@ -51,6 +69,8 @@ class Policy:
 
     def choice(self, code: int, k: int, budget: int | None = None) -> int:
         """The game's choice number to play after outcome k in state `code`."""
+        if self.chosen is None and budget is None and not isinstance(self.explored, Graph):
+            return self._greedy_choice(code, k)
         g = self.graph
         if (budget is None) != (self.chosen.ndim == 1) or (
             budget is not None and not 0 <= budget < len(self.chosen)
@@ -62,6 +82,26 @@ class Policy:
                 row = self.chosen if budget is None else self.chosen[budget]
                 return int(g.choice_c[row[o]])
         raise KeyError(f"state {code} has no outcome {k}")
+
+    def _greedy_choice(self, code: int, k: int) -> int:
+        """The choice after outcome k of state `code` that the values make cheapest, read
+        from the rules (a solve that kept no choices): ties, and differences within
+        rounding, to the lowest choice, as ``kernels.improve_choices`` takes them."""
+        from .contract import expansion
+        from .kernels import _margin
+
+        exp = expansion(self.game, np.array([code], dtype=np.int64))
+        if not 0 <= k < exp.weight.shape[1] or exp.weight[0, k] <= 0:
+            raise KeyError(f"state {code} has no outcome {k}")
+        nxt, cost = exp.next[0, k], np.broadcast_to(exp.cost, exp.next.shape)[0, k]
+        live = np.flatnonzero(nxt >= 0)
+        index = self.explored.index_of(nxt[live])
+        q = cost[live] + np.asarray(self.values, dtype=float)[index]
+        best = 0
+        for j in range(1, len(live)):
+            if q[j] < q[best] - _margin(q[best]):
+                best = j
+        return int(live[best])
 
     def live_values(self) -> tuple[np.ndarray, np.ndarray]:
         """The codes of the states that are not terminal and their values (floats), for

@@ -8,11 +8,21 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..errors import PerfectplayError, Unsupported
+from ..memory import available, refuse_beyond, size_text
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, FLOATING, PROVEN, Solution
-from .compile import Pairs, check_memory, compile_game, explores_compiled, narrowest, reach_compiled
-from .exact import TooLarge, evaluate_exact, improve_exact, to_fraction
+from .by_components import OK as OK_STATUS
+from .compile import (
+    Pairs,
+    check_memory,
+    compile_game,
+    explores_compiled,
+    graph_bytes,
+    narrowest,
+    reach_compiled,
+)
+from .exact import TooLarge, to_fraction
 from .model import MarkovGame
 from .policy import Policy
 from .speedups import SpeedUps
@@ -84,6 +94,7 @@ def solve_markov(
     compiled: bool | None = None,
     speedups: SpeedUps = SpeedUps(),
     note: Callable[[str], None] | None = None,
+    graph: str | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -95,6 +106,11 @@ def solve_markov(
     `speedups` (``markov.speedups.SpeedUps``) switches speed-ups off: the value stays.
     `note` receives a remark for the person when the solve cannot take a way the game
     asked for (the command line prints it).
+    `graph` picks how the expected objective's graph is held: "stored" (explored and
+    kept), "recomputed" (the rules evaluated again at every sweep: ``recomputed``; a game
+    that gives the wrapper for it) or None: stored where it fits in the memory available,
+    else recomputed where the game can be, else refused as too large. The solution's
+    stats say which (``graph``).
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -113,9 +129,28 @@ def solve_markov(
     progress.stage("exploring", unit="states")
     reached = None
     rules = explores_compiled(game, compiled)
+    if graph not in (None, "stored", "recomputed"):
+        raise Unsupported(f"graph must be 'stored' or 'recomputed', not {graph!r}")
+    recomputes = objective.name == "expected" and _recomputes(game, rules)
+    if graph == "recomputed" and not recomputes:
+        raise Unsupported(
+            f"{game}: its graph cannot be recomputed (the expected objective of a game of "
+            "costs whose compiled rules give solve_recomputed)"
+        )
+    if recomputes and graph != "stored":
+        reached = reach_compiled(game, rules, graph_must_fit=False)
+        why = _recompute_reason(game, reached, graph)
+        if why is not None:
+            if exact:
+                raise Unsupported(f"exact solve refused: {why}")
+            (note or (lambda _: None))(why)
+            sol = _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0)
+            sol.objective = objective
+            return sol
+        reached = reach_compiled(game, rules, reached=reached)  # the graph's refusal
     if objective.name == "expected" and _streams(game, rules, speedups):
         check_memory(game)
-        reached = reach_compiled(game, rules)
+        reached = reached or reach_compiled(game, rules)
         if reached.states > EXACT_STATES:
             if exact:
                 raise Unsupported(
@@ -133,10 +168,11 @@ def solve_markov(
         "states": g.n_states,
         "outcomes": len(g.weight),
         "choices": g.n_edges,
+        "graph": "stored",
         "compile_seconds": round(time.perf_counter() - t0, 4),
     }
     if objective.name == "expected":
-        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups)
+        sol = _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, note)
         _in_game_terms(game, sol)
     elif objective.name == "probability":
         check_no_free_cycles(g)
@@ -173,6 +209,95 @@ def _streams(game, rules, speedups: SpeedUps) -> bool:
         and speedups.streamed
         and speedups.blocks
         and game.cycle_span > 0
+    )
+
+
+def _recomputes(game, rules) -> bool:
+    """Whether a game explored compiled (`rules`) can be solved with its rules evaluated
+    again at every sweep (``recomputed``): it gives the wrapper, and its numbers are
+    costs (a game that pays is solved from its graph, where its points are negated and
+    its cycles checked)."""
+    return rules is not None and rules.solve_recomputed is not None and not game.pays
+
+
+def _recompute_reason(game, reached, graph: str | None) -> str | None:
+    """Why the graph of a `reached` game is recomputed rather than stored (`graph`:
+    "recomputed" asked; None: the stored graph would not fit in the memory available),
+    or None: stored. A recomputed solve that would not fit either is refused in one
+    line."""
+    from .recomputed import recomputed_bytes
+
+    stored, free = graph_bytes(reached.states, reached.choices), available()
+    if graph is None and stored <= free:
+        return None
+    bound = 64 * len(reached.bits)
+    span = game.cycle_span or bound
+    need = recomputed_bytes(reached.states, bound, span, *_padded(game))
+    refuse_beyond(
+        need,
+        f"{game} is too large: its {reached.states:,} states, with {reached.choices:,} "
+        "choices, even with the rules recomputed at every sweep,",
+        "try smaller parameters",
+        free,
+    )
+    why = (
+        "as asked"
+        if graph
+        else f"its graph of {size_text(stored)} would not fit in the {size_text(free)} available"
+    )
+    return (
+        f"{game}: the rules are recomputed at every sweep ({why}): {reached.states:,} "
+        f"states in {size_text(need)}, about {need // max(reached.states, 1)} bytes a state"
+    )
+
+
+def _padded(game) -> tuple[int, int]:
+    """The padded outcomes and choices of a game's compiled rules."""
+    rules = game.compiled_rules()
+    return rules.outcomes, rules.choices
+
+
+def _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solution:
+    """Values of a game solved with its rules evaluated again at every sweep
+    (``recomputed``): no graph, no choices kept (the policy reads its choices from the
+    values and the rules: ``Policy.chosen`` None), no exact stage."""
+    from .recomputed import solve_by_levels
+    from .streamed import ReachedCodes
+
+    stats = {
+        "states": reached.states,
+        "outcomes": reached.outcomes,
+        "choices": reached.choices,
+        "graph": "recomputed",
+        "compile_seconds": round(time.perf_counter() - t0, 4),
+    }
+    t = time.perf_counter()
+    room = game.cycle_span or 64 * len(reached.bits)
+    V, rank, facts = solve_by_levels(
+        game, rules, reached, _limits(tol, max_sweeps, _block_room(room, reached.states)), progress
+    )
+    if facts["status"] != OK_STATUS:
+        _check_status(game, facts["status"], facts["failing"], max_sweeps)
+    explored = ReachedCodes(reached, rank, 0)
+    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
+    stats.update(
+        components=facts["blocks"],
+        levels=facts["levels"],
+        sweeps=facts["sweeps"],
+        policy_rounds=0,
+        iterate_seconds=round(time.perf_counter() - t, 4),
+        seconds=round(time.perf_counter() - t0, 4),
+    )
+    return Solution(
+        game=game.name,
+        params=game.params,
+        objective=None,
+        value=float(V[explored.start]),
+        exact=False,
+        proven=False,
+        status=CONVERGED,
+        strategy=Policy(game, explored, None, V),
+        stats=stats,
     )
 
 
@@ -225,6 +350,7 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
         "states": reached.states,
         "outcomes": reached.outcomes,
         "choices": reached.choices,
+        "graph": "as explored",
         "compile_seconds": round(time.perf_counter() - t0, 4),
     }
     t = time.perf_counter()
@@ -314,7 +440,48 @@ def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, boo
     return pairs, np.arange(g.n_states, dtype=np.int64), by_codes
 
 
-def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) -> Solution:
+def _prove(game, g, best, V, stats, progress):
+    """The exact proof streamed by components (``proof``), its memory estimated first,
+    shown and held to the memory available: (the values, exact where kept: a list of
+    rationals for a graph that keeps them all, else V's floats with the start's exact
+    value beside; the most rounds of a component). ``TooLarge`` with the reason when it
+    would not fit or cannot be made."""
+    from .proof import SPARE, Plan, prove
+
+    plan = Plan(g)
+    stats["exact_memory"] = plan.estimate
+    progress.stage(
+        f"exact proof (rational arithmetic, about {size_text(plan.estimate)} beside the graph)",
+        unit="components",
+    )
+    free = available()
+    if plan.estimate > free - SPARE:
+        raise TooLarge(
+            f"the exact proof would take about {size_text(plan.estimate)} of memory, "
+            f"more than the {size_text(max(free - SPARE, 0))} available"
+        )
+    kept, rounds = prove(g, best, V, EXACT_BLOCK, plan, progress)
+    if plan.keeps_all:
+        return [kept[s] for s in range(g.n_states)], rounds
+    return _ExactAtStart(V, g.start, kept[g.start]), rounds
+
+
+class _ExactAtStart(np.ndarray):
+    """The floats of a proof that kept the rationals other components read only, with
+    the start's exact value: indexing the start gives the rational."""
+
+    def __new__(cls, V, start, value):
+        out = np.asarray(V).view(cls)
+        out.start, out.value = start, value
+        return out
+
+    def __getitem__(self, key):
+        if isinstance(key, (int, np.integer)) and key == getattr(self, "start", None):
+            return self.value
+        return super().__getitem__(key)
+
+
+def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, note) -> Solution:
     t = time.perf_counter()
     progress.stage("value iteration by strong components")
     solved = _by_components(game, g, tol, max_sweeps, speedups) if speedups.components else None
@@ -343,17 +510,18 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups) 
         )
     values, value, is_exact, proven, status = V, float(V[g.start]), False, False, CONVERGED
     if exact is not False and g.n_states <= EXACT_STATES:
-        progress.stage("exact proof (rational arithmetic)")
         t = time.perf_counter()
         try:
-            best, Vx, rounds = _exact_policy_iteration(g, best)
+            proven_values, rounds = _prove(game, g, best, V, stats, progress)
         except TooLarge as why:
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
+            stats["exact_refused"] = str(why)
+            (note or (lambda _: None))(f"{game}: the float answer, not proven exactly: {why}")
         else:
             values, value, is_exact, proven, status = (
-                Vx,
-                to_fraction(Vx[g.start]),
+                proven_values,
+                to_fraction(proven_values[g.start]),
                 True,
                 True,
                 PROVEN,
@@ -533,18 +701,6 @@ def _rough(labels: np.ndarray) -> bool:
     """Whether a policy's strong components (`labels`) show it still rough: one holds
     more than LOCAL_BLOCK states and more than ROUGH_SHARE of them (see WARM_START)."""
     return int(np.bincount(labels).max()) > max(LOCAL_BLOCK, ROUGH_SHARE * len(labels))
-
-
-def _exact_policy_iteration(g, best):
-    """Evaluate exactly, improve exactly, until no choice improves: a proof of optimality."""
-    rounds = 0
-    while True:
-        rounds += 1
-        V = evaluate_exact(g, best, EXACT_BLOCK)
-        improved = improve_exact(g, best, V)
-        if np.array_equal(improved, best):
-            return best, V, rounds
-        best = improved
 
 
 def _solve_horizon(game, g, H, exact, stats, paying: np.ndarray | None) -> Solution:

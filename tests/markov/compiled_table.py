@@ -11,6 +11,7 @@ from numba import njit
 
 from perfectplay.markov.compiled import expand_batch, fill, reach, rules_kernel
 from perfectplay.markov.model import CompiledRules, MarkovGame
+from perfectplay.markov.recomputed import solve_recomputed
 from perfectplay.markov.streamed import solve_blocks
 from perfectplay.markov.table import TableGame
 
@@ -53,6 +54,11 @@ def _solve_blocks(params, bits, K, C, span, limits, V, chosen, rank):
     return solve_blocks(_rules, params, bits, K, C, span, limits, V, chosen, rank)
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _solve_recomputed(params, bits, K, C, span, limits, V, rank, blocks, step):
+    return solve_recomputed(_rules, params, bits, K, C, span, limits, V, rank, blocks, step)
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledTable(MarkovGame):
     """``table`` as ``TableGame``'s (every state 0..n-1 a row or terminal), compiled."""
@@ -89,5 +95,12 @@ class CompiledTable(MarkovGame):
                     nxt[s, k, c], cost[s, k, c] = t, cst
         params = np.concatenate(([self.n, K, C], flags, weight.ravel(), nxt.ravel(), cost.ravel()))
         return CompiledRules(
-            params.astype(np.int64), K, C, _expand_batch, _reach, _fill, _solve_blocks
+            params.astype(np.int64),
+            K,
+            C,
+            _expand_batch,
+            _reach,
+            _fill,
+            _solve_blocks,
+            _solve_recomputed,
         )

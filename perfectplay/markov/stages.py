@@ -2,7 +2,7 @@
 stages it leads to, and only those values kept (``MarkovGame.stages``; what a game
 declares is in ``markov/stage_model.py``).
 
-A staged game (Solitaire Yahtzee: a turn start is a stage, 1M of them, each with ~1,400
+A staged game (Solitaire Yahtzee: a turn start is a stage, 1M of them, each with 1,597
 states of its own inside the turn: 857M states in all, far too many for a graph) gives a
 turn template shared by every stage, an exit rule and the layers of its stages. A game
 lists only the stages it can reach; the engine checks every exit it reads and refuses in
@@ -10,10 +10,11 @@ one line naming the stage whose exit leads to a stage not solved before it.
 
 The engine (`solve_stages`) solves the layers in batches: the exit values of every slot
 (the best option: its points plus the value of its stage), then the template backwards,
-for all the batch's stages at once in one compiled kernel (stages in parallel, LANES of
-them side by side in each thread). It keeps one float per stage (8 bytes; 8 MiB for
-Yahtzee's 1M) and nothing else. Values are floats, "optimal to tolerance" (their
-rounding only): exact fractions of this size are out of reach.
+in blocks of BLOCK stages side by side (a group's lanes, when the game declares groups
+and their compiled exit-value rule, else any stages of the layer), blocks in parallel,
+in one compiled kernel. It keeps one float per stage (8 bytes; 8 MiB for Yahtzee's 1M)
+and nothing else. Values are floats, "optimal to tolerance" (their rounding only): exact
+fractions of this size are out of reach.
 """
 
 from __future__ import annotations
@@ -121,22 +122,20 @@ def solve_stages(
 
 
 def stage_batches(
-    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray, dtype=np.float64
+    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every layer's stages in batches, each batch with its stages' values (maximized:
     the game's points times `sign`) computed from `values` of the stages marked `solved`
-    (an exit to a stage not marked is refused in one line naming the stage), the turn's
-    arithmetic in `dtype` (float64, or float32: ``PRECISIONS``); the batch is marked
-    solved once the caller has it (the solve stores the values, ``verify`` compares them
-    with the file's)."""
+    (an exit to a stage not marked is refused in one line naming the stage); the batch
+    is marked solved once the caller has it (the solve stores the values, ``verify``
+    compares them with the file's)."""
     st.template.check()
     t = st.template
-    chances = t.chances().astype(dtype)
-    paid = (sign * t.points).astype(dtype)
+    chances, paid = t.chances(), sign * t.points
     kept, rows = t.rows
     source = kept[t.target]
-    work = np.empty((numba.get_num_threads(), rows * BLOCK), dtype=dtype)
-    room = np.empty(BATCH_BYTES // np.dtype(dtype).itemsize, dtype=dtype)
+    work = np.empty((numba.get_num_threads(), rows * BLOCK))
+    room = np.empty(BATCH_BYTES // 8)
     for layer in st.layers:
         layer = np.ascontiguousarray(layer, dtype=np.int64)
         if len(layer) and (layer.min() < 0 or layer.max() >= st.count):
@@ -145,13 +144,13 @@ def stage_batches(
             raise IncompleteRules(f"stage {int(layer[np.argmax(solved[layer])])} is in two layers")
         blocks = _by_groups if st.exit_values is not None else _by_stages
         for codes, row, lane, exits in blocks(st, layer, sign, values, solved, room):
-            best = np.empty((len(exits), BLOCK), dtype=dtype)
+            best = np.empty((len(exits), BLOCK))
             odd = np.zeros(len(exits), dtype=np.bool_)
             _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
             if odd.any():  # a slot without an option, or not a number (in a lane in use?)
                 mine = odd[row]
                 _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
-            yield codes, best[row, lane].astype(np.float64)
+            yield codes, best[row, lane]
             solved[codes] = True
 
 
@@ -234,13 +233,13 @@ def _held_to_exits(
     verify and the screens read it)."""
     points, nxt = _exit_arrays(st, codes)
     blocks = (len(codes) + BLOCK - 1) // BLOCK
-    exits = np.zeros((blocks, st.template.slots, BLOCK), dtype=given.dtype)
+    exits = np.zeros((blocks, st.template.slots, BLOCK))
     bad = np.zeros(len(codes), dtype=np.int64)
     _stage_exits(points, nxt, values, solved, sign, exits, bad)
     _refuse_bad(codes, bad, st.options)
     at = np.arange(len(codes))
     want = exits[at // BLOCK, :, at % BLOCK].T
-    off = ~np.isclose(given, want, rtol=4 * np.finfo(given.dtype).eps, atol=1e-9)
+    off = ~np.isclose(given, want, rtol=1e-12, atol=1e-9)
     if off.any():
         s, b = np.argwhere(off)[0]
         raise IncompleteRules(

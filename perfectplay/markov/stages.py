@@ -243,8 +243,8 @@ def _held_to_exits(
     if off.any():
         s, b = np.argwhere(off)[0]
         raise IncompleteRules(
-            f"stage {codes[b]}: the compiled exit values give {sign * given[s, b]!r} at exit "
-            f"slot {s}, the exit rule {sign * want[s, b]!r}"
+            f"stage {codes[b]}: the compiled exit values give {float(sign * given[s, b])!r} at "
+            f"exit slot {s}, the exit rule {float(sign * want[s, b])!r}"
         )
 
 
@@ -254,7 +254,7 @@ def _refuse_empty(codes: np.ndarray, exits: np.ndarray) -> None:
     bad = ~np.isfinite(exits)
     if bad.any():
         b, s = np.argwhere(bad)[0]
-        what = "has no option" if exits[b, s] == -np.inf else f"is worth {exits[b, s]!r}"
+        what = "has no option" if exits[b, s] == -np.inf else f"is worth {float(exits[b, s])!r}"
         raise IncompleteRules(f"stage {codes[b]}: exit slot {s} {what}")
 
 

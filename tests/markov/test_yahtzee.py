@@ -331,3 +331,49 @@ def test_a_stage_added_to_a_solved_file_is_refused_by_verify_and_show(tmp_path):
             "perfectplay: error: the file lists stage 1, which the game never reaches (a "
             "solve lists only the stages of its layers)\n",
         )
+
+
+def _stage_values(st) -> np.ndarray:
+    from perfectplay.markov.stages import stage_batches
+
+    values, solved = np.zeros(st.count), np.zeros(st.count, dtype=np.bool_)
+    for codes, best in stage_batches(st, 1.0, values, solved):
+        values[codes] = best
+    return np.where(solved, values, np.nan)
+
+
+@pytest.mark.parametrize("joker", JOKERS)
+def test_the_compiled_exit_values_change_only_the_speed(joker):
+    """A card of upper and lower boxes, the Yahtzee box among them: solved through the
+    compiled exit-value rule of whole groups, and through the exit rule's arrays stage by
+    stage, every stage's value bit for bit the same (the rule's common cases, its shifted
+    rows, its boxes scoring 0 taken once, its jokers lane by lane)."""
+    import dataclasses
+
+    st = Yahtzee(joker=joker, card=0b1101100110101).stages()
+    plain = dataclasses.replace(st, lanes=1, exit_values=None)
+    fast, slow = _stage_values(st), _stage_values(plain)
+    assert np.array_equal(fast, slow, equal_nan=True)
+    assert np.isfinite(fast).sum() == sum(len(layer) for layer in st.layers)
+
+
+def test_compiled_exit_values_that_disagree_with_the_exit_rule_are_refused():
+    import dataclasses
+
+    from perfectplay.errors import IncompleteRules
+
+    st = Yatzy(card=0b11111).stages()
+
+    def off_by_one(groups, firsts, values, sign, out):
+        st.exit_values(groups, firsts, values, sign, out)
+        out[:, 7, :] += 1.0
+
+    with pytest.raises(IncompleteRules, match="the compiled exit values give .* at exit slot 7"):
+        _stage_values(dataclasses.replace(st, exit_values=off_by_one))
+
+    def no_option(groups, firsts, values, sign, out):
+        st.exit_values(groups, firsts, values, sign, out)
+        out[1:-1, 9, 0] = -np.inf  # (never a layer's first or last block, held to exits)
+
+    with pytest.raises(IncompleteRules, match=r"stage \d+: exit slot 9 has no option"):
+        _stage_values(dataclasses.replace(st, exit_values=no_option))

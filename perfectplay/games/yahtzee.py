@@ -4,7 +4,7 @@ Each turn: roll five dice, keep any of them and roll the rest, twice, then fill 
 box of the score card with the final roll's score. A stage is a turn's start: the boxes
 filled, the upper boxes' total capped at 63 (35 more, Yatzy 50, when it reaches 63 by the
 end) and whether the Yahtzee box holds 50; its code is ``filled << 7 | holds50 << 6 |
-upper``: the stages of one card are a group, solved side by side (``_exit_values``). Every turn has the same inside (the template: 1,345 nodes, the 252 final
+upper`` (``filled << 6 | upper`` where no box holds a fifty: Yatzy): the stages of one card are a group, solved side by side (``_exit_values``). Every turn has the same inside (the template: 1,345 nodes, the 252 final
 rolls its exit slots), and only the boxes (the exit options) depend on the stage.
 
 The rules are those behind the published values, written out in the project's shared
@@ -37,10 +37,9 @@ DICE = 5
 _DIGITS = "0123456789"
 UPPER_CAP = 63
 JOKERS = ("free", "forced", "none")
-#: Stage code fields: filled boxes above 7 bits of lane (holds 50 << 6 | upper total);
-#: the stages of one card are a group of 128 lanes (``Stages.lanes``).
-SHIFT = 7
-LANE_MASK = (1 << SHIFT) - 1
+#: Stage code fields: filled boxes above the lane (holds 50 << 6 | upper total: 7 bits,
+#: 6 where no box holds a fifty); the stages of one card are a group (``Stages.lanes``).
+UPPER_BITS = 6
 
 
 def multisets(size: int) -> list[tuple[int, ...]]:
@@ -234,7 +233,7 @@ def _box_score(filled, r, o, face, face_open, lower_open, scores, faces, jokers,
 
 
 @njit(inline="always")
-def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus):
+def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift):
     """Filling box o with `score` from a stage of card `filled` and lane `lane` (holds50
     << 6 | upper total): the points paid and the stage it leads to (``END``: the card is
     full, the upper bonus paid then)."""
@@ -247,17 +246,17 @@ def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus):
     paid = score + (100 if face >= 0 and holds50 else 0)
     if now == full:
         return paid + (bonus if up == UPPER_CAP else 0), END
-    return paid, (now << SHIFT) | (flag << 6) | up
+    return paid, (now << shift) | (flag << 6) | up
 
 
 @njit(cache=True, parallel=True)
-def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, points, nxt):
+def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt):
     """Each stage's options at each final roll: the open boxes, their points and the
     stage each leads to (``END`` when the card is full: the upper bonus added then)."""
     n = scores.shape[1]
     full = (1 << n) - 1
     for b in prange(len(stages)):
-        filled, lane = stages[b] >> SHIFT, stages[b] & LANE_MASK
+        filled, lane = stages[b] >> shift, stages[b] & ((1 << shift) - 1)
         joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
         for r in range(scores.shape[0]):
             face = FIVE_OF[r] if joker else -1
@@ -270,15 +269,15 @@ def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, points, nx
                 )
                 if score >= 0:
                     points[b, r, o], nxt[b, r, o] = _move(
-                        filled, full, lane, o, score, face, faces, yahtzee_box, bonus
+                        filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift
                     )
 
 
 @njit(cache=True, parallel=True)
 def _exit_values(
-    groups, firsts, values, sign, out, scores, faces, jokers, yahtzee_box, forced, bonus
+    groups, firsts, values, sign, out, scores, faces, jokers, yahtzee_box, forced, bonus, shift
 ):  # fmt: skip
-    """out[b, r, i]: the best box for final roll r of stage groups[b] << SHIFT | firsts[b]
+    """out[b, r, i]: the best box for final roll r of stage groups[b] << shift | firsts[b]
     + i (the upper total i, holds50 = firsts[b] >> 6), the 64 upper totals side by side
     (``Stages.exit_values``): what ``_exits`` gives (``_by_lane``), its common case read
     as whole rows of the next card's values, box by box: a roll that is no joker filling
@@ -303,13 +302,13 @@ def _exit_values(
         if len(boxes) == 1:  # the last turn: every roll lane by lane (the bonus paid)
             for r in range(rolls):
                 _by_lane(filled, first, r, values, sign, block[r], scores, faces, jokers,
-                         yahtzee_box, forced, bonus, joker, open_face, lower_open)  # fmt: skip
+                         yahtzee_box, forced, bonus, shift, joker, open_face, lower_open)  # fmt: skip
             continue
-        shifted = _shifted(filled, first, values, faces)
+        shifted = _shifted(filled, first, values, faces, shift)
         if sign > 0:  # a box scoring 0: the same next row for every roll, max taken once
             scratch = np.full(UPPER_CAP + 1, -np.inf)
             for o in boxes:
-                at = ((filled | 1 << o) << SHIFT) + (0 if o == yahtzee_box else first)
+                at = ((filled | 1 << o) << shift) + (0 if o == yahtzee_box else first)
                 for up in range(UPPER_CAP + 1):
                     scratch[up] = max(scratch[up], values[at + up])
             for r in range(rolls):
@@ -317,7 +316,7 @@ def _exit_values(
                     block[r, :] = scratch
         for o in boxes:
             paid = sign * scores[:, o]
-            base = ((filled | 1 << o) << SHIFT) + first
+            base = ((filled | 1 << o) << shift) + first
             for r in range(rolls):
                 if joker and FIVE_OF[r] >= 0 or sign > 0 and scores[r, o] == 0:
                     continue
@@ -336,15 +335,15 @@ def _exit_values(
             for r in range(rolls):
                 if FIVE_OF[r] >= 0:
                     _by_lane(filled, first, r, values, sign, block[r], scores, faces, jokers,
-                             yahtzee_box, forced, bonus, joker, open_face, lower_open)  # fmt: skip
+                             yahtzee_box, forced, bonus, shift, joker, open_face, lower_open)  # fmt: skip
 
 
 @njit(inline="always")
 def _by_lane(
     filled, first, r, values, sign, row, scores, faces, jokers, yahtzee_box, forced, bonus,
-    joker, open_face, lower_open,
+    shift, joker, open_face, lower_open,
 ):  # fmt: skip
-    """row[i]: the best box for final roll r of stage filled << SHIFT | first + i, lane by
+    """row[i]: the best box for final roll r of stage filled << shift | first + i, lane by
     lane as ``_exits`` computes it (the joker's rules, the last box's bonus)."""
     n = scores.shape[1]
     full = (1 << n) - 1
@@ -355,12 +354,14 @@ def _by_lane(
         if score < 0:
             continue
         for up in range(UPPER_CAP + 1):
-            points, to = _move(filled, full, first + up, o, score, face, faces, yahtzee_box, bonus)
+            points, to = _move(
+                filled, full, first + up, o, score, face, faces, yahtzee_box, bonus, shift
+            )
             row[up] = max(row[up], sign * points + (values[to] if to >= 0 else 0.0))
 
 
 @njit(inline="always")
-def _shifted(filled, first, values, faces):
+def _shifted(filled, first, values, faces, shift):
     """[face, count, i]: the value of the stage an upper box of `face` open on card
     `filled` leads to from lane first + i when it scores count x its face: the next card's
     row shifted by the score and capped at 63."""
@@ -368,7 +369,7 @@ def _shifted(filled, first, values, faces):
     for o in range(len(faces)):
         f = faces[o]
         if f >= 0 and not filled >> o & 1:
-            base = ((filled | 1 << o) << SHIFT) + first
+            base = ((filled | 1 << o) << shift) + first
             for count in range(DICE + 1):
                 for up in range(UPPER_CAP + 1):
                     shifted[f, count, up] = values[base + min(UPPER_CAP, up + count * (f + 1))]
@@ -426,6 +427,12 @@ class Yahtzee(MarkovGame):
         names = [b.name for b in self.boxes]
         return names.index("yahtzee") if self.joker != "none" and "yahtzee" in names else -1
 
+    @property
+    def shift(self) -> int:
+        """Where a stage code's boxes filled start: above its lane (the upper total, and
+        the fifty where the Yahtzee box can hold it)."""
+        return UPPER_BITS + (self.yahtzee_box >= 0)
+
     def stages(self) -> Stages:
         return self._stages
 
@@ -435,7 +442,9 @@ class Yahtzee(MarkovGame):
         scores = np.ascontiguousarray(np.stack([b.score for b in card], axis=1))
         faces = np.array([b.face for b in card], dtype=np.int64)
         jokers = np.array([b.joker for b in card], dtype=np.int64)
-        yb, forced, bonus = self.yahtzee_box, self.joker == "forced", self.upper_bonus
+        yb, forced, bonus, shift = (
+            self.yahtzee_box, self.joker == "forced", self.upper_bonus, self.shift
+        )  # fmt: skip
 
         room: list[np.ndarray] = []  # the last call's arrays, filled again (no page faults)
 
@@ -444,35 +453,35 @@ class Yahtzee(MarkovGame):
                 shape = (len(stages), len(ROLLS), len(card))
                 room[:] = [np.empty(shape), np.empty(shape, dtype=np.int64)]
             points, nxt = room
-            _exits(stages, scores, faces, jokers, yb, forced, bonus, points, nxt)
+            _exits(stages, scores, faces, jokers, yb, forced, bonus, shift, points, nxt)
             return points, nxt
 
         def exit_values(groups, firsts, values, sign, out) -> None:
             _exit_values(
-                groups, firsts, values, sign, out, scores, faces, jokers, yb, forced, bonus
+                groups, firsts, values, sign, out, scores, faces, jokers, yb, forced, bonus, shift
             )
 
         return Stages(
-            count=1 << (len(card) + SHIFT),
+            count=1 << (len(card) + shift),
             layers=self._layers(),
             start=0,
             template=dice_turn(),
             options=len(card),
             exits=exits,
-            lanes=1 << SHIFT,
+            lanes=1 << shift,
             exit_values=exit_values,
         )
 
     def state_family(self, state: int) -> int:
         """The boxes filled at `state`."""
-        return bin(state // self.stages().width >> SHIFT).count("1")
+        return bin(state // self.stages().width >> self.shift).count("1")
 
     def describe_state(self, state: int) -> str:
         st = self.stages()
         if state == game_over(st):
             return "the card is full"
         stage, node = divmod(state, st.width)
-        filled, upper, holds50 = stage >> SHIFT, stage & 63, stage >> 6 & 1
+        filled, upper, holds50 = stage >> self.shift, stage & 63, stage >> 6 & 1
         names = [b.name for i, b in enumerate(self.boxes) if filled >> i & 1]
         card = f"filled: {', '.join(names) or 'nothing'}; upper boxes {upper}/63"
         card += "; Yahtzee box holds 50" if holds50 else ""
@@ -539,16 +548,17 @@ class Yahtzee(MarkovGame):
         for o, box in enumerate(self.boxes):
             if box.face >= 0:
                 upper_set |= ((masks >> o) & 1) << box.face
-        reach = _reachable_uppers([b.face for b in self.boxes if b.face >= 0])[upper_set]
+        reach = _reachable_uppers([b.face for b in self.boxes if b.face >= 0])
         filled_count = np.array([bin(m).count("1") for m in masks])
         yb = self.yahtzee_box
         layers = []
-        for count in range(n - 1, -1, -1):
-            m, u = np.nonzero(reach & (filled_count == count)[:, None])
-            codes = (masks[m] << SHIFT) | u
+        for count in range(n - 1, -1, -1):  # (a layer's cards at a time: little memory)
+            cards = masks[filled_count == count]
+            m, u = np.nonzero(reach[upper_set[cards]])
+            codes = (cards[m] << self.shift) | u
             if yb >= 0:
-                codes = np.concatenate([codes, codes[(masks[m] >> yb) & 1 == 1] | 1 << 6])
-            layers.append(np.sort(codes))
+                codes = np.concatenate([codes, codes[(cards[m] >> yb) & 1 == 1] | 1 << 6])
+            layers.append(np.sort(codes).astype(np.int32))  # (Yatzy's 1.4M: 5.7 MB)
         return tuple(layers)
 
 

@@ -5,6 +5,14 @@ own so that its peak memory is its own.
 
     python benchmarks/yahtzee.py                   # 3 runs of each, Yahtzee (free joker)
     python benchmarks/yahtzee.py --runs 5 --game yatzy
+    python benchmarks/yahtzee.py --vs PATH/yatzy-anchor   # Yatzy against the fastest solver
+
+``--vs`` times ``perfectplay solve yatzy`` against the Rust core of dlangk/yatzy (built
+outside the project by ``../shared/anchors/build.sh``; its value is in 32-bit floats),
+run with THREADS equal to the processors numba uses (those this process may use),
+alternating, and prints each pair's
+ratio of CPU seconds (user + system) and the median ratio, with the peak memory of both
+and of ``perfectplay solve dice-cards n=2`` (the process's own floor).
 
 Prints every run (wall seconds, user seconds, peak resident MiB, the value printed) and
 the medians; the load average before the runs, since the machine is shared.
@@ -30,20 +38,24 @@ class Run:
 
     wall: float
     user: float
+    cpu: float
     peak_mib: float
     value: str
 
 
-def run(command: list[str]) -> Run:
+def run(command: list[str], env: dict[str, str] | None = None) -> Run:
     """Run `command` to the end, measured by the kernel (os.wait4: its own rusage)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"{' '.join(command)} failed (status {status})")
-    return Run(wall, usage.ru_utime, usage.ru_maxrss / 1024, _value(out))
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(wall, usage.ru_utime, cpu, usage.ru_maxrss / 1024, _value(out))
 
 
 def _value(out: str) -> str:
@@ -52,6 +64,8 @@ def _value(out: str) -> str:
         import json
 
         return f"{json.loads(out)['value_float']:.10f}"
+    if "start value" in out:  # the anchor's
+        return out.split("start value (f32) = ")[1].split()[0]
     return out.split(": ")[1].split()[0]
 
 
@@ -69,7 +83,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--game", choices=["yahtzee", "yatzy"], default="yahtzee")
+    parser.add_argument("--vs", metavar="ANCHOR", help="the yatzy-anchor program (Yatzy)")
     args = parser.parse_args()
+    if args.vs:
+        return versus(args.vs, args.runs)
     programs = commands(args.game)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     results: dict[str, list[Run]] = {name: [] for name in programs}
@@ -87,6 +104,36 @@ def main() -> None:
             f"median  {name:28} {statistics.median(r.wall for r in runs):7.2f} s wall  "
             f"{statistics.median(r.peak_mib for r in runs):6.0f} MiB"
         )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+def versus(anchor: str, runs: int) -> None:
+    """``perfectplay solve yatzy`` against the anchor, alternating, CPU seconds compared."""
+    threads = len(os.sched_getaffinity(0))  # numba's threads (not imported here: a child
+    # forked from a process that imported it would count its memory before its exec)
+    ours = commands("yatzy")["perfectplay solve yatzy"]
+    floor = [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2", "--quiet", "--json"]
+    env = {**os.environ, "THREADS": str(threads)}
+    print(f"load average before: {os.getloadavg()[0]:.2f}; threads {threads}")
+    run(ours)  # kernels loaded once, not counted
+    ratios, pairs = [], []
+    for i in range(runs):
+        a, b = run(ours), run([anchor], env)
+        ratios.append(a.cpu / b.cpu)
+        pairs.append((a, b))
+        print(
+            f"run {i + 1}  perfectplay {a.cpu:6.2f} s cpu {a.wall:6.2f} s wall {a.peak_mib:5.0f} MiB "
+            f"{a.value}   anchor {b.cpu:6.2f} s cpu {b.wall:6.2f} s wall {b.peak_mib:5.0f} MiB "
+            f"{b.value}   ratio {ratios[-1]:.2f}",
+            flush=True,
+        )
+    base = statistics.median(run(floor).peak_mib for _ in range(3))
+    peak = statistics.median(a.peak_mib for a, _ in pairs)
+    print(
+        f"median CPU ratio {statistics.median(ratios):.2f} (perfectplay / anchor); peak "
+        f"{peak:.0f} MiB, {peak - base:.0f} MiB above the floor of {base:.0f} MiB "
+        "(solve dice-cards n=2)"
+    )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

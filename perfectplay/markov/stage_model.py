@@ -9,7 +9,8 @@ And a vectorised **exit rule** ``exits(stages) -> (points, next)``: for a batch 
 stage codes, arrays (B, slots, options) of the points of each option at each exit slot
 and the stage it leads to (``END``: the game ends with those points; ``NONE``: no such
 option). And the **layers** of the stages to solve (arrays of stage codes, solved first
-to last: every exit of a stage leads to a stage of an earlier layer, or ends the game).
+to last: every exit of a stage leads to a stage of an earlier layer, back to the stage
+itself (a bust: its value is then its turn's fixed point), or ends the game).
 
 A game whose stages come in **groups** that share everything but a few numbers (Yahtzee:
 the 64 upper totals of one set of filled boxes) may say so (``lanes``: stage codes

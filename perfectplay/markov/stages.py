@@ -23,7 +23,7 @@ import base64
 import io
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numba
 import numpy as np
@@ -145,20 +145,73 @@ def stage_batches(
         if solved[layer].any():
             raise IncompleteRules(f"stage {int(layer[np.argmax(solved[layer])])} is in two layers")
         blocks = _by_groups if st.exit_values is not None else _by_stages
-        for codes, row, lane, exits in blocks(st, layer, sign, values, solved, room):
-            best = np.empty((len(exits), BLOCK))
-            odd = np.zeros(len(exits), dtype=np.bool_)
-            _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
-            if odd.any():  # a slot without an option, or not a number (in a lane in use?)
-                mine = odd[row]
-                _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
-            yield codes, best[row, lane]
+        for codes, row, lane, exits, again in blocks(st, layer, sign, values, solved, room):
+
+            def turns(exits: np.ndarray, codes=codes, row=row, lane=lane) -> np.ndarray:
+                """The batch's stages' values from their exits' (``_turns``)."""
+                best = np.empty((len(exits), BLOCK))
+                odd = np.zeros(len(exits), dtype=np.bool_)
+                _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
+                if odd.any():  # a slot without an option, or not a number (a lane in use?)
+                    mine = odd[row]
+                    _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
+                return best[row, lane]
+
+            got = turns(exits)
+            if again is not None:  # stages whose exits may return to themselves
+                got = _fixed_point(codes, got, lambda x, again=again: turns(again(x)))
+            yield codes, got
             solved[codes] = True
 
 
-#: A batch: its stages' codes, their block and lane, and the blocks' exit values
-#: (blocks x slots x BLOCK lanes).
-Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: Secant steps at most towards the value of a stage that may return to itself.
+SETTLE_STEPS = 200
+
+
+def _ending(codes: np.ndarray, value: np.ndarray, turn) -> np.ndarray:
+    """`value`, once a stage's best play is seen to leave it with some chance: one more
+    unit for returning adds less than one to the turn (the chance of returning is below
+    1); else refused in one line (its game need not end)."""
+    rise = turn(value + 1.0) - value
+    stuck = rise >= 1.0 - 1e-9
+    if stuck.any():
+        raise IncompleteRules(
+            f"stage {codes[np.argmax(stuck)]}: its best play returns to its start for "
+            "certain (the game need not end)"
+        )
+    return value
+
+
+def _fixed_point(codes: np.ndarray, first: np.ndarray, turn) -> np.ndarray:
+    """The values x of stages whose exits may return to themselves (a bust): x = turn(x),
+    `turn` the stages' turn given the value of returning, `first` its value at 0. The
+    turn's value is convex in x, with slope the chance of returning under the best play,
+    below 1: secant steps on turn(x) - x reach its root, where a plain iteration would
+    creep at the rate of that chance; to the floats' rounding (a residual of 16 units
+    in the last place)."""
+    x0, g0 = np.zeros_like(first), first
+    x = first.copy()
+    for _ in range(SETTLE_STEPS):
+        y = turn(x)
+        g = y - x
+        if np.all(np.abs(g) <= 16 * np.finfo(float).eps * np.maximum(1.0, np.abs(y))):
+            return _ending(codes, y, turn)
+        dx, dg = x - x0, g - g0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.where((dx != 0) & (dg < 0) & (dg > -np.inf), -g * dx / dg, g)
+        x0, g0 = x, g
+        x = np.where(np.isfinite(step), x + step, y)
+    b = int(np.argmax(np.abs(g)))
+    raise IncompleteRules(
+        f"stage {codes[b]}: its value did not settle in {SETTLE_STEPS} steps (does its turn "
+        "return to its start for ever, at no cost?)"
+    )
+
+
+#: A batch: its stages' codes, their block and lane, the blocks' exit values (blocks x
+#: slots x BLOCK lanes), and where a stage returns to itself, its exit values again for
+#: a value of that return (else None).
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Callable | None]
 
 
 def _by_stages(
@@ -175,10 +228,19 @@ def _by_stages(
         exits = room[: blocks * t.slots * BLOCK].reshape(blocks, t.slots, BLOCK)
         exits[-1] = 0.0  # (the lanes past the last stage)
         bad = np.zeros(len(codes), dtype=np.int64)
-        _stage_exits(points, nxt, values, solved, sign, exits, bad)
+        loops = np.zeros(len(codes), dtype=np.bool_)
+        guess = np.zeros(len(codes))
+        _stage_exits(codes, points, nxt, values, solved, sign, guess, exits, bad, loops)
         _refuse_bad(codes, bad, st.options)
         at = np.arange(len(codes))
-        yield codes, at // BLOCK, at % BLOCK, exits
+
+        def again(guess: np.ndarray, points=points, nxt=nxt, codes=codes, exits=exits):
+            """The exits again, a return to its own stage worth `guess` (a stage's)."""
+            bad, loops = np.zeros(len(codes), dtype=np.int64), np.zeros(len(codes), np.bool_)
+            _stage_exits(codes, points, nxt, values, solved, sign, guess, exits, bad, loops)
+            return exits
+
+        yield codes, at // BLOCK, at % BLOCK, exits, again if loops.any() else None
 
 
 def _by_groups(
@@ -210,7 +272,7 @@ def _by_groups(
                 mine = row == b - lo
                 given = exits[b - lo][:, lane[mine]]
                 _held_to_exits(st, codes[mine], given, sign, values, solved)
-        yield codes, row, lane, exits
+        yield codes, row, lane, exits, None
 
 
 def _exit_arrays(st: Stages, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -237,8 +299,15 @@ def _held_to_exits(
     blocks = (len(codes) + BLOCK - 1) // BLOCK
     exits = np.zeros((blocks, st.template.slots, BLOCK))
     bad = np.zeros(len(codes), dtype=np.int64)
-    _stage_exits(points, nxt, values, solved, sign, exits, bad)
+    loops = np.zeros(len(codes), dtype=np.bool_)
+    guess = np.full(len(codes), np.nan)  # (a group's stages may not return to themselves)
+    _stage_exits(codes, points, nxt, values, solved, sign, guess, exits, bad, loops)
     _refuse_bad(codes, bad, st.options)
+    if loops.any():
+        raise IncompleteRules(
+            f"stage {codes[np.argmax(loops)]} returns to itself: a game whose compiled exit "
+            "values give a group's stages at once may not (its exit rule alone may)"
+        )
     at = np.arange(len(codes))
     want = exits[at // BLOCK, :, at % BLOCK].T
     off = ~np.isclose(given, want, rtol=1e-12, atol=1e-9)
@@ -328,11 +397,12 @@ def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
 
 
 @njit(cache=True, parallel=True)
-def _stage_exits(points, nxt, values, solved, sign, exits, bad):
-    """exits[b // BLOCK, s, b % BLOCK]: the best option of stage b at each exit slot s
-    (its points times `sign` plus its stage's value). bad[b] is set, at the first fault,
-    to 1 + slot * options + option (an exit to a stage not yet solved) or -1 - slot (a
-    slot with no option)."""
+def _stage_exits(codes, points, nxt, values, solved, sign, guess, exits, bad, loops):
+    """exits[b // BLOCK, s, b % BLOCK]: the best option of stage codes[b] at each exit
+    slot s (its points times `sign` plus its stage's value; a return to codes[b] itself
+    worth guess[b], and loops[b] set). bad[b] is set, at the first fault, to 1 + slot *
+    options + option (an exit to a stage not yet solved) or -1 - slot (a slot with no
+    option)."""
     slots, options = points.shape[1], points.shape[2]
     for b in prange(points.shape[0]):
         for s in range(slots):
@@ -342,7 +412,10 @@ def _stage_exits(points, nxt, values, solved, sign, exits, bad):
                 if to == NONE:
                     continue
                 v = sign * points[b, s, o]
-                if to >= 0:
+                if to == codes[b]:
+                    loops[b] = True
+                    v += guess[b]
+                elif to >= 0:
                     if to >= len(values) or not solved[to]:
                         if bad[b] == 0:
                             bad[b] = 1 + s * options + o

@@ -377,3 +377,29 @@ def test_compiled_exit_values_that_disagree_with_the_exit_rule_are_refused():
 
     with pytest.raises(IncompleteRules, match=r"stage \d+: exit slot 9 has no option"):
         _stage_values(dataclasses.replace(st, exit_values=no_option))
+
+
+def test_a_stage_whose_best_play_never_leaves_it_is_refused():
+    """A staged game whose one exit returns to its own stage, at no cost: the fixed point
+    is any number, and the game need not end: refused in one line naming the stage."""
+    from perfectplay.errors import IncompleteRules
+    from perfectplay.markov.stage_model import DECISION, Stages, Template
+
+    turn = Template(
+        kind=np.array([DECISION]),
+        start=np.array([0, 1]),
+        target=np.array([1]),
+        weight=np.ones(1, dtype=np.int64),
+        points=np.zeros(1),
+        slots=1,
+    )
+    st = Stages(
+        count=1,
+        layers=(np.array([0]),),
+        start=0,
+        template=turn,
+        options=1,
+        exits=lambda s: (np.zeros((len(s), 1, 1)), s[:, None, None].copy()),
+    )
+    with pytest.raises(IncompleteRules, match="stage 0: its best play returns to its start"):
+        _stage_values(st)

@@ -14,7 +14,8 @@ in blocks of BLOCK stages side by side (a group's lanes, when the game declares 
 and their compiled exit-value rule, else any stages of the layer), blocks in parallel,
 in one compiled kernel. It keeps one float per stage (8 bytes; 8 MiB for Yahtzee's 1M)
 and nothing else. Values are floats, "optimal to tolerance" (their rounding only): exact
-fractions of this size are out of reach.
+fractions of this size are out of reach. The final score's whole distribution under the
+strategy then follows from the values (``markov.stage_distribution``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..errors import IncompleteRules, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, Solution
+from .stage_distribution import stage_distribution
 from .stage_model import CHANCE, NONE, Stages
 
 #: Stages of a game without groups whose exit arrays are asked for at once (B x slots x
@@ -104,6 +106,9 @@ def solve_stages(
         progress.update(done)
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
+    seconds = time.perf_counter() - t0
+    strategy = StageValues(sign * values, solved, st.width)
+    distribution = stage_distribution(game, strategy.values, solved, progress)
     return Solution(
         game=game.name,
         params=game.params,
@@ -112,12 +117,14 @@ def solve_stages(
         exact=False,
         proven=False,
         status=CONVERGED,
-        strategy=StageValues(sign * values, solved, st.width),
+        strategy=strategy,
         stats={
             "stages": done,
             "template_nodes": st.template.nodes,
-            "seconds": round(time.perf_counter() - t0, 4),
+            "seconds": round(seconds, 4),
+            "distribution_seconds": round(time.perf_counter() - t0 - seconds, 4),
         },
+        distribution=distribution,
     )
 
 

@@ -126,11 +126,12 @@ def stage_distribution(
     progress = progress or Silent()
     st = game.stages()
     turn = _Turn(st, 1.0 if game.pays else -1.0, values, solved)
-    # the stages still to play, each over its own scores: code (END last: count), lowest
-    # score, where its chances start in `data` (and one offset past the last)
-    codes = np.array([st.start, st.count], dtype=np.int64)
-    low = np.array([0, 0], dtype=np.int64)
-    offset = np.array([0, 1, 1], dtype=np.int64)
+    # the stages still to play (and the game's end, once reached: code count), each over
+    # its own scores: code, lowest score, where its chances start in `data` (and one
+    # offset past the last)
+    codes = np.array([st.start], dtype=np.int64)
+    low = np.array([0], dtype=np.int64)
+    offset = np.array([0, 1], dtype=np.int64)
     data = np.ones(1)
     progress.stage("score distribution", total=len(st.layers), unit="layers")
     for done, layer in enumerate(reversed(st.layers)):
@@ -138,9 +139,10 @@ def stage_distribution(
         if len(mine):
             codes, low, offset, data = _play_layer(turn, mine, codes, low, offset, data)
         progress.update(done + 1)
-    if len(codes) != 1:
+    left = codes[codes != st.count]
+    if len(left):
         raise Unsupported(
-            f"{game.name}: stage {int(codes[0])} is reached but in no layer played after "
+            f"{game.name}: stage {int(left[0])} is reached but in no layer played after "
             "the stages leading to it"
         )
     return ScoreDistribution(int(low[0]), data.copy())

@@ -281,6 +281,7 @@ def solve(
         store=store_path,
         no_store=no_store,
         cluster=cluster,
+        written=bool(as_json or out or plot),
     )
     engine = engine_of(g)
     engine.check(g, args)
@@ -615,6 +616,8 @@ def _print_summary(game, solution, out, plot) -> None:
     if solution.exact:
         table.add_row("exact", _exact_text(solution.value))
     table.add_row("status", solution.status)
+    if solution.distribution is not None:
+        table.add_row("score", "\n".join(solution.distribution.summary(game.cost_unit)[:2]))
     if solution.wins is not None:
         table.add_row(
             "wins",
@@ -639,7 +642,10 @@ def _print_summary(game, solution, out, plot) -> None:
         )
     if "cluster" in solution.stats:
         table.add_row("cluster", solution.stats["cluster"])
-    for key in ("states", "stages", "choices", "sweeps", "exact_rounds", "nodes", "seconds"):
+    for key in (
+        "states", "stages", "choices", "sweeps", "exact_rounds", "nodes", "seconds",
+        "distribution_seconds",
+    ):  # fmt: skip
         if key in solution.stats:
             table.add_row(
                 key,

@@ -55,6 +55,9 @@ class SolveArgs:
     store: str | None = _flag("--store")
     no_store: bool = _flag("--no-store", False)
     cluster: str | None = _flag("--cluster")
+    #: The solution is written in full (--json, --out, --plot): what only a document or
+    #: a picture shows is made too (a staged game's score distribution).
+    written: bool = _flag("--json/--out/--plot", False)
 
     def without_names(self) -> tuple[str, ...]:
         """The speed-ups named by ``--without`` (comma-separated; blanks ignored)."""

@@ -1,8 +1,10 @@
 """Pictures of a solution (matplotlib, an optional extra: pip install 'perfectplay[plot]').
 
-Deduction games: the histogram of the number of guesses over all secrets. Markov games:
-the value (expected remaining cost) by state family, e.g. against the cards still face
-up: its mean, and the best and worst states of each family.
+Deduction games: the histogram of the number of guesses over all secrets. Games solved
+by stages (Yahtzee): the final score's distribution under the strategy and the chance of
+at least each score. Other Markov games: the value (expected remaining cost) by state
+family, e.g. against the cards still face up: its mean, and the best and worst states of
+each family.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def plot_solution(game, solution: Solution, path: str | os.PathLike) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     if solution.wins is not None:
         _wins(ax, game, solution)
+    elif solution.distribution is not None:
+        _scores(ax, game, solution)
     elif solution.histogram is not None:
         hist = solution.histogram
         xs = sorted(hist)
@@ -119,6 +123,24 @@ def _wins(ax, game, solution: Solution) -> None:
         f"{game}\nP(win within {solution.objective.horizon} guesses) = "
         f"{solution.wins:,}/{solution.secrets:,} = {solution.value_float:.6f}; "
         f"{solution.status}",
+        fontsize=10,
+    )
+
+
+def _scores(ax, game, solution: Solution) -> None:
+    """A game solved by stages: the chance of each final score under the strategy, and
+    (on the right) the chance of at least each score."""
+    d = solution.distribution
+    ax.bar(d.scores, d.probability, width=1.0, color="#4c72b0", label="chance of the score")
+    ax.set_xlabel(f"final score ({game.cost_unit})")
+    ax.set_ylabel("chance")
+    right = ax.twinx()
+    right.plot(d.scores, d.at_least(), color="#c44e52", label="chance of at least the score")
+    right.set_ylabel("chance of at least the score", color="#c44e52")
+    right.set_ylim(0, 1.02)
+    ax.set_xlim(d.quantile(0.0005) - 1, d.quantile(0.9995) + 1)
+    ax.set_title(
+        f"{game}: mean {d.mean:.4f}, standard deviation {d.std:.4f}; {solution.status}",
         fontsize=10,
     )
 

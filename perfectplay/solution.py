@@ -129,6 +129,9 @@ class Solution:
     histogram: dict[int, int] | None = None
     #: Item costs (probability-then-cost): the guesses' costs summed over the secrets.
     total_cost: int | None = None
+    #: Games solved by stages: the final score's distribution under the strategy
+    #: (``markov.stage_distribution.ScoreDistribution``), written as ``distribution``.
+    distribution: Any = None
 
     @property
     def value_float(self) -> float:
@@ -157,6 +160,8 @@ class Solution:
             )
         if self.histogram is not None:
             facts["histogram"] = {str(k): v for k, v in sorted(self.histogram.items())}
+        if self.distribution is not None:
+            facts["distribution"] = self.distribution.to_json()
         return facts
 
     def to_dict(self) -> dict[str, Any]:

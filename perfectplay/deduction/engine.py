@@ -47,6 +47,7 @@ class DeductionEngine(Engine):
             "store",
             "no_store",
             "cluster",
+            "written",  # (all a deduction solve gives is written anyway)
         }
     )
     play_flags = frozenset({"secret", "budget", "objective"})

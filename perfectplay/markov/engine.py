@@ -18,7 +18,7 @@ class MarkovEngine(Engine):
 
     kind = "markov"
     label = "Markov"
-    solve_flags = frozenset({"exact", "tol", "without"})
+    solve_flags = frozenset({"exact", "tol", "without", "written"})
     play_flags = frozenset({"enter_chance"})
 
     def solve(self, game: MarkovGame, objective: Objective, **options: Any) -> Solution:
@@ -34,6 +34,7 @@ class MarkovEngine(Engine):
         return {
             "note": note,
             "exact": args.exact,
+            "distribution": args.written,
             **({"tol": args.tol} if args.tol is not None else {}),
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }

@@ -95,6 +95,7 @@ def solve_markov(
     speedups: SpeedUps = SpeedUps(),
     note: Callable[[str], None] | None = None,
     graph: str | None = None,
+    distribution: bool = False,
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -111,6 +112,8 @@ def solve_markov(
     that gives the wrapper for it) or None: stored where it fits in the memory available,
     else recomputed where the game can be, else refused as too large. The solution's
     stats say which (``graph``).
+    `distribution`: a game solved by stages also gives its final score's distribution
+    (``stages.solve_stages``).
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -123,7 +126,7 @@ def solve_markov(
                 "(--without stages solves a small one as a graph, exactly)"
             )
 
-        return solve_stages(game, objective, progress)
+        return solve_stages(game, objective, progress, distribution)
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")

@@ -7,6 +7,10 @@ summarises the stages, and ``verify`` recomputes every stage from its successors
 values with the solver's own kernel (``stages.stage_batches``), in about the solve's
 memory (one float a stage code, plus the file's columns).
 
+A solution document of a staged game also carries the final score's distribution under
+the strategy (``distribution``: ``stage_distribution.ScoreDistribution.to_json``); show
+prints its summary, verify holds its chances to a sum of one and its mean to the value.
+
     kind       "markov-stages"
     stages     how many stages it lists
     encoding   "stages-npz-base64": numpy's compressed .npz of code int64[S] (stage
@@ -27,12 +31,17 @@ from ..errors import BadFile
 from ..solution import format_value
 from ..strategy import BadPath, Decision, Strategy, View
 from ..verdict import Verdict, as_fraction, close, settle_optimality, short
+from .stage_distribution import ScoreDistribution
 from .stage_model import CHANCE, NONE, Stages, game_over
 from .stages import FORMAT, KIND, stage_batches
 from . import contract
 
 #: Recorded and recomputed values agree within this, relative (float sums in another order).
 TOLERANCE = 1e-9
+#: A score distribution's chances sum to one within this; its mean is the value within
+#: MEAN_TOLERANCE (relative).
+SUM_TOLERANCE = 1e-12
+MEAN_TOLERANCE = 1e-9
 
 
 def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
@@ -74,6 +83,30 @@ def decode_stages(strategy: Any, st: Stages) -> tuple[np.ndarray, np.ndarray]:
     return table, listed
 
 
+def read_distribution(document: dict[str, Any]) -> ScoreDistribution | None:
+    """The final score's distribution a document carries (``distribution``), or None;
+    BadFile (one line) when it is there but not a mapping of whole scores to chances."""
+    data = document.get("distribution")
+    if data is None:
+        return None
+    try:
+        return ScoreDistribution.from_json(data)
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
+        raise BadFile(
+            "the distribution is not a mapping of whole scores to chances (probability)"
+        ) from None
+
+
+def check_distribution(distribution: ScoreDistribution, value: float) -> None:
+    """BadFile (one line) unless `distribution`'s chances are between 0 and 1, sum to one
+    (within SUM_TOLERANCE) and its mean is `value` (within MEAN_TOLERANCE, relative)."""
+    p = distribution.probability
+    if not np.isfinite(p).all() or (p < 0).any() or abs(p.sum() - 1) > SUM_TOLERANCE:
+        raise BadFile(f"the distribution's chances sum to {p.sum()!r}, not one")
+    if abs(distribution.mean - value) > MEAN_TOLERANCE * max(1.0, abs(value)):
+        raise BadFile(f"the distribution's mean {distribution.mean!r} is not the value {value!r}")
+
+
 #: Stages whose turn a strategy keeps worked out (``StagedStrategy.turn``).
 TURNS_KEPT = 1024
 
@@ -91,6 +124,7 @@ class StagedStrategy(Strategy):
         if self.stages is None:
             raise BadFile(f"{game.name} is not solved by stages")
         self.values, self.listed = decode_stages(document["strategy"], self.stages)
+        self.distribution = read_distribution(document)
         # turns kept: a review of a whole game values the next stage of every box it
         # could have filled (about 120 turns for a game of Yatzy; 64 kept thrashed: a
         # Yahtzee game's review took 0.35 s, now 0.017 s, 2026-11-27); 1,024 turns of
@@ -170,6 +204,12 @@ class StagedStrategy(Strategy):
             f"stored values agree to {worst:.1e}",
             f"its {game.measure.expected}, recomputed: {value:.9f} (optimal to tolerance)",
         ]
+        if self.distribution is not None:
+            check_distribution(self.distribution, value)
+            verdict.lines.append(
+                f"its score distribution sums to one and its mean is the value (within "
+                f"{MEAN_TOLERANCE:g})"
+            )
         verdict.data.update(
             {"stages": int(done.sum()), "value": format_value(value), "max_error": worst}
         )
@@ -183,6 +223,10 @@ class StagedStrategy(Strategy):
         st = self.stages
         unit = self.game.measure.unit
         tree.add(f"start stage {st.start}: {self.values[st.start]:.9f} {unit} expected")
+        if self.distribution is not None:
+            branch = tree.add("the final score's distribution under this strategy")
+            for line in self.distribution.summary(unit):
+                branch.add(line)
         for i, layer in enumerate(st.layers[::-1][: max(depth, 1) * 4]):
             v = self.values[layer]
             tree.add(

@@ -14,7 +14,8 @@ in blocks of BLOCK stages side by side (a group's lanes, when the game declares 
 and their compiled exit-value rule, else any stages of the layer), blocks in parallel,
 in one compiled kernel. It keeps one float per stage (8 bytes; 8 MiB for Yahtzee's 1M)
 and nothing else. Values are floats, "optimal to tolerance" (their rounding only): exact
-fractions of this size are out of reach.
+fractions of this size are out of reach. The final score's whole distribution under the
+strategy then follows from the values (``markov.stage_distribution``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..errors import IncompleteRules, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, Solution
+from .stage_distribution import stage_distribution
 from .stage_model import CHANCE, NONE, Stages
 
 #: Stages of a game without groups whose exit arrays are asked for at once (B x slots x
@@ -82,9 +84,15 @@ def encode_stages(codes: np.ndarray, values: np.ndarray) -> dict[str, Any]:
 
 
 def solve_stages(
-    game, objective: Objective = Objective(), progress: Silent | None = None
+    game,
+    objective: Objective = Objective(),
+    progress: Silent | None = None,
+    distribution: bool = False,
 ) -> Solution:
-    """Solve a staged `game` (``game.stages()`` is not None) for the expected objective."""
+    """Solve a staged `game` (``game.stages()`` is not None) for the expected objective;
+    with `distribution`, also the final score's distribution under the strategy
+    (``stage_distribution``: a forward pass over the stages, several times the solve's
+    time, made where it is written: ``solve --json``, ``--out``, ``--plot``)."""
     if objective.name != "expected":
         raise Unsupported(
             f"{game.name} is solved by stages, for the expected objective only "
@@ -104,8 +112,11 @@ def solve_stages(
         progress.update(done)
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
+    seconds = time.perf_counter() - t0
     if sign < 0:  # (the game's own terms, in place: Yatzy's 33 MB neither copied nor touched)
         np.negative(values, out=values)
+    strategy = StageValues(values, solved, st.width)
+    chances = stage_distribution(game, values, solved, progress) if distribution else None
     return Solution(
         game=game.name,
         params=game.params,
@@ -114,12 +125,18 @@ def solve_stages(
         exact=False,
         proven=False,
         status=CONVERGED,
-        strategy=StageValues(values, solved, st.width),
+        strategy=strategy,
         stats={
             "stages": done,
             "template_nodes": st.template.nodes,
-            "seconds": round(time.perf_counter() - t0, 4),
+            "seconds": round(seconds, 4),
+            **(
+                {"distribution_seconds": round(time.perf_counter() - t0 - seconds, 4)}
+                if distribution
+                else {}
+            ),
         },
+        distribution=chances,
     )
 
 

@@ -66,6 +66,8 @@ def _value(out: str) -> str:
         return f"{json.loads(out)['value_float']:.10f}"
     if "start value" in out:  # the anchor's
         return out.split("start value (f32) = ")[1].split()[0]
+    if "│ value" in out:  # perfectplay's summary table
+        return out.split("│ value")[1].split("│")[1].strip()
     return out.split(": ")[1].split()[0]
 
 
@@ -111,7 +113,8 @@ def versus(anchor: str, runs: int) -> None:
     """``perfectplay solve yatzy`` against the anchor, alternating, CPU seconds compared."""
     threads = len(os.sched_getaffinity(0))  # numba's threads (not imported here: a child
     # forked from a process that imported it would count its memory before its exec)
-    ours = commands("yatzy")["perfectplay solve yatzy"]
+    ours = [sys.executable, "-m", "perfectplay", "solve", "yatzy", "--quiet"]  # (--json would
+    # add the score distribution's forward pass: what the anchor's table solve does not do)
     floor = [sys.executable, "-m", "perfectplay", "solve", "dice-cards", "n=2", "--quiet", "--json"]
     env = {**os.environ, "THREADS": str(threads)}
     print(f"load average before: {os.getloadavg()[0]:.2f}; threads {threads}")

@@ -320,6 +320,10 @@ class Yahtzee(MarkovGame):
         """The boxes filled at `state`."""
         return bin(state // self.stages().width >> SHIFT).count("1")
 
+    def turn(self, state: int, paid: int) -> int:
+        """The turn: the boxes filled, plus one (13 is Yahtzee's last)."""
+        return self.state_family(state) + 1
+
     def describe_state(self, state: int) -> str:
         st = self.stages()
         if state == game_over(st):

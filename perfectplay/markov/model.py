@@ -185,3 +185,10 @@ class MarkovGame(Game):
     def state_family(self, state: int) -> int:
         """A small integer grouping states for plots (e.g. cards still face up)."""
         return 0
+
+    def turn(self, state: int, paid: int) -> int | None:
+        """The turn a decision at `state` belongs to, as the game's players number their
+        turns (Yahtzee: the boxes filled, plus one), `paid` being what the game paid (or
+        scored) before it; None where the game numbers no turns (a review then numbers
+        its decisions one by one)."""
+        return None

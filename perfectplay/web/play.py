@@ -513,10 +513,11 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
                 )
                 moves = moves[:played]
             break
-        log.append(
-            f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
-            f"{game.describe_choice(state, k, c)}"
-        )
+        said = f"{game.describe_state(state)}: {game.describe_outcome(state, k)}"
+        if len(legal) > 1:  # (chance alone, a roll, is said without a choice)
+            log.append(f"{said} -> {game.describe_choice(state, k, c)}")
+        elif len(ks) > 1:
+            log.append(said)
         steps.append((state, k, c))
         paid += int(cost[c])
         state = int(exp.next[0, k, c])

@@ -474,7 +474,7 @@ def _review(page: str) -> tuple[float, float, float, int]:
     loss = float(re.search(r'id="total-loss">([^<]*)<', page).group(1))
     luck = float(re.search(r'id="total-luck">([^<]*)<', page).group(1))
     accounted, paid = re.search(
-        r": ([\d.]+), what was paid \((\d+)\)", _said(page, "review-sum")
+        r"(?:=|:) ([\d.]+)(?::|,) what was (?:paid|scored) \((\d+)\)", _said(page, "review-sum")
     ).groups()
     return loss, luck, float(accounted), int(paid)
 
@@ -753,3 +753,64 @@ def test_a_staged_game_is_played_on_its_board_and_explored_to_the_end(client):
     assert down is not None
     level = client.get(where + "/explore" + html.unescape(down.group(1)))
     assert level.status_code == 200 and "points" in level.text
+
+
+def _play_board(client, url: str, astray: set[int]) -> str:
+    """The board's last page once the game is played from `url` by clicks: the last
+    choice listed at the decisions numbered in `astray` (from 0), the optimal elsewhere."""
+    page, turn = "", 0
+    for _ in range(300):
+        page = client.get(url).text
+        choices = re.findall(r'<li class="option( chosen)?"><a href="([^"]+)"', page)
+        if not choices and 'id="waiting"' in page:
+            time.sleep(0.2)
+            continue
+        if not choices:
+            return page
+        url = html.unescape(choices[-1][1] if turn in astray else next(h for c, h in choices if c))
+        turn += 1
+    raise AssertionError("the game did not end")
+
+
+def _rows(page: str) -> list[list[str]]:
+    """The review table's rows (the header and the totals left out), cell by cell."""
+    table = re.search(r'<table class="review-table" id="review-table">(.*?)</table>', page, re.S)
+    rows = re.findall(r"<tr(?: class=\"lossy\")?>(.*?)</tr>", table.group(1), re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S) for row in rows]
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in row] for row in cells[1:]]
+
+
+def test_a_yahtzee_review_has_a_row_per_decision_numbered_by_turn_and_adds_up_the_score(client):
+    """Two boxes of Yahtzee, some choices not the optimal: the rolls are luck, not moves
+    (no "rolled ... -> keep all five" row), each decision a row numbered by its turn (1
+    or 2, never the step), no "-0.0000", and the sum's signs those of a score: the
+    start, less the loss, plus the luck, is what was scored."""
+    page = _play_board(client, "/play/yahtzee?card=4160&seed=3", astray={1, 3})
+    assert _said(page, "finished").startswith("finished with ")
+    rows = _rows(page)
+    assert rows and all(len(r) == 6 for r in rows)
+    assert {r[0] for r in rows} == {"1", "2"}, rows  # the turns, as Yahtzee numbers them
+    assert all(r[1].startswith(("roll ", "final roll")) for r in rows), rows
+    assert not any("keep all five" in r[2] or "rolled" in r[1] for r in rows), rows
+    assert "-0.0000" not in page
+    assert all(r[4] == "+0.0000" for r in rows if r[3] == "the move played")
+    loss, luck, accounted, scored = _review(page)
+    assert loss > 0 and abs(accounted - scored) < 1e-6
+    said = _said(page, "review-sum")
+    assert f"− the moves' loss {loss:.4f}" in said, said
+    assert ("+ the luck" if luck >= 0 else "− the bad luck") in said, said
+    assert f"what was scored ({scored})" in said
+
+
+def test_a_tricky_trios_review_numbers_its_rows_by_round(client):
+    """Tricky Trios: the flips reviewed, the draws luck; each row numbered by its round
+    (never past the rounds paid, where numbering the steps went far past them)."""
+    page = _play_board(client, "/play/tricky-trios?n=3&seed=4", astray={0})
+    paid = int(re.search(r"finished in (\d+) rounds?", _said(page, "finished")).group(1))
+    rows = _rows(page)
+    turns = [int(r[0]) for r in rows]
+    assert turns == sorted(turns) and 1 <= turns[0] < turns[-1] <= paid, rows
+    assert not any(r[2] == "reveal" for r in rows), rows  # (a draw is chance: no row)
+    loss, luck, accounted, paid_said = _review(page)
+    assert paid_said == paid and abs(accounted - paid) < 1e-6
+    assert f"+ the moves' loss {loss:.4f}" in _said(page, "review-sum")

@@ -26,6 +26,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
 from ..errors import BadRules, PerfectplayError
+from ..kept import kept_path
 from ..objectives import WITHIN, Objective
 from .render import templates
 from ..play.deduction_play import GOALS
@@ -457,8 +458,9 @@ def _solved_strategy(request: Request, game, objective):
         time.sleep(0.05)
         job.poll()
     if job.state == "running":
+        kept = kept_path(game, objective) is not None
         return None, templates.TemplateResponse(
-            request, "play_wait.html", {"game": game, "job": job, "why": ""}
+            request, "play_wait.html", {"game": game, "job": job, "why": "", "kept": kept}
         )
     if job.state != "done":
         failed = BadRules if job.rules_broken else PerfectplayError

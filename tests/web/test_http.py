@@ -814,3 +814,24 @@ def test_a_tricky_trios_review_numbers_its_rows_by_round(client):
     loss, luck, accounted, paid_said = _review(page)
     assert paid_said == paid and abs(accounted - paid) < 1e-6
     assert f"+ the moves' loss {loss:.4f}" in _said(page, "review-sum")
+
+
+def test_a_staged_games_board_is_played_at_once_by_a_server_started_again():
+    """Yahtzee solved by one server is kept (``perfectplay.kept``): a server started
+    again shows its board at the first visit, with no solve of its own."""
+    from starlette.testclient import TestClient
+
+    from perfectplay.web.jobs import Jobs
+
+    url = "/play/yahtzee?card=4161&seed=5"
+    first = Jobs()
+    with TestClient(create_app(first)) as one:
+        for _ in range(300):
+            if 'id="choices"' in one.get(url).text:
+                break
+            time.sleep(0.2)
+    again = Jobs()
+    with TestClient(create_app(again)) as two:
+        page = two.get(url).text
+        assert [job.process for job in again._jobs.values()] == [None]  # (read, not solved)
+    assert 'id="choices"' in page and 'id="waiting"' not in page

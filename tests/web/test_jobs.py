@@ -93,3 +93,13 @@ def _ended_thread():
     thread.start()
     thread.join()
     return thread
+
+
+def test_a_running_solve_says_how_long_it_has_left_at_its_pace_so_far():
+    job = jobs_module.Job("1", "yatzy", "expected", None, exact=False)
+    assert job.left is None  # (no count of its work yet)
+    job.progress = jobs_module.Progress("solving stages", 250, 1000, "stages")
+    job.seconds = 5.0
+    assert job.left == 15.0  # a quarter done in 5 s: 15 s more
+    job.state = "done"
+    assert job.left is None

@@ -30,7 +30,7 @@ from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..objectives import WITHIN, Objective, objective_for
 from ..threading_layer import fork_is_safe
-from .book import opening_at
+from ..book import opening_at
 from .console import COMMANDS_HELP, Console, Undo
 
 #: What the advice aims at, in plain words, by objective.

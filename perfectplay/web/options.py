@@ -24,7 +24,7 @@ import numpy as np
 from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..objectives import Objective
-from ..play.book import proven_opening
+from ..book import proven_opening
 from ..play.deduction_play import consistent_secrets
 from ..solution import format_value
 

@@ -179,8 +179,20 @@ def advise(
     if budget is None:
         *_, last = stages(game, position, aim)
         return last
+    quick = next(stages(game, position, aim, exact=False))  # (the tables built here)
+    if quick.final or budget <= 0:
+        return quick
+    _load_kernels(game, aim)  # here, so that the worker starts with them loaded
     found = _within(budget, game, position, aim)
-    return found if found is not None else next(stages(game, position, aim, exact=False))
+    return found if found is not None else quick
+
+
+def _load_kernels(game, objective: Objective) -> None:
+    """Load the search's compiled cores the exact stage uses for `objective`."""
+    engine = engine_of(game)
+    cores = {"expected": ("expected",), "worst": ("worst",), "probability": ("losses",)}
+    for core in cores.get(objective.name, ("expected", "losses")):
+        engine.load_kernels(game, f"{core}-determine" if objective.determine else core)
 
 
 def stages(game: Game, history, objective: Objective, exact: bool = True) -> Iterator[Advice]:

@@ -25,7 +25,7 @@ from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..objectives import Objective
 from ..book import proven_opening
-from ..play.deduction_play import consistent_secrets
+from ..advice import consistent_secrets
 from ..solution import format_value
 
 #: Options listed at a turn.

@@ -44,12 +44,12 @@ from typing import Any
 from ..errors import BadRules, IncompleteRules, PerfectplayError
 from ..kept import keep_document, kept_path, kept_strategy
 from ..objectives import Objective
-from ..play.deduction_play import Suggestion
+from ..advice import Advice
 from ..progress import Silent
 
 #: Solves running at once; more are refused until one ends.
 SOLVES_AT_ONCE = 1
-#: Suggestions computed at once; a board that finds them all taken answers without one.
+#: Advices computed at once; a board that finds them all taken answers without one.
 ADVICE_AT_ONCE = 2
 #: Heuristic-only suggestions computed at once, for boards that find the places above taken.
 HEURISTICS_AT_ONCE = 3
@@ -69,7 +69,7 @@ REVIEWS_AT_ONCE = 1
 REVIEW_WORK = 20.0
 #: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
 HEURISTIC_GRACE = 0.5
-#: Suggestions kept, by game and position (a position seen again answers at once).
+#: Advices kept, by game and position (a position seen again answers at once).
 ADVICE_KEPT = 512
 
 
@@ -316,14 +316,14 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
     `optimal`) the optimal one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
-    from ..play.deduction_play import advice_at
+    from ..advice import stages, whole_objective
 
     _die_with_server(server)
     try:
         game = load_game(spec)
         history = engine_of(game).parse_position(game, moves)
-        for suggestion in advice_at(game, history, objective):
-            send.send(suggestion)
+        for advice in stages(game, history, whole_objective(game, objective)):
+            send.send(advice)
             if not optimal:
                 break
     except (PerfectplayError, MemoryError):
@@ -389,7 +389,7 @@ class Jobs:
         self._lock = threading.Lock()
         self._advising = 0  # advice workers running (optimal searches)
         self._guessing = 0  # heuristic-only workers running
-        self._advice: OrderedDict[tuple, Suggestion] = OrderedDict()
+        self._advice: OrderedDict[tuple, Advice] = OrderedDict()
         self._pending: dict[tuple, threading.Event] = {}
         self._ranking = 0  # options workers running
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
@@ -499,9 +499,7 @@ class Jobs:
             return job
 
     # --- advice ---------------------------------------------------------------------
-    def advise(
-        self, spec: str, moves: str, objective: Objective, budget: float
-    ) -> Suggestion | None:
+    def advise(self, spec: str, moves: str, objective: Objective, budget: float) -> Advice | None:
         """The suggestion for `objective` at the position `moves` of the game `spec`: the
         optimal guess if found within `budget` seconds, else the heuristic's (the heuristic's alone
         when the places for advice are taken); None when the heuristics' places are taken
@@ -544,7 +542,7 @@ class Jobs:
 
     def _run_advice(
         self, spec: str, moves: str, objective: Objective, budget: float, optimal: bool
-    ) -> Suggestion | None:
+    ) -> Advice | None:
         return self._run_worker(
             _advise,
             (spec, moves, objective, optimal),

@@ -46,13 +46,6 @@ BOARD_MOVES = ("moves", "guess", "feedback")
 #: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
 #: `LISTED` are only counted).
 SHOWN, LISTED = 24, 6000
-#: What backs a suggestion, in plain words, by the advisor's name for it (the opening
-#: book's labels are sentences already: "proven optimal over all 12,972 openings, ...").
-SOURCES = {
-    "optimal": "proven optimal",
-    "most-parts": "rule of thumb: most parts, not proven best",
-    "best two-guess lookahead": "best found looking two guesses ahead, not proven",
-}
 #: What a deduction review counts, by objective (``Objective.ranked``).
 UNITS = {
     "expected": "expected guesses",
@@ -235,11 +228,8 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     suggestion = None
     if not solved and not over:
         advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
-        if advice is not None:
-            suggestion = {
-                "code": game.format_code(guesses[advice.guess]),
-                "source": SOURCES.get(advice.source, advice.source),
-            }
+        if advice is not None and advice.suggestion is not None:
+            suggestion = {"code": advice.suggestion.label, "source": advice.label}
     rows = [
         {
             "code": game.format_code(guesses[g]),

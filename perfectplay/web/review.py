@@ -179,7 +179,7 @@ def position_values(
     leaves V as it was; under a horizon it leaves the chance of the same position with
     one guess fewer. A position with no guess left within the horizon is lost: V is 0."""
     from ..engine import engine_of
-    from ..play.book import proven_opening
+    from ..book import proven_opening
 
     done, engine = len(history), engine_of(game)
     chance = objective.name in WITHIN

@@ -27,9 +27,10 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
             objective=args.objective,
         )
     elif game.kind == "markov":
-        from .markov_play import play_markov
+        from .markov_play import play_markov, read_position
 
+        start = None if args.position is None else read_position(game, console, args.position)
         strategy = strategy_for(game)  # (solved once, then kept: ``kept``)
-        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance)
+        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance, start=start)
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

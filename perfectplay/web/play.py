@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
+from ..advice import markov_advice
 from ..errors import BadRules, PerfectplayError
 from ..kept import kept_path
 from ..objectives import WITHIN, Objective
@@ -36,6 +37,7 @@ from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
 from ..markov import contract
+from ..strategy import Decision
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -517,10 +519,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     budget = None if horizon is None else game.measure.next_budget(horizon, paid)
     spent = horizon is not None and budget is None
     done = k is None or spent
-    view = branch = None
-    if not done:
-        view = strategy.explore(str(state) if horizon is None else f"{state}@{budget}")
-        branch = next(b for b in view.branches if b.number == k)
+    choices = None if done else _markov_choices(game, strategy, state, k, paid, budget)
     undo = ",".join(map(str, moves[: played - 1])) if played else None
     return templates.TemplateResponse(
         request,
@@ -528,7 +527,8 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         {
             "game": game,
             "state": game.describe_state(state),
-            "branch": branch,
+            "outcome": None if done else game.describe_outcome(state, k),
+            "choices": choices,
             "done": done,
             "spent": spent,
             "review": None if horizon is not None else markov_review(game, strategy, steps, state),
@@ -546,6 +546,42 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         },
         status_code=400 if message else 200,
     )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice on a Markov board: its label, its choice number, its value as shown (the
+    final total it is expected to bring; a budget's: as the explorer shows it), its loss
+    against the best (None: not known, under a budget) and whether it is the suggestion."""
+
+    label: str
+    action: int
+    value: str
+    loss: float | None
+    chosen: bool
+
+
+def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int | None):
+    """The choices after outcome `k` at `state`: for the expected objective, the advisor's
+    (``advice.markov_advice``: best first, the suggestion first), each with the final
+    total it is expected to bring (`paid` so far plus its value to come) and its loss;
+    under a budget, the explorer's (its values are the whole horizon's)."""
+    if budget is not None:
+        view = strategy.explore(f"{state}@{budget}")
+        branch = next(b for b in view.branches if b.number == k)
+        return [Choice(o.label, o.action, o.value, None, o.chosen) for o in branch.options]
+    measure = game.measure
+    options = markov_advice(game, Decision(state, k), strategy=strategy).options
+    return [
+        Choice(
+            o.label,
+            o.action,
+            f"{paid + o.value:.4f} {measure.unit}",
+            measure.regret(o.value, options[0].value) + 0.0,
+            i == 0,
+        )
+        for i, o in enumerate(options)
+    ]
 
 
 #: The board of each kind of game.

@@ -835,3 +835,29 @@ def test_a_staged_games_board_is_played_at_once_by_a_server_started_again():
         page = two.get(url).text
         assert [job.process for job in again._jobs.values()] == [None]  # (read, not solved)
     assert 'id="choices"' in page and 'id="waiting"' not in page
+
+
+def test_a_yahtzee_board_lists_its_choices_best_first_by_expected_final_score(client):
+    """Every keep of the roll, best first, each with the final score it is expected to
+    bring and its loss against the best (the order was the rules' own: the best at #3,
+    #4 or #9), and the same after a box is scored (the points scored included)."""
+    url = "/play/yahtzee?card=4160&seed=3"
+    for turn in range(4):
+        for _ in range(300):
+            page = client.get(url).text
+            if 'id="waiting"' not in page:
+                break
+            time.sleep(0.2)
+        rows = re.findall(
+            r'<li class="option( chosen)?"><a href="([^"]+)">[^<]*</a> <span class="cost">'
+            r"([\d.]+) points</span> (?:<strong>optimal</strong>|<span class=\"loss\">loss "
+            r"([\d.]+)</span>)",
+            page,
+        )
+        finals = [float(r[2]) for r in rows]
+        assert len(rows) > 1 and finals == sorted(finals, reverse=True), page
+        assert rows[0][0] and not any(r[0] for r in rows[1:])
+        assert all(abs(float(r[3]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
+        if turn == 3:  # (the first box is scored: its points count in the final score)
+            assert finals[0] > float(re.search(r'id="paid">(\d+)<', page).group(1)) > 0
+        url = html.unescape(rows[0][1])

@@ -404,6 +404,44 @@ class Yahtzee(MarkovGame):
         kept = NODES[target][1]
         return f"keep {_dice(kept)}" if sum(kept) else "roll all five again"
 
+    def dice_at(self, state: int) -> tuple[int, ...] | None:
+        """The five dice showing at `state` (counts per face): a roll's keep to choose or
+        the final roll's box; None between rolls (or once the card is full)."""
+        st = self.stages()
+        if state >= game_over(st):
+            return None
+        node = state % st.width
+        if node >= st.template.nodes:
+            return ROLLS[node - st.template.nodes]
+        j, dice, decides = NODES[node]
+        return dice if decides else None
+
+    def kept(self, state: int, c: int) -> tuple[int, ...] | None:
+        """The dice choice `c` keeps at a roll's decision `state` (counts per face), None
+        where `c` is no keep (a box)."""
+        st = self.stages()
+        if state % st.width >= st.template.nodes:
+            return None
+        target = int(self.expand(np.array([state], dtype=np.int64)).next[0, 0, c]) % st.width
+        return NODES[target][1] if target < st.template.nodes else ROLLS[target - st.template.nodes]
+
+    def box_score(self, state: int, c: int) -> int:
+        """What box `c` takes at the final roll of `state`: its points less the Yahtzee
+        bonus (100) and the upper bonus the last box may bring with them."""
+        st = self.stages()
+        stage, node = divmod(state, st.width)
+        exp = self.expand(np.array([state], dtype=np.int64))
+        points, last = int(exp.cost[0, 0, c]), int(exp.next[0, 0, c]) == game_over(st)
+        yb, roll = self.yahtzee_box, ROLLS[node - st.template.nodes]
+        if yb >= 0 and stage >> SHIFT >> yb & 1 and stage & 1 and max(roll) == DICE:
+            points -= 100
+        upper, box = (stage >> 1) & 63, self.boxes[c]
+        if last and box.face >= 0 and upper + points - self.upper_bonus >= UPPER_CAP:
+            points -= self.upper_bonus  # (with the bonus it reaches 63; without, never)
+        elif last and box.face < 0 and upper == UPPER_CAP:
+            points -= self.upper_bonus
+        return points
+
     def parse_position(self, text: str) -> tuple[int, int]:
         """A position written as the filled boxes with their scores, then the roll and
         its dice: ``aces 3, full house 25; roll 2: 1 3 3 5 6`` (an empty card: ``roll 1:

@@ -37,6 +37,7 @@ from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
 from ..markov import contract
+from ..play.scorecard import scorecard
 from ..strategy import Decision
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
@@ -483,6 +484,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         return waiting
     rng = random.Random(seed)
     state, paid, log, steps = contract.start(game), 0, [], []
+    card = scorecard(game)
     played = 0
     k = None
     while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
@@ -513,6 +515,8 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         elif len(ks) > 1:
             log.append(said)
         steps.append((state, k, c))
+        if card is not None:
+            card.note(state, c, int(cost[c]))
         paid += int(cost[c])
         state = int(exp.next[0, k, c])
         k = None
@@ -534,6 +538,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "review": None if horizon is not None else markov_review(game, strategy, steps, state),
             "horizon": horizon,
             "board": draw(game, state, None if spent else k),
+            "card": card,
             "paid": paid,
             "log": log[-12:],
             "value": strategy.value(contract.start(game)),

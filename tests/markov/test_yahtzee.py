@@ -374,3 +374,18 @@ def test_play_reads_a_typed_position_and_refuses_bad_ones_in_one_line():
         res = perfectplay("play", "yahtzee", "card=4160", "--position", position)
         assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
         assert said in res.stderr, res.stderr
+
+
+def test_a_box_takes_its_score_without_the_bonuses_paid_with_it():
+    """The last box, chance, after a full upper card (63) and a Yahtzee of 50: the move
+    pays 30 + 100 (an extra Yahtzee) + 35 (the upper bonus, paid with the last box); the
+    box itself holds 30."""
+    game = load_game("yahtzee")
+    card = "aces 3, twos 6, threes 9, fours 12, fives 15, sixes 18, three of a kind 20, "
+    card += "four of a kind 0, full house 25, small straight 30, large straight 40, yahtzee 50"
+    state, scored = game.parse_position(card + "; roll 3: 6 6 6 6 6")
+    assert scored == 228
+    chance = [b.name for b in game.boxes].index("chance")
+    assert int(game.expand(np.array([state])).cost[0, 0, chance]) == 30 + 100 + 35
+    assert game.box_score(state, chance) == 30
+    assert game.dice_at(state) == (0, 0, 0, 0, 0, 5) and game.kept(state, chance) is None

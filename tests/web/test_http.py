@@ -856,8 +856,32 @@ def test_a_yahtzee_board_lists_its_choices_best_first_by_expected_final_score(cl
         )
         finals = [float(r[2]) for r in rows]
         assert len(rows) > 1 and finals == sorted(finals, reverse=True), page
+        assert page.count('class="die"') == 5  # (the five dice drawn)
         assert rows[0][0] and not any(r[0] for r in rows[1:])
         assert all(abs(float(r[3]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
         if turn == 3:  # (the first box is scored: its points count in the final score)
             assert finals[0] > float(re.search(r'id="paid">(\d+)<', page).group(1)) > 0
         url = html.unescape(rows[0][1])
+
+
+def test_a_yahtzee_board_keeps_the_score_card_with_its_upper_total_and_bonus(client):
+    """Aces, three of a kind and chance played to the end: the card shows each box's
+    score, the upper total and what the bonus still needs, and the total scored."""
+    page = _play_board(client, "/play/yahtzee?card=4161&seed=7", astray=set())
+    card = re.search(r'<table class="scorecard" id="scorecard">(.*?)</table>', page, re.S).group(1)
+    cells = dict(re.findall(r"<th>([^<]+)</th><td[^>]*>([^<]*)</td>", card))
+    assert set(cells) == {
+        "aces",
+        "upper total",
+        "bonus (35 at 63)",
+        "three of a kind",
+        "chance",
+        "total",
+    }
+    aces = int(cells["aces"])
+    assert int(cells["upper total"]) == aces and cells["bonus (35 at 63)"] == f"{63 - aces} to go"
+    scored = int(re.search(r"finished with (\d+) points", _said(page, "finished")).group(1))
+    assert (
+        int(cells["total"]) == scored == aces + int(cells["three of a kind"]) + int(cells["chance"])
+    )
+    assert page.count('class="die"') == 0  # (the game over: no dice showing)

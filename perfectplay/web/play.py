@@ -564,6 +564,9 @@ class Choice:
     value: str
     loss: float | None
     chosen: bool
+    #: The dice a keep keeps, faces in increasing order ("3 3 5"; "" none), for the
+    #: board's dice kept by clicks (``static/dice.js``); None: no keep.
+    keep: str | None = None
 
 
 def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int | None):
@@ -584,9 +587,16 @@ def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int |
             f"{paid + o.value:.4f} {measure.unit}",
             measure.regret(o.value, options[0].value) + 0.0,
             i == 0,
+            _keep(game, state, o.action),
         )
         for i, o in enumerate(options)
     ]
+
+
+def _keep(game, state: int, c: int) -> str | None:
+    """The faces choice `c` keeps at `state` ("3 3 5"), for a game of dice; else None."""
+    kept = game.kept(state, c) if hasattr(game, "kept") else None
+    return None if kept is None else " ".join(str(f + 1) for f in range(6) for _ in range(kept[f]))
 
 
 #: The board of each kind of game.

@@ -37,6 +37,7 @@ from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
 from ..markov import contract
+from ..markov.model import MarkovGame
 from ..play.scorecard import scorecard
 from ..strategy import Decision
 
@@ -81,7 +82,7 @@ def page(request: Request) -> Response:
 
 
 #: The query's words a board keeps when it adds a seed (the rest: parameters, read).
-_KEPT = ("secret", "moves", "guess", "feedback")
+_KEPT = ("secret", "moves", "guess", "feedback", "position")
 
 
 def _int(raw: str, what: str) -> int:
@@ -479,6 +480,8 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         moves = [int(m) for m in raw]
     except ValueError:
         moves, message = [], "the moves in the address cannot be read (whole numbers): a new game"
+    if "position" in q:  # a game played elsewhere, advised from where it stands
+        return _elsewhere(request, game, base, objective, q["position"].strip())
     strategy, waiting = _solved_strategy(request, game, objective)
     if waiting is not None:
         return waiting
@@ -539,6 +542,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "horizon": horizon,
             "board": draw(game, state, None if spent else k),
             "card": card,
+            "elsewhere_url": _url(game, base, position=" "),
             "paid": paid,
             "log": log[-12:],
             "value": strategy.value(contract.start(game)),
@@ -550,6 +554,47 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "new_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
         },
         status_code=400 if message else 200,
+    )
+
+
+#: How a position of a game played elsewhere is written, for the board's form.
+POSITION_EXAMPLE = "aces 3, full house 25; roll 2: 1 3 3 5 6"
+
+
+def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Response:
+    """The advice at a position of a game played elsewhere (``MarkovGame.parse_position``:
+    its card and its dice), for the expected objective: every choice best first with the
+    final total it is expected to bring and its loss; a position that does not read is
+    one line on the board, whose form keeps what was typed."""
+    message, choices, state, paid = "", None, None, 0
+    readable = type(game).parse_position is not MarkovGame.parse_position
+    if typed:
+        try:
+            state, paid = game.parse_position(typed)
+        except PerfectplayError as err:
+            message = _plain(game, err)
+    if state is not None:
+        strategy, waiting = _solved_strategy(request, game, objective)
+        if waiting is not None:
+            return waiting
+        choices = _markov_choices(game, strategy, state, 0, paid, None)
+    return templates.TemplateResponse(
+        request,
+        "play_elsewhere.html",
+        {
+            "game": game,
+            "readable": readable,
+            "typed": typed,
+            "example": POSITION_EXAMPLE,
+            "state": None if state is None else game.describe_state(state),
+            "board": None if state is None else draw(game, state, 0),
+            "choices": choices,
+            "paid": paid,
+            "measure": game.measure,
+            "message": message,
+            "board_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
+        },
+        status_code=400 if message or not readable else 200,
     )
 
 

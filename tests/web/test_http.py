@@ -849,7 +849,7 @@ def test_a_yahtzee_board_lists_its_choices_best_first_by_expected_final_score(cl
                 break
             time.sleep(0.2)
         rows = re.findall(
-            r'<li class="option( chosen)?"><a href="([^"]+)">[^<]*</a> <span class="cost">'
+            r'<li class="option( chosen)?"><a href="([^"]+)"[^>]*>[^<]*</a> <span class="cost">'
             r"([\d.]+) points</span> (?:<strong>optimal</strong>|<span class=\"loss\">loss "
             r"([\d.]+)</span>)",
             page,
@@ -885,3 +885,44 @@ def test_a_yahtzee_board_keeps_the_score_card_with_its_upper_total_and_bonus(cli
         int(cells["total"]) == scored == aces + int(cells["three of a kind"]) + int(cells["chance"])
     )
     assert page.count('class="die"') == 0  # (the game over: no dice showing)
+
+
+def _advised(client, position: str, card: str = "4161"):
+    """The board advising the Yahtzee position `position` (once its strategy is solved)."""
+    for _ in range(300):
+        page = client.get("/play/yahtzee", params={"card": card, "seed": "1", "position": position})
+        if 'id="waiting"' not in page.text:
+            return page
+        time.sleep(0.2)
+    raise AssertionError("no strategy")
+
+
+def test_a_yahtzee_game_played_elsewhere_is_advised_from_its_card_and_dice(client):
+    """The board links to the advice of a game played elsewhere; a card and dice typed
+    give every choice best first, the points scored counted in the final score; a bad
+    entry is one line on the page, which keeps what was typed; a game that reads no
+    position says so."""
+    board = client.get("/play/yahtzee?card=4161&seed=1").text
+    assert (
+        'id="mode-yours" href="/play/yahtzee?joker=free&amp;card=4161&amp;seed=1&amp;position=+"'
+        in board
+    )
+    assert 'id="position"' in _advised(client, " ").text
+    page = _advised(client, "chance 20; roll 3: 1 1 3 4 5")
+    assert page.status_code == 200
+    assert _said(page.text, "choices-note").startswith("scored so far: 20.")
+    rows = re.findall(
+        r'<li class="option[^"]*">([^<]+) <span class="cost">([\d.]+) points', page.text
+    )
+    assert [label for label, _ in rows] == ["aces: 2 points", "three of a kind: 0 points"]
+    assert float(rows[0][1]) > float(rows[1][1]) > 20
+    for typed, said in [
+        ("chance 20, chance 21; roll 1: 1 2 3 4 5", "chance is written twice"),
+        ("aces 7; roll 1: 1 2 3 4 5", "aces cannot score 7"),
+        ("chance 20; roll 2: 1 2 3 4", "write the 5 dice, faces 1 to 6"),
+    ]:
+        bad = _advised(client, typed)
+        assert bad.status_code == 400 and said in _said(bad.text, "refused")
+        assert f'value="{html.escape(typed)}"' in bad.text
+    other = client.get("/play/dice-cards?n=3&seed=1&position=x")
+    assert other.status_code == 400 and "reads no position" in other.text

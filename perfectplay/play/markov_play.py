@@ -15,6 +15,7 @@ from ..strategy import Decision, Strategy
 from ..markov import contract
 from ..ranges import within
 from .console import COMMANDS_HELP, Console, Quit, Undo
+from .scorecard import scorecard
 
 
 def play_markov(
@@ -38,6 +39,7 @@ def play_markov(
         f"{COMMANDS_HELP}"
     )
     state, paid = start or (int(contract.start(game)), 0)
+    card = None if start else scorecard(game)  # (a position typed gives no box's score)
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
     while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
@@ -58,10 +60,14 @@ def play_markov(
             if len(choices) == 1:  # nothing to decide: chance alone, or a forced step
                 if len(outcomes) > 1:
                     console.say(f"  {game.describe_outcome(state, k)}")
+                if card is not None:
+                    card.note(state, choices[0], int(cost[choices[0]]))
                 paid += int(cost[choices[0]])
                 state = int(target[choices[0]])
                 continue
             console.say(f"\n{game.describe_state(state)}  ({measure.so_far(paid)})")
+            if card is not None:
+                console.say(card.line())
             console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
             options = markov_advice(game, Decision(state, k), strategy=strategy).options
             _say_options(console, measure, options, paid)
@@ -78,8 +84,12 @@ def play_markov(
         if choice > 1:
             loss = measure.regret(options[choice - 1].value, options[0].value)
             console.say(f"[yellow]{measure.regret_text(loss)}[/yellow]")
+        if card is not None:
+            card.note(state, c, int(cost[c]))
         paid += int(cost[c])
         state = int(target[c])
+    if card is not None:
+        console.say(card.line())
     console.say(
         f"\n[bold]{measure.finished(paid)}[/bold] "
         f"(optimal play averages {strategy.value(contract.start(game)):.4f})"

@@ -48,6 +48,18 @@ class Scorecard:
         full = len(self.scores) == len(self.game.boxes)
         return self.scored + (0 if full else self.bonus)
 
+    def line(self) -> str:
+        """The card in one line, for the terminal: ``aces 3, chance 20 | upper 3 (bonus
+        35: 60 to go) | total 23``."""
+        boxes = ", ".join(f"{name} {score}" for name, score, _ in self.rows() if score is not None)
+        need = max(UPPER_BONUS_AT - self.upper, 0)
+        bonus = f"{self.bonus} won" if self.bonus else f"{self.game.upper_bonus}: {need} to go"
+        extra = f" | Yahtzee bonuses {self.extra}" if self.extra else ""
+        return (
+            f"card: {boxes or 'empty'} | upper {self.upper} (bonus {bonus}){extra} | "
+            f"total {self.total}"
+        )
+
     def rows(self) -> list[tuple[str, int | None, bool]]:
         """Each box: its name, its score (None: open) and whether it is an upper box."""
         return [

@@ -389,3 +389,17 @@ def test_a_box_takes_its_score_without_the_bonuses_paid_with_it():
     assert int(game.expand(np.array([state])).cost[0, 0, chance]) == 30 + 100 + 35
     assert game.box_score(state, chance) == 30
     assert game.dice_at(state) == (0, 0, 0, 0, 0, 5) and game.kept(state, chance) is None
+
+
+def test_play_keeps_the_score_card_with_the_upper_total_and_bonus():
+    res = perfectplay("play", "yahtzee", "card=4161", "--seed", "3", input="\n" * 40)
+    assert res.returncode == 0, res.stderr
+    said = " ".join(res.stdout.split())  # (rich wraps long lines)
+    cards = re.findall(r"card: (.*?) \| upper (\d+) \(bonus 35: (\d+) to go\) \| total (\d+)", said)
+    assert cards[0] == ("empty", "0", "63", "0")
+    boxes, upper, need, total = cards[-1]
+    scores = dict(re.findall(r"([a-z ]+?) (\d+)(?:, |$)", boxes))
+    assert set(scores) == {"aces", "three of a kind", "chance"}
+    assert int(upper) == int(scores["aces"]) == 63 - int(need)
+    assert int(total) == sum(map(int, scores.values()))
+    assert f"finished with {total} points" in said

@@ -485,6 +485,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     strategy, waiting = _solved_strategy(request, game, objective)
     if waiting is not None:
         return waiting
+    game = strategy.game  # (the same game, its tables built once for every visitor)
     rng = random.Random(seed)
     state, paid, log, steps = contract.start(game), 0, [], []
     card = scorecard(game)

@@ -16,6 +16,7 @@ choose_fork_safe_layer()  # before any numba kernel runs: worker processes are f
 kernel_cache.install()  # before any kernel is defined: where their compiled code is kept
 numba_start.install()  # before any kernel is loaded: without numba's whole CPU target
 
+from .advice import Advice, Bound, Option, advise  # noqa: E402
 from .catalogue import game_names, load_game, load_strategy, register  # noqa: E402 (after the set-up)
 from .engine import solve  # noqa: E402
 from .errors import PerfectplayError  # noqa: E402
@@ -23,6 +24,10 @@ from .objectives import Objective  # noqa: E402
 from .solution import Solution  # noqa: E402
 
 __all__ = [
+    "Advice",
+    "Bound",
+    "Option",
+    "advise",
     "Objective",
     "PerfectplayError",
     "Solution",

@@ -346,6 +346,13 @@ def solve(
     "played at a table; Enter rolls here)",
 )
 @click.option(
+    "--position",
+    default=None,
+    help="Markov games that read one (Yahtzee, Yatzy): advice from this position of a "
+    "game played elsewhere, e.g. 'aces 3, full house 25; roll 2: 1 3 3 5 6' ('ask': "
+    "typed at a prompt)",
+)
+@click.option(
     "--objective",
     default=None,
     help="deduction games: what the advice aims at: expected | worst | probability | "
@@ -357,7 +364,9 @@ def solve(
     default=None,
     help="deduction games: guesses allowed for --objective probability (default: the game's)",
 )
-def play(game, assignments, seed, secret, budget, enter_chance, objective, horizon) -> None:
+def play(
+    game, assignments, seed, secret, budget, enter_chance, position, objective, horizon
+) -> None:
     """Play GAME with advice: the optimal choice (Markov games) or the suggested guess
     and the secrets still possible (deduction games)."""
     from .catalogue import load_game
@@ -371,7 +380,9 @@ def play(game, assignments, seed, secret, budget, enter_chance, objective, horiz
     if objective is not None or horizon is not None:
         aim = objective_for(g, objective, horizon)
         require_supported(g, aim)
-    args = PlayArgs(secret=secret, budget=budget, enter_chance=enter_chance, objective=aim)
+    args = PlayArgs(
+        secret=secret, budget=budget, enter_chance=enter_chance, position=position, objective=aim
+    )
     engine_of(g).check(g, args)
     console = Console()
     _say_when_compiling()

@@ -71,6 +71,7 @@ class PlayArgs:
     secret: str | None = _flag("--secret")
     budget: float | None = _flag("--budget")
     enter_chance: bool = _flag("--enter-chance", False)
+    position: str | None = _flag("--position")
     objective: Objective | None = _flag("--objective")  # (None: the game's own)
 
 

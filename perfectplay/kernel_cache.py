@@ -95,6 +95,12 @@ def _digest(root: Path) -> str:
     return source_digest(root)
 
 
+def package_digest() -> str:
+    """The digest of the package's sources and libraries (``source_digest``): what decides
+    anything the package computes and keeps (its kernels, the strategies of ``kept``)."""
+    return _digest(PACKAGE)
+
+
 def cache_home() -> Path:
     """The user's perfectplay cache: ``$XDG_CACHE_HOME/perfectplay`` (``~/.cache/...``
     when unset; without a home, a folder of this user's in the temporary folder)."""

@@ -32,6 +32,12 @@ class Measure:
         return f"expected score ({self.unit})" if self.pays else f"expected {self.unit}"
 
     @property
+    def expected_final(self) -> str:
+        """What a choice's final total measures (paid or scored so far plus to come):
+        ``expected final score``, ``expected total moves``."""
+        return "expected final score" if self.pays else f"expected total {self.unit}"
+
+    @property
     def to_go(self) -> str:
         """What a state's value measures: ``moves left``, ``points to come``."""
         return f"{self.unit} to come" if self.pays else f"{self.unit} left"

@@ -67,3 +67,10 @@ def own_store(tmp_path_factory, monkeypatch):
     tmp_path, which some tests expect to stay empty."""
     path = tmp_path_factory.mktemp("store") / "store.sqlite"
     monkeypatch.setenv("PERFECTPLAY_STORE", str(path))
+
+
+@pytest.fixture(autouse=True)
+def own_strategies(tmp_path_factory, monkeypatch):
+    """Every test's kept strategies (``perfectplay.kept``) are its own, so that no test
+    plays a strategy another solved (nor the user's)."""
+    monkeypatch.setenv("PERFECTPLAY_STRATEGIES", str(tmp_path_factory.mktemp("strategies")))

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .openings import ShardCheck
     from .rank import PositionValue
     from .rank import Ranking as GuessRanking
+    from .rank import Weighed
 
 
 class DeductionEngine(Engine):
@@ -192,6 +193,16 @@ class DeductionEngine(Engine):
         from .rank import rank_guesses
 
         return rank_guesses(game, objective, history)
+
+    def weigh(
+        self, game: DeductionGame, objective: Objective, history: History
+    ) -> tuple[tuple[Weighed, ...], bool]:
+        """Every useful guess after `history` under the whole `objective` (its horizon the
+        limit), best first in the order of strength, with its worst case; and whether the
+        values are chances (``rank.weigh_guesses``: the advisor's exact stage)."""
+        from .rank import weigh_guesses
+
+        return weigh_guesses(game, objective, history)
 
     def value(
         self, game: DeductionGame, objective: Objective, history: History, played: int | None

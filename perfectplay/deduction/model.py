@@ -346,7 +346,7 @@ class DeductionGame(Game):
 
     def opening_book(self) -> Path | None:
         """A solution document the game ships for its parameters, whose first guess the
-        advisor plays at once (``play/book.py``): for games whose search from the start
+        advisor plays at once (``book.py``): for games whose search from the start
         takes longer than a person waits. None: no book."""
         return None
 

@@ -12,7 +12,7 @@ guesses are optimal" counts guesses, and "up to symmetry" counts those classes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable
 
@@ -22,7 +22,7 @@ from ..errors import Unsupported
 from ..objectives import Objective
 from .feedback import Table, build_table
 from .model import DeductionGame, History
-from .objective import INF
+from .objective import INF, probability_then_cost
 from .position import position_secrets
 from .root import search_for
 from .search import Search, SpeedUps
@@ -261,3 +261,189 @@ def rule_of_thumb(
     subset = consistent_after(search.table, position)
     cand = search.candidates(subset, position)
     return cand[ranking(search, cand, subset, SCORES[score])]
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One guess as the advisor weighs it under a whole objective (``weigh_guesses``):
+    its value counted from the start of the game (as `Priced` holds it; None where no
+    strategy after it wins every secret within the limit, under a cost objective that
+    then ranks by chance first), the expected guesses or cost that break a tie of chances
+    (`then`, counted from the start; None where the objective has no second part), the
+    worst case (the guesses, from the start, that the best strategies after it need for
+    the deepest secret, within the limit), and whether it may be the secret."""
+
+    guess: int
+    value: Fraction | None
+    then: Fraction | None
+    worst: int | None
+    possible: bool
+
+
+def weigh_guesses(
+    game: DeductionGame,
+    objective: Objective,
+    position: History = (),
+    searches: dict | None = None,
+) -> tuple[tuple[Weighed, ...], bool]:
+    """Every useful allowed guess after `position` under the whole `objective` (its
+    horizon the limit on guesses), best first in the order of strength: the better
+    value, then (a chance to win) the fewer expected guesses or cost, then the smaller
+    worst case, then a guess that may be the secret, then the lowest code; and whether
+    the values are chances (a ``probability-then-cost`` objective whose every secret
+    cannot be won within the limit is weighed by chance, then cost).
+
+    The worst case is that of the best strategies after the guess (the least number of
+    guesses within which they reach the same value), so that following the first guess
+    at every position never needs more guesses than the first position's worst case."""
+    table = build_table(game)
+    subset = position_secrets(table, position)
+    n, played = len(subset), len(position)
+    name, horizon = objective.name, objective.horizon
+    if horizon is not None and horizon <= played:
+        raise Unsupported(f"{game.name}: no guess left within the limit {horizon}")
+    mask = game.restrict_guesses(position, table.guesses)
+    allowed = np.arange(len(table.guesses)) if mask is None else np.flatnonzero(mask)
+    possible = _possible(table, subset)
+    determine = objective.determine
+    chance = name == "probability"
+    if name in ("expected", "probability-then-cost") and _by_guesses(game, objective):
+        cap = (
+            horizon - played
+            if horizon is not None
+            else guesses_cap(game, objective, table, n, played)
+        )
+        search = search_for(game, core_objective("expected", determine), SpeedUps(), searches)
+        weighed = _weigh(search, subset, position, allowed, possible, cap, _expected(n, played))
+        if any(w.value is not None for w in weighed) or name == "expected":
+            return _ordered(weighed, maximise=False), False
+    if name == "worst":
+        search = search_for(game, core_objective("worst", determine), SpeedUps(), searches)
+        cap = guesses_cap(game, objective, table, n, played)
+        weighed = _weigh(search, subset, position, allowed, possible, cap, _worst(played))
+        weighed = [replace(w, value=Fraction(w.worst)) for w in weighed if w.worst is not None]
+        return _ordered(weighed, maximise=False), False
+    cap = horizon - played
+    if chance:
+        search = search_for(game, core_objective("losses", determine), SpeedUps(), searches)
+        weighed = _weigh(search, subset, position, allowed, possible, cap, _chance(n))
+    else:  # the best chance, then the least cost (the game's costs of its symbols)
+        costliest = int(game.symbol_costs().max()) * game.length()
+        core = probability_then_cost(n, cap, costliest, determine)
+        search = search_for(game, core, SpeedUps(), searches)
+        per_guess = game.length() if _by_guesses(game, objective) else None
+        weighed = _weigh(
+            search,
+            subset,
+            position,
+            allowed,
+            possible,
+            cap,
+            _lexicographic(core, n, played, per_guess),
+        )
+    return _ordered(weighed, maximise=True), True
+
+
+def _by_guesses(game: DeductionGame, objective: Objective) -> bool:
+    """Whether `objective`'s cost counts guesses (every symbol costs 1 and none is free):
+    then the expected guesses within the limit, where every secret can be won within it,
+    are the lexicographic objective's value (its chance being 1)."""
+    costs = game.symbol_costs()
+    return objective.name == "expected" or (
+        bool((costs == 1).all()) and not game.forced_free() and not objective.determine
+    )
+
+
+def _possible(table: Table, subset: np.ndarray) -> set[int]:
+    """The guess indices that are secrets of `subset` (guesses and secrets differ)."""
+    index = {tuple(c): i for i, c in enumerate(table.guesses.tolist())}
+    return {index[c] for c in map(tuple, table.secrets[subset].tolist()) if c in index}
+
+
+def _weigh(search, subset, position, allowed, possible, cap, value) -> list[Weighed]:
+    """Each allowed guess that learns something, weighed: `value` turns the core's total
+    over its cells (within `cap` - 1 guesses after it) into (value, then); the worst case
+    is the least number of guesses within which every cell reaches its value."""
+    n, played = len(subset), len(position)
+    found = []
+    for g in allowed.tolist():
+        parts = search.cells(g, subset)
+        if learns_nothing(parts, n):
+            continue
+        history = [position + ((g, f),) for f, _ in parts]
+        values = [search.best(part, h, cap - 1).value for (_, part), h in zip(parts, history)]
+        guess_cost = _guess_cost(search, g, position) * n
+        total = search.objective.node_cost * n + guess_cost + sum(values)
+        primary, then = value(total)
+        deepest = 0
+        if primary is not None:
+            for ((_, part), h), v in zip(zip(parts, history), values):
+                c = deepest
+                while c < cap - 1 and search.best(part, h, c).value != v:
+                    c += 1
+                deepest = max(deepest, c)
+        worst = None if primary is None else played + 1 + deepest
+        found.append(Weighed(g, primary, then, worst, g in possible))
+    if not found:
+        raise Unsupported(f"{search.table.game.name}: no allowed guess helps at this position")
+    return found
+
+
+def _guess_cost(search, g: int, position: History) -> int:
+    """What guess `g` costs each secret under a costed objective (0 otherwise)."""
+    if not search.objective.costed:
+        return 0
+    game = search.table.game
+    return game.guess_cost(search.table.guesses[g].tolist(), position)
+
+
+def _expected(n: int, played: int):
+    def value(total: int):
+        return (None, None) if total >= INF else (Fraction(played * n + total, n), None)
+
+    return value
+
+
+def _worst(played: int):
+    def value(total: int):  # (the worst core's total: 0 within the cap, else INF)
+        return (None, None) if total >= INF else (Fraction(played), None)
+
+    return value
+
+
+def _chance(n: int):
+    def value(total: int):
+        return Fraction(n - total, n), None
+
+    return value
+
+
+def _lexicographic(core, n: int, played: int, per_guess: int | None):
+    """(chance, then): `then` the expected guesses from the start where every guess costs
+    `per_guess` (a lost secret counted at the limit), else the expected cost from here."""
+    m = core.loss_value
+
+    def value(total: int):
+        losses, cost = divmod(total, m)
+        if per_guess is None:
+            return Fraction(n - losses, n), Fraction(cost, n)
+        return Fraction(n - losses, n), played + Fraction(cost, n * per_guess)
+
+    return value
+
+
+def _ordered(weighed: list[Weighed], maximise: bool) -> tuple[Weighed, ...]:
+    """`weighed` in the order of strength (see `weigh_guesses`); unvalued guesses last."""
+    sign = -1 if maximise else 1
+
+    def key(w: Weighed):
+        return (
+            w.value is None,
+            0 if w.value is None else sign * w.value,
+            w.then if w.then is not None else 0,
+            w.worst if w.worst is not None else INF,
+            not w.possible,
+            w.guess,
+        )
+
+    return tuple(sorted(weighed, key=key))

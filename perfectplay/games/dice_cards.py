@@ -115,3 +115,7 @@ class DiceCards(MarkovGame):
 
     def state_family(self, state: int) -> int:
         return 2 * self.n - int(state).bit_count()
+
+    def turn(self, state: int, paid: int) -> int:
+        """The roll: every move costs one."""
+        return paid + 1

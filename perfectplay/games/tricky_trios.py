@@ -265,3 +265,7 @@ class TrickyTrios(MarkovGame):
     def state_family(self, state: int) -> int:
         _, _, c = self.decode(np.array([state]))
         return int(c[0].sum())
+
+    def turn(self, state: int, paid: int) -> int:
+        """The round: a round is paid for when its first card is flipped."""
+        return paid + int(int(self.decode(np.array([state]))[0][0]) == START)

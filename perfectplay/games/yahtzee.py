@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -27,7 +28,17 @@ import numpy as np
 from numba import njit, prange
 
 from ..markov.model import BadOutcome, MarkovGame
-from ..markov.stage_model import CHANCE, DECISION, END, NONE, Stages, Template, game_over
+from ..errors import BadParameter
+from ..markov.stage_model import (
+    CHANCE,
+    DECISION,
+    END,
+    NONE,
+    Stages,
+    Template,
+    game_over,
+    state_code,
+)
 from ..params import choice, param
 
 FACES = 6
@@ -446,13 +457,11 @@ class Yahtzee(MarkovGame):
             self.yahtzee_box, self.joker == "forced", self.upper_bonus, self.shift
         )  # fmt: skip
 
-        room: list[np.ndarray] = []  # the last call's arrays, filled again (no page faults)
-
         def exits(stages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            if not room or len(room[0]) != len(stages):
-                shape = (len(stages), len(ROLLS), len(card))
-                room[:] = [np.empty(shape), np.empty(shape, dtype=np.int64)]
-            points, nxt = room
+            # (arrays of their own at each call: the screens' threads ask at once; the
+            # solve asks only for the blocks it holds to ``exit_values``)
+            shape = (len(stages), len(ROLLS), len(card))
+            points, nxt = np.empty(shape), np.empty(shape, dtype=np.int64)
             _exits(stages, scores, faces, jokers, yb, forced, bonus, shift, points, nxt)
             return points, nxt
 
@@ -475,6 +484,10 @@ class Yahtzee(MarkovGame):
     def state_family(self, state: int) -> int:
         """The boxes filled at `state`."""
         return bin(state // self.stages().width >> self.shift).count("1")
+
+    def turn(self, state: int, paid: int) -> int:
+        """The turn: the boxes filled, plus one (13 is Yahtzee's last)."""
+        return self.state_family(state) + 1
 
     def describe_state(self, state: int) -> str:
         st = self.stages()
@@ -513,6 +526,16 @@ class Yahtzee(MarkovGame):
         """The roll a person typed: the five dice in any order (``4 2 1 2 4``, ``42124``,
         ``4,2,1,2,4``), those kept among them; each die a digit from 1 to 6, nothing but
         spaces and commas between them (``-1`` is no die)."""
+        counts = self._counts(text)
+        for k in outcomes:
+            if self._rolled(state, k) == counts:
+                return k
+        raise BadOutcome(f"{_dice(counts)} cannot follow here: the dice kept are not among them")
+
+    @staticmethod
+    def _counts(text: str) -> tuple[int, ...]:
+        """Five dice a person typed (``4 2 1 2 4``, ``42124``, ``4,2,1,2,4``), as counts
+        per face; BadOutcome naming what to write otherwise."""
         faces = [int(ch) for ch in text if ch in _DIGITS]
         if (
             len(faces) != DICE
@@ -520,13 +543,9 @@ class Yahtzee(MarkovGame):
             or any(ch not in _DIGITS and ch != "," and not ch.isspace() for ch in text)
         ):
             raise BadOutcome(
-                f"write the {DICE} dice, faces 1 to {FACES} (like 1 2 2 4 4), not {text!r}"
+                f"write the {DICE} dice, faces 1 to {FACES} (like 1 2 2 4 4), not {text.strip()!r}"
             )
-        counts = tuple(faces.count(f) for f in range(1, FACES + 1))
-        for k in outcomes:
-            if self._rolled(state, k) == counts:
-                return k
-        raise BadOutcome(f"{_dice(counts)} cannot follow here: the dice kept are not among them")
+        return tuple(faces.count(f) for f in range(1, FACES + 1))
 
     def describe_choice(self, state: int, k: int, c: int) -> str:
         st = self.stages()
@@ -538,6 +557,97 @@ class Yahtzee(MarkovGame):
             return "keep all five"
         kept = NODES[target][1]
         return f"keep {_dice(kept)}" if sum(kept) else "roll all five again"
+
+    def dice_at(self, state: int) -> tuple[int, ...] | None:
+        """The five dice showing at `state` (counts per face): a roll's keep to choose or
+        the final roll's box; None between rolls (or once the card is full)."""
+        st = self.stages()
+        if state >= game_over(st):
+            return None
+        node = state % st.width
+        if node >= st.template.nodes:
+            return ROLLS[node - st.template.nodes]
+        j, dice, decides = NODES[node]
+        return dice if decides else None
+
+    def kept(self, state: int, c: int) -> tuple[int, ...] | None:
+        """The dice choice `c` keeps at a roll's decision `state` (counts per face), None
+        where `c` is no keep (a box)."""
+        st = self.stages()
+        if state % st.width >= st.template.nodes:
+            return None
+        target = int(self.expand(np.array([state], dtype=np.int64)).next[0, 0, c]) % st.width
+        return NODES[target][1] if target < st.template.nodes else ROLLS[target - st.template.nodes]
+
+    def box_score(self, state: int, c: int) -> int:
+        """What box `c` takes at the final roll of `state`: its points less the Yahtzee
+        bonus (100) and the upper bonus the last box may bring with them."""
+        st = self.stages()
+        stage, node = divmod(state, st.width)
+        exp = self.expand(np.array([state], dtype=np.int64))
+        points, last = int(exp.cost[0, 0, c]), int(exp.next[0, 0, c]) == game_over(st)
+        yb, roll = self.yahtzee_box, ROLLS[node - st.template.nodes]
+        if yb >= 0 and stage >> self.shift >> yb & 1 and stage >> 6 & 1 and max(roll) == DICE:
+            points -= 100
+        upper, box = stage & 63, self.boxes[c]
+        if last and box.face >= 0 and upper + points - self.upper_bonus >= UPPER_CAP:
+            points -= self.upper_bonus  # (with the bonus it reaches 63; without, never)
+        elif last and box.face < 0 and upper == UPPER_CAP:
+            points -= self.upper_bonus
+        return points
+
+    def parse_position(self, text: str) -> tuple[int, int]:
+        """A position written as the filled boxes with their scores, then the roll and
+        its dice: ``aces 3, full house 25; roll 2: 1 3 3 5 6`` (an empty card: ``roll 1:
+        2 2 3 5 6``; ``bonus 100`` adds Yahtzee bonuses scored). Roll 3 is the final roll,
+        whose box is chosen. The state and the points scored (the upper bonus is paid
+        with the last box)."""
+        card, _, roll = text.rpartition(";")
+        found = re.fullmatch(r"\s*roll\s*([123])\s*:?(.*)", roll, re.IGNORECASE)
+        if found is None:
+            raise BadParameter(f"write the roll as 'roll N: the five dice', not {roll.strip()!r}")
+        j = int(found.group(1)) - 1
+        try:
+            dice = ROLLS.index(self._counts(found.group(2)))
+        except BadOutcome as err:
+            raise BadParameter(str(err)) from None
+        filled, upper, holds50, scored = self._card(card)
+        st = self.stages()
+        stage = (filled << self.shift) | (holds50 << 6) | min(UPPER_CAP, upper)
+        if filled == (1 << len(self.boxes)) - 1:
+            raise BadParameter("every box is filled: the game is over")
+        if j == 2:
+            return state_code(st, stage, st.template.nodes + dice), scored
+        return state_code(st, stage, NODES.index((j, ROLLS[dice], True))), scored
+
+    def _card(self, text: str) -> tuple[int, int, int, int]:
+        """The boxes filled (a mask), the upper boxes' total, whether the Yahtzee box
+        holds 50 and the points scored, from ``aces 3, full house 25, bonus 100``."""
+        names = {b.name.replace(" ", ""): i for i, b in enumerate(self.boxes)}
+        filled = upper = holds50 = scored = 0
+        for entry in filter(None, (e.strip() for e in text.split(","))):
+            found = re.fullmatch(r"([a-z ]+?)\s*[:=]?\s*(\d{1,4})", entry, re.IGNORECASE)
+            name = found and found.group(1).lower().replace(" ", "")
+            if found and name == "bonus" and self.yahtzee_box >= 0:
+                if int(found.group(2)) % 100:
+                    raise BadParameter(f"Yahtzee bonuses come in hundreds, not {entry!r}")
+                scored += int(found.group(2))
+                continue
+            if not found or name not in names:
+                raise BadParameter(
+                    f"write each filled box as its name and score (like 'aces 3'), not "
+                    f"{entry!r}; the boxes: {', '.join(b.name for b in self.boxes)}"
+                )
+            i, score, box = names[name], int(found.group(2)), self.boxes[names[name]]
+            if filled >> i & 1:
+                raise BadParameter(f"{box.name} is written twice")
+            if score not in set(box.score.tolist()) | {box.joker}:
+                raise BadParameter(f"{box.name} cannot score {score}")
+            filled |= 1 << i
+            scored += score
+            upper += score if box.face >= 0 else 0
+            holds50 |= int(i == self.yahtzee_box and score == 50)
+        return filled, upper, holds50, scored
 
     def _layers(self) -> tuple[np.ndarray, ...]:
         """The stages a game can reach, by boxes filled, the fullest first (a card with

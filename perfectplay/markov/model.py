@@ -16,7 +16,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from ..errors import PerfectplayError, missing_rule
+from ..errors import BadParameter, PerfectplayError, missing_rule
 from ..game import Game
 from .stage_model import Stages, game_over, staged_expansion, state_code
 
@@ -188,3 +188,16 @@ class MarkovGame(Game):
     def state_family(self, state: int) -> int:
         """A small integer grouping states for plots (e.g. cards still face up)."""
         return 0
+
+    def parse_position(self, text: str) -> tuple[int, int]:
+        """The state a person wrote (``play --position``: a game played elsewhere, advised
+        from where it stands) and what the game paid or scored to get there; BadParameter
+        (one line) where the game reads no position or `text` is not one."""
+        raise BadParameter(f"{self.name} reads no position: it is played from its start")
+
+    def turn(self, state: int, paid: int) -> int | None:
+        """The turn a decision at `state` belongs to, as the game's players number their
+        turns (Yahtzee: the boxes filled, plus one), `paid` being what the game paid (or
+        scored) before it; None where the game numbers no turns (a review then numbers
+        its decisions one by one)."""
+        return None

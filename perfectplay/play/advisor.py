@@ -3,10 +3,10 @@ game's kind (the screen holds its kind-specific views; the engines know no scree
 
 from __future__ import annotations
 
-from ..catalogue import load_strategy
-from ..engine import PlayArgs, solve
+from ..engine import PlayArgs
 from ..errors import Unsupported
 from ..game import Game
+from ..kept import strategy_for
 from .console import Console
 
 #: Seconds the deduction advisor's optimal search may take when --budget is not given.
@@ -27,9 +27,10 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
             objective=args.objective,
         )
     elif game.kind == "markov":
-        from .markov_play import play_markov
+        from .markov_play import play_markov, read_position
 
-        strategy = load_strategy(solve(game, exact=False).export())
-        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance)
+        start = None if args.position is None else read_position(game, console, args.position)
+        strategy = strategy_for(game)  # (solved once, then kept: ``kept``)
+        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance, start=start)
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

@@ -8,12 +8,14 @@ import random
 
 import numpy as np
 
+from ..advice import markov_advice
 from ..errors import BadParameter
 from ..markov.model import BadOutcome, MarkovGame
 from ..strategy import Decision, Strategy
 from ..markov import contract
 from ..ranges import within
 from .console import COMMANDS_HELP, Console, Quit, Undo
+from .scorecard import scorecard
 
 
 def play_markov(
@@ -22,19 +24,22 @@ def play_markov(
     console: Console,
     seed: int | None,
     enter_chance: bool = False,
+    start: tuple[int, int] | None = None,
 ) -> int:
     """Run one game with the advice of `strategy` (a solved policy, read through the
     Strategy interface); chance is drawn from `seed`, or, with `enter_chance`, typed by
     the person at each roll (the dice of a game played at a table: ``parse_outcome``;
-    Enter draws). Returns the cost the person paid (the points scored, for a game that
-    pays)."""
+    Enter draws); from `start` (a state and what was paid or scored to reach it:
+    ``read_position``) if given. Returns the cost the person paid (the points scored,
+    for a game that pays)."""
     rng = random.Random(seed)
     measure = game.measure
     console.say(
         f"[bold]{game}[/bold]: {measure.optimal(strategy.value(contract.start(game)))}. "
         f"{COMMANDS_HELP}"
     )
-    state, paid = int(contract.start(game)), 0
+    state, paid = start or (int(contract.start(game)), 0)
+    card = None if start else scorecard(game)  # (a position typed gives no box's score)
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
     while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
@@ -55,19 +60,18 @@ def play_markov(
             if len(choices) == 1:  # nothing to decide: chance alone, or a forced step
                 if len(outcomes) > 1:
                     console.say(f"  {game.describe_outcome(state, k)}")
+                if card is not None:
+                    card.note(state, choices[0], int(cost[choices[0]]))
                 paid += int(cost[choices[0]])
                 state = int(target[choices[0]])
                 continue
             console.say(f"\n{game.describe_state(state)}  ({measure.so_far(paid)})")
+            if card is not None:
+                console.say(card.line())
             console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
-            best = strategy.action(Decision(state, k))
-            left = {c: int(cost[c]) + strategy.value(int(target[c])) for c in choices}
-            labels = [game.describe_choice(state, k, c) for c in choices]
-            width = max(len(label) for label in labels)
-            for i, (c, label) in enumerate(zip(choices, labels), 1):
-                mark = "  [green]<- optimal[/green]" if c == best else ""
-                console.say(f"  {i}. {label:{width}}  {measure.to_go} {left[c]:.4f}{mark}")
-            choice = _ask_choice(console, len(choices), choices.index(best) + 1)
+            options = markov_advice(game, Decision(state, k), strategy=strategy).options
+            _say_options(console, measure, options, paid)
+            choice = _ask_choice(console, len(options), 1)
         except Undo:  # back to the last decision, its outcome kept
             if history:
                 state, pending, paid = history.pop()
@@ -76,18 +80,51 @@ def play_markov(
                 pending = k
             continue
         history.append((state, k, paid))
-        c = choices[choice - 1]
-        if c != best:
-            console.say(
-                f"[yellow]{measure.regret_text(measure.regret(left[c], left[best]))}[/yellow]"
-            )
+        c = options[choice - 1].action
+        if choice > 1:
+            loss = measure.regret(options[choice - 1].value, options[0].value)
+            console.say(f"[yellow]{measure.regret_text(loss)}[/yellow]")
+        if card is not None:
+            card.note(state, c, int(cost[c]))
         paid += int(cost[c])
         state = int(target[c])
+    if card is not None:
+        console.say(card.line())
     console.say(
         f"\n[bold]{measure.finished(paid)}[/bold] "
         f"(optimal play averages {strategy.value(contract.start(game)):.4f})"
     )
     return paid
+
+
+def _say_options(console: Console, measure, options, paid: int) -> None:
+    """The choices at a decision (``advice.markov_advice``: best first), each with the
+    final total it is expected to bring (what was paid or scored so far plus its value
+    to come) and its loss against the best."""
+    labels = [o.label for o in options]
+    width = max(len(label) for label in labels)
+    for i, (o, label) in enumerate(zip(options, labels), 1):
+        loss = measure.regret(o.value, options[0].value) + 0.0
+        mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
+        console.say(
+            f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}{mark}"
+        )
+
+
+def read_position(game: MarkovGame, console: Console, text: str) -> tuple[int, int]:
+    """The position of a game played elsewhere (``MarkovGame.parse_position``) that
+    `text` writes, or, for ``ask``, that the person types (asked again until it reads)."""
+    if text.strip().lower() != "ask":
+        return game.parse_position(text)
+    while True:
+        line = console.ask(
+            "the position (like 'aces 3, full house 25; roll 2: 1 3 3 5 6'):",
+            f"the filled boxes and their scores, then the roll and its dice; {COMMANDS_HELP}",
+        )
+        try:
+            return game.parse_position(line)
+        except BadParameter as err:
+            console.say(str(err))
 
 
 def _ask_outcome(console: Console, game: MarkovGame, state: int, outcomes: list[int]) -> int | None:

@@ -124,8 +124,20 @@ def _tricky_trios(game, state: int, outcome: int | None) -> Board:
     )
 
 
+def _five_dice(game, state: int, outcome: int | None) -> Board:
+    """Yahtzee, Yatzy: the five dice showing (a roll to keep from, or the final roll's
+    box to choose); the score card is the board's (``play.Scorecard``)."""
+    counts = game.dice_at(state) if outcome is not None else None
+    if counts is None:
+        return Board((), (), "")
+    dice = tuple(Die(f + 1) for f in range(6) for _ in range(counts[f]))
+    return Board(dice, (), "")
+
+
 #: The games drawn, by catalogue name.
 DRAWINGS: dict[str, Callable[[MarkovGame, int, int | None], Board]] = {
     "dice-cards": _dice_cards,
     "tricky-trios": _tricky_trios,
+    "yahtzee": _five_dice,
+    "yatzy": _five_dice,
 }

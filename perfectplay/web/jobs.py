@@ -38,16 +38,18 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..errors import BadRules, IncompleteRules, PerfectplayError
+from ..kept import keep_document, kept_path, kept_strategy
 from ..objectives import Objective
-from ..play.deduction_play import Suggestion
+from ..advice import Advice
 from ..progress import Silent
 
 #: Solves running at once; more are refused until one ends.
 SOLVES_AT_ONCE = 1
-#: Suggestions computed at once; a board that finds them all taken answers without one.
+#: Advices computed at once; a board that finds them all taken answers without one.
 ADVICE_AT_ONCE = 2
 #: Heuristic-only suggestions computed at once, for boards that find the places above taken.
 HEURISTICS_AT_ONCE = 3
@@ -67,7 +69,7 @@ REVIEWS_AT_ONCE = 1
 REVIEW_WORK = 20.0
 #: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
 HEURISTIC_GRACE = 0.5
-#: Suggestions kept, by game and position (a position seen again answers at once).
+#: Advices kept, by game and position (a position seen again answers at once).
 ADVICE_KEPT = 512
 
 
@@ -137,6 +139,15 @@ class Job:
     #: Held while the job reads its channel or ends its process: the pages that poll it
     #: run in the server's thread pool, several at once.
     _lock: Any = field(default_factory=threading.RLock, repr=False, compare=False)
+
+    @property
+    def left(self) -> float | None:
+        """The seconds the solve is likely still to take, at the pace of its progress so
+        far (None: no count of its work yet, or not running)."""
+        p = self.progress
+        if self.state != "running" or not p.total or p.done <= 0:
+            return None
+        return round(self.seconds * (p.total - p.done) / p.done, 1)
 
     @property
     def strategy(self):
@@ -265,10 +276,12 @@ def _solve(
     horizon: int | None,
     exact: bool,
     first: str | None = None,
+    keep: str | None = None,
 ) -> None:
     """A solve's worker: solve (from the guess `first`, if given) and send the document
     and, for a Markov result asked for on the page (`exact`), its picture and policy
-    summary (``pictures.policy_pictures``); or the one-line error."""
+    summary (``pictures.policy_pictures``); or the one-line error. The document is kept
+    in the file `keep` if given (``kept``: a board's strategy, for the next server)."""
     from ..catalogue import load_game
     from ..engine import engine_of, solve
 
@@ -279,8 +292,11 @@ def _solve(
         if first:
             options["first"] = engine_of(game).guess_index(game, first)
         reporter = _Reporter(channel)
-        solution = solve(game, Objective(objective, horizon), progress=reporter, **options)
+        aim = Objective(objective, horizon)
+        solution = solve(game, aim, progress=reporter, **options)
         document, pictures = solution.export(), None
+        if keep is not None:
+            keep_document(Path(keep), document)
         if exact and game.kind == "markov":
             from .pictures import policy_pictures
 
@@ -300,14 +316,14 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
     `optimal`) the optimal one (the server ends this process when its budget is spent)."""
     from ..catalogue import load_game
     from ..engine import engine_of
-    from ..play.deduction_play import advice_at
+    from ..advice import stages, whole_objective
 
     _die_with_server(server)
     try:
         game = load_game(spec)
         history = engine_of(game).parse_position(game, moves)
-        for suggestion in advice_at(game, history, objective):
-            send.send(suggestion)
+        for advice in stages(game, history, whole_objective(game, objective)):
+            send.send(advice)
             if not optimal:
                 break
     except (PerfectplayError, MemoryError):
@@ -373,7 +389,7 @@ class Jobs:
         self._lock = threading.Lock()
         self._advising = 0  # advice workers running (optimal searches)
         self._guessing = 0  # heuristic-only workers running
-        self._advice: OrderedDict[tuple, Suggestion] = OrderedDict()
+        self._advice: OrderedDict[tuple, Advice] = OrderedDict()
         self._pending: dict[tuple, threading.Event] = {}
         self._ranking = 0  # options workers running
         self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
@@ -422,6 +438,7 @@ class Jobs:
         exact: bool,
         visitor: str | None = None,
         first: str | None = None,
+        keep: Path | None = None,
     ) -> Job:
         if self._closed:
             raise Busy("the server is stopping")
@@ -440,7 +457,8 @@ class Jobs:
             str(next(self._ids)), spec, objective, horizon, exact, visitor, first, channel=channel
         )
         job.process = self.context.Process(
-            target=_solve, args=(os.getpid(), channel, spec, objective, horizon, exact, first)
+            target=_solve,
+            args=(os.getpid(), channel, spec, objective, horizon, exact, first, keep and str(keep)),
         )
         job.process.start()
         self._jobs[job.id] = job
@@ -457,7 +475,10 @@ class Jobs:
     def strategy(self, spec: str, objective: str, horizon: int | None = None) -> Job:
         """The solve of `spec`'s strategy a Markov board plays (floating point) for
         `objective` (within `horizon`): the one started already (running or done), else
-        a new one (Busy if the cap is taken)."""
+        the one kept on this machine (``kept``: a staged game's, solved by an earlier
+        server), else a new one (Busy if the cap is taken), kept once solved."""
+        from ..catalogue import load_game
+
         key = (spec, objective, horizon)
         with self._lock:
             job = self._strategies.get(key)
@@ -465,14 +486,20 @@ class Jobs:
                 job.poll()
                 if job.state in ("running", "done") and job.id in self._jobs:
                     return job
-            job = self._start(spec, objective, horizon, exact=False)
+            game, aim = load_game(spec), Objective(objective, horizon)
+            kept = kept_strategy(game, aim)
+            if kept is not None:  # solved on this machine before: no solve
+                job = Job(str(next(self._ids)), spec, objective, horizon, exact=False)
+                job.document, job._strategy, job.state = kept.document, kept, "done"
+                self._jobs[job.id] = job
+                self._strategies[key] = job
+                return job
+            job = self._start(spec, objective, horizon, False, keep=kept_path(game, aim))
             self._strategies[key] = job
             return job
 
     # --- advice ---------------------------------------------------------------------
-    def advise(
-        self, spec: str, moves: str, objective: Objective, budget: float
-    ) -> Suggestion | None:
+    def advise(self, spec: str, moves: str, objective: Objective, budget: float) -> Advice | None:
         """The suggestion for `objective` at the position `moves` of the game `spec`: the
         optimal guess if found within `budget` seconds, else the heuristic's (the heuristic's alone
         when the places for advice are taken); None when the heuristics' places are taken
@@ -515,7 +542,7 @@ class Jobs:
 
     def _run_advice(
         self, spec: str, moves: str, objective: Objective, budget: float, optimal: bool
-    ) -> Suggestion | None:
+    ) -> Advice | None:
         return self._run_worker(
             _advise,
             (spec, moves, objective, optimal),

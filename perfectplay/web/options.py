@@ -24,8 +24,8 @@ import numpy as np
 from ..engine import engine_of
 from ..errors import PerfectplayError
 from ..objectives import Objective
-from ..play.book import proven_opening
-from ..play.deduction_play import consistent_secrets
+from ..book import proven_opening
+from ..advice import consistent_secrets
 from ..solution import format_value
 
 #: Options listed at a turn.

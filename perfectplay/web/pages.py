@@ -234,6 +234,7 @@ def job_status(request: Request) -> Response:
             "unit": p.unit,
             "info": p.info,
             "seconds": round(job.seconds, 1),
+            "left": job.left,
             "error": job.error,
         }
     )

@@ -25,7 +25,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
+from ..advice import markov_advice
 from ..errors import BadRules, PerfectplayError
+from ..kept import kept_path
 from ..objectives import WITHIN, Objective
 from .render import templates
 from ..play.deduction_play import GOALS
@@ -35,6 +37,9 @@ from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
 from ..markov import contract
+from ..markov.model import MarkovGame
+from ..play.scorecard import scorecard
+from ..strategy import Decision
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -45,13 +50,6 @@ BOARD_MOVES = ("moves", "guess", "feedback")
 #: Secrets still possible a board lists (on a click when more than `SHOWN`; more than
 #: `LISTED` are only counted).
 SHOWN, LISTED = 24, 6000
-#: What backs a suggestion, in plain words, by the advisor's name for it (the opening
-#: book's labels are sentences already: "proven optimal over all 12,972 openings, ...").
-SOURCES = {
-    "optimal": "proven optimal",
-    "most-parts": "rule of thumb: most parts, not proven best",
-    "best two-guess lookahead": "best found looking two guesses ahead, not proven",
-}
 #: What a deduction review counts, by objective (``Objective.ranked``).
 UNITS = {
     "expected": "expected guesses",
@@ -84,7 +82,7 @@ def page(request: Request) -> Response:
 
 
 #: The query's words a board keeps when it adds a seed (the rest: parameters, read).
-_KEPT = ("secret", "moves", "guess", "feedback")
+_KEPT = ("secret", "moves", "guess", "feedback", "position")
 
 
 def _int(raw: str, what: str) -> int:
@@ -234,11 +232,8 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     suggestion = None
     if not solved and not over:
         advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
-        if advice is not None:
-            suggestion = {
-                "code": game.format_code(guesses[advice.guess]),
-                "source": SOURCES.get(advice.source, advice.source),
-            }
+        if advice is not None and advice.suggestion is not None:
+            suggestion = {"code": advice.suggestion.label, "source": advice.label}
     rows = [
         {
             "code": game.format_code(guesses[g]),
@@ -457,8 +452,9 @@ def _solved_strategy(request: Request, game, objective):
         time.sleep(0.05)
         job.poll()
     if job.state == "running":
+        kept = kept_path(game, objective) is not None
         return None, templates.TemplateResponse(
-            request, "play_wait.html", {"game": game, "job": job, "why": ""}
+            request, "play_wait.html", {"game": game, "job": job, "why": "", "kept": kept}
         )
     if job.state != "done":
         failed = BadRules if job.rules_broken else PerfectplayError
@@ -484,11 +480,15 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         moves = [int(m) for m in raw]
     except ValueError:
         moves, message = [], "the moves in the address cannot be read (whole numbers): a new game"
+    if "position" in q:  # a game played elsewhere, advised from where it stands
+        return _elsewhere(request, game, base, objective, q["position"].strip())
     strategy, waiting = _solved_strategy(request, game, objective)
     if waiting is not None:
         return waiting
+    game = strategy.game  # (the same game, its tables built once for every visitor)
     rng = random.Random(seed)
     state, paid, log, steps = contract.start(game), 0, [], []
+    card = scorecard(game)
     played = 0
     k = None
     while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
@@ -513,21 +513,21 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
                 )
                 moves = moves[:played]
             break
-        log.append(
-            f"{game.describe_state(state)}: {game.describe_outcome(state, k)} -> "
-            f"{game.describe_choice(state, k, c)}"
-        )
+        said = f"{game.describe_state(state)}: {game.describe_outcome(state, k)}"
+        if len(legal) > 1:  # (chance alone, a roll, is said without a choice)
+            log.append(f"{said} -> {game.describe_choice(state, k, c)}")
+        elif len(ks) > 1:
+            log.append(said)
         steps.append((state, k, c))
+        if card is not None:
+            card.note(state, c, int(cost[c]))
         paid += int(cost[c])
         state = int(exp.next[0, k, c])
         k = None
     budget = None if horizon is None else game.measure.next_budget(horizon, paid)
     spent = horizon is not None and budget is None
     done = k is None or spent
-    view = branch = None
-    if not done:
-        view = strategy.explore(str(state) if horizon is None else f"{state}@{budget}")
-        branch = next(b for b in view.branches if b.number == k)
+    choices = None if done else _markov_choices(game, strategy, state, k, paid, budget)
     undo = ",".join(map(str, moves[: played - 1])) if played else None
     return templates.TemplateResponse(
         request,
@@ -535,12 +535,15 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         {
             "game": game,
             "state": game.describe_state(state),
-            "branch": branch,
+            "outcome": None if done else game.describe_outcome(state, k),
+            "choices": choices,
             "done": done,
             "spent": spent,
             "review": None if horizon is not None else markov_review(game, strategy, steps, state),
             "horizon": horizon,
             "board": draw(game, state, None if spent else k),
+            "card": card,
+            "elsewhere_url": _url(game, base, position=" "),
             "paid": paid,
             "log": log[-12:],
             "value": strategy.value(contract.start(game)),
@@ -553,6 +556,93 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         },
         status_code=400 if message else 200,
     )
+
+
+#: How a position of a game played elsewhere is written, for the board's form.
+POSITION_EXAMPLE = "aces 3, full house 25; roll 2: 1 3 3 5 6"
+
+
+def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Response:
+    """The advice at a position of a game played elsewhere (``MarkovGame.parse_position``:
+    its card and its dice), for the expected objective: every choice best first with the
+    final total it is expected to bring and its loss; a position that does not read is
+    one line on the board, whose form keeps what was typed."""
+    message, choices, state, paid = "", None, None, 0
+    readable = type(game).parse_position is not MarkovGame.parse_position
+    if typed:
+        try:
+            state, paid = game.parse_position(typed)
+        except PerfectplayError as err:
+            message = _plain(game, err)
+    if state is not None:
+        strategy, waiting = _solved_strategy(request, game, objective)
+        if waiting is not None:
+            return waiting
+        choices = _markov_choices(game, strategy, state, 0, paid, None)
+    return templates.TemplateResponse(
+        request,
+        "play_elsewhere.html",
+        {
+            "game": game,
+            "readable": readable,
+            "typed": typed,
+            "example": POSITION_EXAMPLE,
+            "state": None if state is None else game.describe_state(state),
+            "board": None if state is None else draw(game, state, 0),
+            "choices": choices,
+            "paid": paid,
+            "measure": game.measure,
+            "message": message,
+            "board_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
+        },
+        status_code=400 if message or not readable else 200,
+    )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice on a Markov board: its label, its choice number, its value as shown (the
+    final total it is expected to bring; a budget's: as the explorer shows it), its loss
+    against the best (None: not known, under a budget) and whether it is the suggestion."""
+
+    label: str
+    action: int
+    value: str
+    loss: float | None
+    chosen: bool
+    #: The dice a keep keeps, faces in increasing order ("3 3 5"; "" none), for the
+    #: board's dice kept by clicks (``static/dice.js``); None: no keep.
+    keep: str | None = None
+
+
+def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int | None):
+    """The choices after outcome `k` at `state`: for the expected objective, the advisor's
+    (``advice.markov_advice``: best first, the suggestion first), each with the final
+    total it is expected to bring (`paid` so far plus its value to come) and its loss;
+    under a budget, the explorer's (its values are the whole horizon's)."""
+    if budget is not None:
+        view = strategy.explore(f"{state}@{budget}")
+        branch = next(b for b in view.branches if b.number == k)
+        return [Choice(o.label, o.action, o.value, None, o.chosen) for o in branch.options]
+    measure = game.measure
+    options = markov_advice(game, Decision(state, k), strategy=strategy).options
+    return [
+        Choice(
+            o.label,
+            o.action,
+            f"{paid + o.value:.4f} {measure.unit}",
+            measure.regret(o.value, options[0].value) + 0.0,
+            i == 0,
+            _keep(game, state, o.action),
+        )
+        for i, o in enumerate(options)
+    ]
+
+
+def _keep(game, state: int, c: int) -> str | None:
+    """The faces choice `c` keeps at `state` ("3 3 5"), for a game of dice; else None."""
+    kept = game.kept(state, c) if hasattr(game, "kept") else None
+    return None if kept is None else " ".join(str(f + 1) for f in range(6) for _ in range(kept[f]))
 
 
 #: The board of each kind of game.

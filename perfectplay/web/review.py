@@ -31,6 +31,11 @@ from ..strategy import Decision
 from ..markov import contract
 
 
+#: Values this close (relative) are a tie: the strategy's choice among them is the best
+#: (its sums, in another order, may differ from the review's in the last bits).
+TIE = 1e-9
+
+
 @dataclass(frozen=True)
 class Move:
     """One move: the state, the roll, the choice played and the optimal one, the expected
@@ -60,6 +65,9 @@ class Review:
     start: float
     left: float  # expected cost from where the game stands (0 once finished)
     sign: int = 1  # the game's Measure.sign: -1 where its numbers are points to maximize
+    #: The luck of chance since the last decision reviewed (a Markov game's roll waiting
+    #: for its choice, or its last rolls once no choice is left).
+    luck_after: float = 0.0
 
     @property
     def loss(self) -> float:
@@ -67,7 +75,7 @@ class Review:
 
     @property
     def luck(self) -> float:
-        return sum(m.luck for m in self.moves)
+        return sum(m.luck for m in self.moves) + self.luck_after
 
     @property
     def reached(self) -> float:
@@ -75,6 +83,18 @@ class Review:
         chance to win: less the losses, plus the luck): what was paid and is still to be
         paid, or the chance to win as the game stands."""
         return self.start + self.sign * (self.loss - self.luck)
+
+    def terms(self) -> list[tuple[str, float, str]]:
+        """The sum that gives `accounted`, its signs written out: (sign, amount, what)
+        after the start's value, each amount not negative (bad luck is said as such)."""
+        luck = abs(self.luck) + 0.0
+        lucky = self.luck >= 0
+        less, more = ("−", "+") if self.sign == -1 else ("+", "−")  # (the loss, the luck)
+        terms = [
+            (less, self.loss + 0.0, "the moves' loss"),
+            (more if lucky else less, luck, "the luck" if lucky else "the bad luck"),
+        ]
+        return terms + ([("−", self.left, "still expected")] if self.left else [])
 
     @property
     def accounted(self) -> float:
@@ -86,35 +106,45 @@ class Review:
 def markov_review(game, strategy, steps, now: int) -> Review:
     """The review of the moves `steps` ((state, outcome, choice) each, in order) of
     `game` under its expected-cost (or expected-score) `strategy`; `now` is the state the
-    game stands in. Values are in the game's own terms; the best choice is the one its
-    ``Measure`` ranks first (least cost, most points)."""
+    game stands in. One row per decision: a step with one choice is chance alone (a roll
+    of dice), whose luck goes to the row of the next decision (or, after the last, to
+    ``Review.luck_after``); the row is numbered as the game numbers its turns
+    (``MarkovGame.turn``), else by decision. A choice's value is the final total it was
+    expected to bring (paid or scored before it, plus its Q). Values are in the game's own terms; the best
+    choice is the strategy's, so that a move equal to the suggestion loses exactly 0."""
     sign = game.measure.sign
-    moves = []
-    for turn, (state, k, c) in enumerate(steps, 1):
+    moves: list[Move] = []
+    paid, luck = 0, 0.0
+    for state, k, c in steps:
         exp = contract.expansion(game, np.array([state], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         q = {a: float(cost[a]) + _value(game, strategy, int(exp.next[0, k, a])) for a in legal}
-        chosen = strategy.action(Decision(state, k, None))
+        best = strategy.action(Decision(state, k, None))
         ranked = {a: sign * v for a, v in q.items()}  # as costs: the least is the best
-        if not (chosen in ranked and ranked[chosen] <= min(ranked.values())):
-            chosen = min(ranked, key=ranked.get)
-        best = chosen
-        moves.append(
-            Move(
-                turn,
-                game.describe_state(state),
-                game.describe_outcome(state, k),
-                game.describe_choice(state, k, c),
-                game.describe_choice(state, k, best),
-                q[c],
-                q[best],
-                sign * (_value(game, strategy, state) - q[best]),
-                sign,
+        least = min(ranked.values())
+        if not (best in ranked and ranked[best] <= least + TIE * max(1.0, abs(least))):
+            best = min(ranked, key=ranked.get)
+        luck += sign * (_value(game, strategy, state) - q[best])
+        if len(legal) > 1:
+            turn = game.turn(state, paid)
+            moves.append(
+                Move(
+                    len(moves) + 1 if turn is None else turn,
+                    game.describe_state(state),
+                    game.describe_outcome(state, k),
+                    game.describe_choice(state, k, c),
+                    game.describe_choice(state, k, best),
+                    paid + q[c],
+                    paid + q[best],
+                    luck + 0.0,
+                    sign,
+                )
             )
-        )
+            luck = 0.0
+        paid += int(cost[c])
     start = _value(game, strategy, contract.start(game))
-    return Review(tuple(moves), start, _value(game, strategy, now), sign)
+    return Review(tuple(moves), start, _value(game, strategy, now), sign, luck + 0.0)
 
 
 def _value(game, strategy, state: int) -> float:
@@ -149,7 +179,7 @@ def position_values(
     leaves V as it was; under a horizon it leaves the chance of the same position with
     one guess fewer. A position with no guess left within the horizon is lost: V is 0."""
     from ..engine import engine_of
-    from ..play.book import proven_opening
+    from ..book import proven_opening
 
     done, engine = len(history), engine_of(game)
     chance = objective.name in WITHIN

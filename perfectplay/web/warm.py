@@ -60,13 +60,12 @@ def _smallest(game: Game) -> Game:
 def workers() -> None:
     """Load the kernels, build the default games' tables and find their first suggestion."""
     from ..engine import engine_of, solve
-    from ..play.deduction_play import advice_at
+    from ..advice import stages, whole_objective
 
     for game in _default_games():
         if isinstance(game, DeductionGame):
-            aim = read_objective(game, {})
-            next(advice_at(game, (), aim))  # its opening book, where it has one
-            next(advice_at(game, (), aim, book=False))  # the table, the heuristic
+            aim = whole_objective(game, read_objective(game, {}))
+            next(stages(game, (), aim, exact=False))  # the table, the book, the rule of thumb
         else:  # its kernels, on its smallest game (a full Yatzy takes seconds)
             solve(_smallest(game), "expected", exact=False)
     probe = load_game("mastermind", ["pegs=2", "colors=3"])

@@ -191,7 +191,7 @@ def test_every_command_reads_a_score(registered, tmp_path):
     res = perfectplay("play", "keep-the-last", "--seed", "3", input="\n" * 5)
     assert res.returncode == 0, res.stderr
     assert "optimal play scores 4.666667 points on average" in res.stdout
-    assert "points to come 4.2500" in res.stdout  # rolling again from the first roll
+    assert "expected final score 4.2500" in res.stdout  # rolling again from the first roll
     assert "finished with" in res.stdout
     res = perfectplay("solve", "keep-the-last", "--objective", "probability", "--horizon", "5")
     assert res.returncode == 0 and "P(score at least 5 points)" in res.stdout, res.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import math
 from fractions import Fraction
 import sys
@@ -168,16 +169,16 @@ def test_verify_names_a_stage_whose_stored_value_is_wrong(tmp_path):
     assert res.stderr.startswith(f"perfectplay: error: stage {stage}'s stored value")
 
 
-def test_play_lists_every_keep_and_every_box_with_its_expected_score():
+def test_play_lists_every_keep_and_every_box_best_first_with_its_expected_final_score():
     res = perfectplay("play", "yahtzee", SMALL, "--seed", "3", input="\n" * 40)
     assert res.returncode == 0, res.stderr
     first = res.stdout.split("roll 1 of 3: 2 3 4 4 6")[1].split("choose")[0]
     assert first.count("keep") + first.count("roll all five again") == 24  # all keeps of 23446
-    assert "keep 6               points to come 48.1144  <- optimal" in first
-    assert "keep 4 4             points to come 47.6899\n" in first
+    assert "1. keep 6               expected final score 48.1144  <- optimal" in first
+    assert "3. keep 4 4             expected final score 47.6899  loss 0.4245" in first
     boxes = res.stdout.split("final roll: 2 4 5 6 6")[1].split("choose")[0]
-    assert "three of a kind: 0 points  points to come 27.3376" in boxes
-    assert "chance: 23 points          points to come 45.8155  <- optimal" in boxes
+    assert "1. chance: 23 points          expected final score 45.8155  <- optimal" in boxes
+    assert "3. three of a kind: 0 points  expected final score 27.3376  loss 18.4780" in boxes
 
 
 def test_the_screens_ask_the_rules_once_per_state(monkeypatch):
@@ -213,7 +214,7 @@ def test_play_takes_the_players_dice():
     """With --enter-chance the person types each roll, in any order (the dice of a game at
     a table); a roll that cannot be, or is not five dice, is said and asked again; Enter
     rolls here."""
-    typed = ["4 2 1 2 4", "4", "1 2 3 4 5", "7 7 7 7 7", "6 4 6 3 4", "2", "", "", "", ""]
+    typed = ["4 2 1 2 4", "3", "1 2 3 4 5", "7 7 7 7 7", "6 4 6 3 4", "2", "", "", "", ""]
     res = perfectplay(
         "play", "yahtzee", f"card={CHANCE_BOX}", "--enter-chance", input="\n".join(typed) + "\n"
     )
@@ -403,3 +404,75 @@ def test_a_stage_whose_best_play_never_leaves_it_is_refused():
     )
     with pytest.raises(IncompleteRules, match="stage 0: its best play returns to its start"):
         _stage_values(st)
+
+
+def test_play_advises_a_game_played_elsewhere_from_its_position_best_first():
+    """Chance scored 20 elsewhere, first roll 2 2 3 5 6: every keep, sorted by the
+    expected final score (the 20 included), each with its loss against the best."""
+    res = perfectplay(
+        "play", "yahtzee", "card=4160", "--position", "chance 20; roll 1: 2 2 3 5 6", input="q\n"
+    )
+    assert res.returncode == 0, res.stderr
+    assert (
+        "filled: chance; upper boxes 0/63. Roll 1 of 3: 2 2 3 5 6  (scored 20 points)" in res.stdout
+    )
+    rows = re.findall(
+        r"^ +\d+\. .*expected final score ([\d.]+)(  <- optimal|  loss ([\d.]+))$", res.stdout, re.M
+    )
+    finals = [float(final) for final, _, _ in rows]
+    assert len(rows) == 24 and finals == sorted(finals, reverse=True) and finals[-1] > 20
+    assert rows[0][1] == "  <- optimal" and all(r[2] for r in rows[1:])
+    assert all(abs(float(r[2]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
+
+
+def test_play_reads_a_typed_position_and_refuses_bad_ones_in_one_line():
+    res = perfectplay(
+        "play",
+        "yahtzee",
+        "card=4160",
+        "--position",
+        "ask",
+        input="chance 20; roll 4: 1 2 3 4 5\nchance 20; roll 3: 6 6 6 6 6\n",
+    )
+    assert res.returncode == 0, res.stderr
+    assert "write the roll as 'roll N: the five dice', not 'roll 4: 1 2 3 4 5'" in res.stdout
+    assert "finished with 50 points" in res.stdout  # (three of a kind, the one box left, takes 30)
+    for position, said in [
+        ("aces 3; roll 1: 1 2 3 4 5", "write each filled box as its name and score"),
+        ("three of a kind 4; roll 1: 1 2 3 4 5", "three of a kind cannot score 4"),
+        ("chance 20, chance 21; roll 1: 1 2 3 4 5", "chance is written twice"),
+        ("chance 20; roll 2: 1 2 3", "write the 5 dice, faces 1 to 6"),
+        ("chance 20, three of a kind 5; roll 1: 1 1 1 1 1", "every box is filled"),
+    ]:
+        res = perfectplay("play", "yahtzee", "card=4160", "--position", position)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+        assert said in res.stderr, res.stderr
+
+
+def test_a_box_takes_its_score_without_the_bonuses_paid_with_it():
+    """The last box, chance, after a full upper card (63) and a Yahtzee of 50: the move
+    pays 30 + 100 (an extra Yahtzee) + 35 (the upper bonus, paid with the last box); the
+    box itself holds 30."""
+    game = load_game("yahtzee")
+    card = "aces 3, twos 6, threes 9, fours 12, fives 15, sixes 18, three of a kind 20, "
+    card += "four of a kind 0, full house 25, small straight 30, large straight 40, yahtzee 50"
+    state, scored = game.parse_position(card + "; roll 3: 6 6 6 6 6")
+    assert scored == 228
+    chance = [b.name for b in game.boxes].index("chance")
+    assert int(game.expand(np.array([state])).cost[0, 0, chance]) == 30 + 100 + 35
+    assert game.box_score(state, chance) == 30
+    assert game.dice_at(state) == (0, 0, 0, 0, 0, 5) and game.kept(state, chance) is None
+
+
+def test_play_keeps_the_score_card_with_the_upper_total_and_bonus():
+    res = perfectplay("play", "yahtzee", "card=4161", "--seed", "3", input="\n" * 40)
+    assert res.returncode == 0, res.stderr
+    said = " ".join(res.stdout.split())  # (rich wraps long lines)
+    cards = re.findall(r"card: (.*?) \| upper (\d+) \(bonus 35: (\d+) to go\) \| total (\d+)", said)
+    assert cards[0] == ("empty", "0", "63", "0")
+    boxes, upper, need, total = cards[-1]
+    scores = dict(re.findall(r"([a-z ]+?) (\d+)(?:, |$)", boxes))
+    assert set(scores) == {"aces", "three of a kind", "chance"}
+    assert int(upper) == int(scores["aces"]) == 63 - int(need)
+    assert int(total) == sum(map(int, scores.values()))
+    assert f"finished with {total} points" in said

@@ -9,13 +9,13 @@ import pytest
 
 from perfectplay import load_game
 from perfectplay.games.wordle import LISTS, Wordle
-from perfectplay.play import book
-from perfectplay.play.book import book_opening
+from perfectplay import book
+from perfectplay.book import book_opening
 
 from ..cli_runner import perfectplay
 from ..deduction.test_wordle import SMALL, Brute, write_lists
 
-BOOK = Path(book.__file__).parents[1] / "games" / "data" / "book"
+BOOK = Path(book.__file__).parent / "games" / "data" / "book"
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(BOOK.glob("wordle-*.json"))
 

@@ -41,7 +41,7 @@ def test_the_real_lists_accept_refuse_and_undo():
     res = perfectplay("play", "wordle", "--budget", "0", input=script)
     assert res.returncode == 0, res.stderr
     out = res.stdout
-    assert "2,315 possible secrets" in out and "(most-parts)" in out
+    assert "2,315 possible secrets" in out and "(rule of thumb" in out
     assert "zzzzz is not one of the guesses of wordle" in out
     assert "cannot read word 'sal' (expected 5 letters a-z)" in out
     assert "turn 2: 99 secrets still possible" in out
@@ -66,3 +66,15 @@ def test_the_time_budget_falls_back_to_the_heuristic():
     res = perfectplay("play", "wordle", "--budget", "1", input="\nquit\n")
     assert res.returncode == 0, res.stderr
     assert "suggested guess: trace (most-parts)" in res.stdout
+
+
+def test_a_turn_limit_is_part_of_the_objective_and_ends_the_game():
+    """``play wordle turns=2 --secret gully`` played a third guess: the advice now aims at
+    the best chance within 2 guesses, then the fewest on average, and the game ends at
+    the limit."""
+    res = perfectplay(
+        "play", "wordle", "turns=2", "--secret", "gully", "--budget", "0", input="\n" * 6
+    )
+    text = " ".join(res.stdout.split())
+    assert "best chance to win within 2 guesses, then the fewest guesses on average" in text
+    assert "turn 3" not in text and "no guesses left: the secret was gully" in text

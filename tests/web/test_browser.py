@@ -7,6 +7,7 @@ the dice-cards table go to docs/img/ (the README shows them)."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -222,3 +223,29 @@ def test_tricky_trios_board_draws_the_cards_face_down_then_one_face_up(server, b
     up = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.card.face-up")
     assert len(up) == 1 and "one card face up" in browser.find_element(By.ID, "state").text
     assert browser.find_element(By.ID, "caption").text == "0 of 2 trios removed; 1 card face up"
+
+
+def test_yahtzee_dice_are_kept_by_clicking_them(server, browser, screen):
+    """Five dice drawn; clicking those of a keep (the fourth listed, not the suggestion)
+    and "roll the others" plays that keep, as a click on it would; the score card shows
+    the upper total and its bonus. At 1280 and 390 px."""
+    browser.get(server + "/play/yahtzee?card=4161&seed=3")
+    _wait(browser, "#roll-kept", 300)
+    dice = browser.find_elements(By.CSS_SELECTOR, "#drawn svg.die")
+    assert len(dice) == 5
+    keep = browser.find_elements(By.CSS_SELECTOR, "#choices a[data-keep]")[3]
+    wanted, href = keep.get_attribute("data-keep"), keep.get_attribute("href")
+    left = wanted.split()
+    for die in dice:
+        if die.get_attribute("data-value") in left:
+            left.remove(die.get_attribute("data-value"))
+            die.click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#drawn svg.die.held")) == len(wanted.split())
+    browser.find_element(By.ID, "roll-kept").click()
+    _wait(browser, "#undo")
+    moves = parse_qs(urlsplit(href).query)["moves"]
+    assert parse_qs(urlsplit(browser.current_url).query)["moves"] == moves
+    assert browser.find_element(By.ID, "upper").text == "0"
+    assert browser.find_element(By.ID, "bonus").text == "63 to go"
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMAGES / f"yahtzee-board-{screen}.png"))

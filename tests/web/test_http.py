@@ -474,7 +474,7 @@ def _review(page: str) -> tuple[float, float, float, int]:
     loss = float(re.search(r'id="total-loss">([^<]*)<', page).group(1))
     luck = float(re.search(r'id="total-luck">([^<]*)<', page).group(1))
     accounted, paid = re.search(
-        r": ([\d.]+), what was paid \((\d+)\)", _said(page, "review-sum")
+        r"(?:=|:) ([\d.]+)(?::|,) what was (?:paid|scored) \((\d+)\)", _said(page, "review-sum")
     ).groups()
     return loss, luck, float(accounted), int(paid)
 
@@ -753,3 +753,176 @@ def test_a_staged_game_is_played_on_its_board_and_explored_to_the_end(client):
     assert down is not None
     level = client.get(where + "/explore" + html.unescape(down.group(1)))
     assert level.status_code == 200 and "points" in level.text
+
+
+def _play_board(client, url: str, astray: set[int]) -> str:
+    """The board's last page once the game is played from `url` by clicks: the last
+    choice listed at the decisions numbered in `astray` (from 0), the optimal elsewhere."""
+    page, turn = "", 0
+    for _ in range(300):
+        page = client.get(url).text
+        choices = re.findall(r'<li class="option( chosen)?"><a href="([^"]+)"', page)
+        if not choices and 'id="waiting"' in page:
+            time.sleep(0.2)
+            continue
+        if not choices:
+            return page
+        url = html.unescape(choices[-1][1] if turn in astray else next(h for c, h in choices if c))
+        turn += 1
+    raise AssertionError("the game did not end")
+
+
+def _rows(page: str) -> list[list[str]]:
+    """The review table's rows (the header and the totals left out), cell by cell."""
+    table = re.search(r'<table class="review-table" id="review-table">(.*?)</table>', page, re.S)
+    rows = re.findall(r"<tr(?: class=\"lossy\")?>(.*?)</tr>", table.group(1), re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S) for row in rows]
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in row] for row in cells[1:]]
+
+
+def test_a_yahtzee_review_has_a_row_per_decision_numbered_by_turn_and_adds_up_the_score(client):
+    """Two boxes of Yahtzee, some choices not the optimal: the rolls are luck, not moves
+    (no "rolled ... -> keep all five" row), each decision a row numbered by its turn (1
+    or 2, never the step), no "-0.0000", and the sum's signs those of a score: the
+    start, less the loss, plus the luck, is what was scored."""
+    page = _play_board(client, "/play/yahtzee?card=4160&seed=3", astray={1, 3})
+    assert _said(page, "finished").startswith("finished with ")
+    rows = _rows(page)
+    assert rows and all(len(r) == 6 for r in rows)
+    assert {r[0] for r in rows} == {"1", "2"}, rows  # the turns, as Yahtzee numbers them
+    assert all(r[1].startswith(("roll ", "final roll")) for r in rows), rows
+    assert not any("keep all five" in r[2] or "rolled" in r[1] for r in rows), rows
+    assert "-0.0000" not in page
+    assert all(r[4] == "+0.0000" for r in rows if r[3] == "the move played")
+    loss, luck, accounted, scored = _review(page)
+    assert loss > 0 and abs(accounted - scored) < 1e-6
+    said = _said(page, "review-sum")
+    assert f"− the moves' loss {loss:.4f}" in said, said
+    assert ("+ the luck" if luck >= 0 else "− the bad luck") in said, said
+    assert f"what was scored ({scored})" in said
+
+
+def test_a_tricky_trios_review_numbers_its_rows_by_round(client):
+    """Tricky Trios: the flips reviewed, the draws luck; each row numbered by its round
+    (never past the rounds paid, where numbering the steps went far past them)."""
+    page = _play_board(client, "/play/tricky-trios?n=3&seed=4", astray={0})
+    paid = int(re.search(r"finished in (\d+) rounds?", _said(page, "finished")).group(1))
+    rows = _rows(page)
+    turns = [int(r[0]) for r in rows]
+    assert turns == sorted(turns) and 1 <= turns[0] < turns[-1] <= paid, rows
+    assert not any(r[2] == "reveal" for r in rows), rows  # (a draw is chance: no row)
+    loss, luck, accounted, paid_said = _review(page)
+    assert paid_said == paid and abs(accounted - paid) < 1e-6
+    assert f"+ the moves' loss {loss:.4f}" in _said(page, "review-sum")
+
+
+def test_a_staged_games_board_is_played_at_once_by_a_server_started_again():
+    """Yahtzee solved by one server is kept (``perfectplay.kept``): a server started
+    again shows its board at the first visit, with no solve of its own."""
+    from starlette.testclient import TestClient
+
+    from perfectplay.web.jobs import Jobs
+
+    url = "/play/yahtzee?card=4161&seed=5"
+    first = Jobs()
+    with TestClient(create_app(first)) as one:
+        for _ in range(300):
+            if 'id="choices"' in one.get(url).text:
+                break
+            time.sleep(0.2)
+    again = Jobs()
+    with TestClient(create_app(again)) as two:
+        page = two.get(url).text
+        assert [job.process for job in again._jobs.values()] == [None]  # (read, not solved)
+    assert 'id="choices"' in page and 'id="waiting"' not in page
+
+
+def test_a_yahtzee_board_lists_its_choices_best_first_by_expected_final_score(client):
+    """Every keep of the roll, best first, each with the final score it is expected to
+    bring and its loss against the best (the order was the rules' own: the best at #3,
+    #4 or #9), and the same after a box is scored (the points scored included)."""
+    url = "/play/yahtzee?card=4160&seed=3"
+    for turn in range(4):
+        for _ in range(300):
+            page = client.get(url).text
+            if 'id="waiting"' not in page:
+                break
+            time.sleep(0.2)
+        rows = re.findall(
+            r'<li class="option( chosen)?"><a href="([^"]+)"[^>]*>[^<]*</a> <span class="cost">'
+            r"([\d.]+) points</span> (?:<strong>optimal</strong>|<span class=\"loss\">loss "
+            r"([\d.]+)</span>)",
+            page,
+        )
+        finals = [float(r[2]) for r in rows]
+        assert len(rows) > 1 and finals == sorted(finals, reverse=True), page
+        assert page.count('class="die"') == 5  # (the five dice drawn)
+        assert rows[0][0] and not any(r[0] for r in rows[1:])
+        assert all(abs(float(r[3]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
+        if turn == 3:  # (the first box is scored: its points count in the final score)
+            assert finals[0] > float(re.search(r'id="paid">(\d+)<', page).group(1)) > 0
+        url = html.unescape(rows[0][1])
+
+
+def test_a_yahtzee_board_keeps_the_score_card_with_its_upper_total_and_bonus(client):
+    """Aces, three of a kind and chance played to the end: the card shows each box's
+    score, the upper total and what the bonus still needs, and the total scored."""
+    page = _play_board(client, "/play/yahtzee?card=4161&seed=7", astray=set())
+    card = re.search(r'<table class="scorecard" id="scorecard">(.*?)</table>', page, re.S).group(1)
+    cells = dict(re.findall(r"<th>([^<]+)</th><td[^>]*>([^<]*)</td>", card))
+    assert set(cells) == {
+        "aces",
+        "upper total",
+        "bonus (35 at 63)",
+        "three of a kind",
+        "chance",
+        "total",
+    }
+    aces = int(cells["aces"])
+    assert int(cells["upper total"]) == aces and cells["bonus (35 at 63)"] == f"{63 - aces} to go"
+    scored = int(re.search(r"finished with (\d+) points", _said(page, "finished")).group(1))
+    assert (
+        int(cells["total"]) == scored == aces + int(cells["three of a kind"]) + int(cells["chance"])
+    )
+    assert page.count('class="die"') == 0  # (the game over: no dice showing)
+
+
+def _advised(client, position: str, card: str = "4161"):
+    """The board advising the Yahtzee position `position` (once its strategy is solved)."""
+    for _ in range(300):
+        page = client.get("/play/yahtzee", params={"card": card, "seed": "1", "position": position})
+        if 'id="waiting"' not in page.text:
+            return page
+        time.sleep(0.2)
+    raise AssertionError("no strategy")
+
+
+def test_a_yahtzee_game_played_elsewhere_is_advised_from_its_card_and_dice(client):
+    """The board links to the advice of a game played elsewhere; a card and dice typed
+    give every choice best first, the points scored counted in the final score; a bad
+    entry is one line on the page, which keeps what was typed; a game that reads no
+    position says so."""
+    board = client.get("/play/yahtzee?card=4161&seed=1").text
+    assert (
+        'id="mode-yours" href="/play/yahtzee?joker=free&amp;card=4161&amp;seed=1&amp;position=+"'
+        in board
+    )
+    assert 'id="position"' in _advised(client, " ").text
+    page = _advised(client, "chance 20; roll 3: 1 1 3 4 5")
+    assert page.status_code == 200
+    assert _said(page.text, "choices-note").startswith("scored so far: 20.")
+    rows = re.findall(
+        r'<li class="option[^"]*">([^<]+) <span class="cost">([\d.]+) points', page.text
+    )
+    assert [label for label, _ in rows] == ["aces: 2 points", "three of a kind: 0 points"]
+    assert float(rows[0][1]) > float(rows[1][1]) > 20
+    for typed, said in [
+        ("chance 20, chance 21; roll 1: 1 2 3 4 5", "chance is written twice"),
+        ("aces 7; roll 1: 1 2 3 4 5", "aces cannot score 7"),
+        ("chance 20; roll 2: 1 2 3 4", "write the 5 dice, faces 1 to 6"),
+    ]:
+        bad = _advised(client, typed)
+        assert bad.status_code == 400 and said in _said(bad.text, "refused")
+        assert f'value="{html.escape(typed)}"' in bad.text
+    other = client.get("/play/dice-cards?n=3&seed=1&position=x")
+    assert other.status_code == 400 and "reads no position" in other.text

@@ -9,7 +9,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 
 from perfectplay.web import jobs as jobs_module  # noqa: E402
 from perfectplay.objectives import Objective  # noqa: E402
-from perfectplay.play.deduction_play import Suggestion  # noqa: E402
+from perfectplay.advice import PROVEN, RULE_OF_THUMB, Advice  # noqa: E402
 from perfectplay.web.jobs import Jobs  # noqa: E402
 
 GAME = "mastermind(pegs=3,colors=4)"
@@ -25,16 +25,16 @@ def jobs():
 def test_the_places_taken_give_the_heuristic_then_nothing(jobs, monkeypatch):
     monkeypatch.setattr(jobs_module, "ADVICE_AT_ONCE", 0)  # as if two boards were advised
     found = jobs.advise(GAME, "", Objective(), budget=20)
-    assert found is not None and found.source == "most-parts"
+    assert found is not None and found.label == RULE_OF_THUMB
     monkeypatch.setattr(jobs_module, "HEURISTICS_AT_ONCE", 0)
     assert jobs.advise(GAME, "123:0B1W", Objective(), budget=20) is None
 
 
 def test_a_free_place_gives_the_optimal_guess_and_keeps_it(jobs):
     found = jobs.advise(GAME, "123:0B1W", Objective(), budget=20)
-    assert found is not None and found.source == "optimal"
+    assert found is not None and found.label == PROVEN
     assert jobs.advise(GAME, "123:0B1W", Objective(), budget=0) == found  # kept: no worker asked
-    assert isinstance(found, Suggestion) and found.final
+    assert isinstance(found, Advice) and found.final
 
 
 @pytest.mark.parametrize(
@@ -63,9 +63,9 @@ def test_the_advice_plays_for_the_boards_objective(jobs, spec, moves, objective)
     game = load_game(spec)
     position = engine_of(game).parse_position(game, moves)
     found = jobs.advise(spec, moves, objective, budget=60)
-    assert found is not None and found.source == "optimal"
+    assert found is not None and found.label == PROVEN
     solution = solve(game, objective, position=position)
-    assert found.guess == solution.strategy.root.guess
+    assert found.suggestion.action == solution.strategy.root.guess
 
 
 def test_a_review_joining_another_moves_worker_is_not_given_up(jobs, monkeypatch):
@@ -93,3 +93,13 @@ def _ended_thread():
     thread.start()
     thread.join()
     return thread
+
+
+def test_a_running_solve_says_how_long_it_has_left_at_its_pace_so_far():
+    job = jobs_module.Job("1", "yatzy", "expected", None, exact=False)
+    assert job.left is None  # (no count of its work yet)
+    job.progress = jobs_module.Progress("solving stages", 250, 1000, "stages")
+    job.seconds = 5.0
+    assert job.left == 15.0  # a quarter done in 5 s: 15 s more
+    job.state = "done"
+    assert job.left is None

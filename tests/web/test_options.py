@@ -16,7 +16,7 @@ from perfectplay import load_game
 from perfectplay.engine import engine_of
 from perfectplay.errors import Unsupported
 from perfectplay.objectives import Objective
-from perfectplay.play.deduction_play import consistent_secrets
+from perfectplay.advice import consistent_secrets
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
 

@@ -177,15 +177,16 @@ class Row:
     luck: float
 
 
-def _review_rows(browser, within: str) -> list[Row]:
-    """The move rows of the review table in `within`, after checking that its totals row
+def _review_rows(browser, within: str, column: int = 1) -> list[Row]:
+    """The move rows of the review table in `within` (the move played in its `column`:
+    a Markov review's is after what chance gave), after checking that its totals row
     adds their losses and their lucks up (each shown to 4 decimals)."""
     table = browser.find_element(By.CSS_SELECTOR, f"{within} table.review-table")
     rows = []
-    for tr in table.find_elements(By.CSS_SELECTOR, "tr:not(.totals)")[1:]:  # (the header)
+    for tr in table.find_elements(By.CSS_SELECTOR, "tr:not(.totals):not(.after)")[1:]:
         cells = tr.find_elements(By.TAG_NAME, "td")
-        cost = cells[1].find_element(By.CLASS_NAME, "cost").text
-        played = cells[1].text.removesuffix(cost).strip()
+        cost = cells[column].find_element(By.CLASS_NAME, "cost").text
+        played = cells[column].text.removesuffix(cost).strip()
         turn = int(cells[0].text.split(".")[0])
         rows.append(Row(turn, played, float(cells[-2].text), float(cells[-1].text)))
     assert len(table.find_elements(By.CSS_SELECTOR, "tr.totals")) == 1
@@ -198,7 +199,10 @@ def _review_rows(browser, within: str) -> list[Row]:
 def _accounted(browser) -> tuple[float, str]:
     """What the review's accounting sentence says was paid: the total it works out from
     the start's expectation, the losses and the luck, and the amount it names."""
-    said = re.search(r": (-?[0-9.]+), what was paid \(([^)]*)\)", _text(browser, "review-sum"))
+    said = re.search(
+        r"(?:=|:) (-?[0-9.]+)(?::|,) what was (?:paid|scored) \(([^)]*)\)",
+        _text(browser, "review-sum"),
+    )
     assert said, _text(browser, "review-sum")
     return float(said.group(1)), said.group(2)
 
@@ -398,15 +402,17 @@ def test_markov_board_played_to_the_end_by_clicks(
     browser.execute_script("arguments[0].scrollIntoView()", review)
     assert _tap_targets_too_small(browser) == []
     browser.save_screenshot(str(tmp_path / f"{name}-{screen}.png"))
-    # the review: a row for every move (those the rules force too), adding up to the cost
+    # the review: a row for every decision (chance alone, or a move the rules force, is
+    # none), numbered by the game's turns, adding up to the cost
     game = load_game(name, [w for w in query.split("&") if w])
     seed = int(parse_qs(urlsplit(browser.current_url).query)["seed"][0])
     moves, paid = _deal(game, seed, clicks)
-    rows = _review_rows(browser, "#review")
-    assert [r.turn for r in rows] == list(range(1, moves + 1))
+    rows = _review_rows(browser, "#review", column=2)
+    turns = [r.turn for r in rows]
+    assert len(rows) == len(clicks) and turns == sorted(turns) and turns[-1] <= paid
     total, said = _accounted(browser)
     assert round(total, 4) == paid and said == str(paid)
-    assert f" {game.measure.unit}; plus" in _text(browser, "review-sum")
+    assert f" {game.measure.unit} + the moves' loss" in _text(browser, "review-sum")
     browser.execute_script(
         "arguments[0].scrollIntoView()", browser.find_element(By.ID, "review-sum")
     )

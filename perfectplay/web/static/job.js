@@ -16,6 +16,8 @@
     } else { bar.removeAttribute("value"); document.getElementById("counts").textContent = ""; }
     document.getElementById("info").textContent = s.info;
     document.getElementById("clock").textContent = s.seconds + " s";
+    const left = document.getElementById("left");
+    if (left) left.textContent = s.left === null ? "" : "about " + Math.ceil(s.left) + " s left";
     setTimeout(tick, 300);
   }
   tick();

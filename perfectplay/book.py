@@ -26,9 +26,9 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..deduction.model import DeductionGame
-from ..objectives import Objective
-from ..solution import PROVEN_GIVEN_FIRST
+from .deduction.model import DeductionGame
+from .objectives import Objective
+from .solution import PROVEN_GIVEN_FIRST
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Opening:
     label: str
     #: Whether a proof over every opening backs it: its total is the game's optimum.
     proven: bool = False
+    #: The most guesses its strategy needs (None: the document does not say).
+    worst: int | None = None
 
 
 def book_opening(game: DeductionGame) -> Opening | None:
@@ -72,7 +74,7 @@ def _opening(game: DeductionGame) -> Opening | None:
     document = json.loads(source.read_text(encoding="utf-8"))
     if document.get("game") != game.name or document.get("params") != game.params:
         return None
-    from ..catalogue import load_strategy
+    from .catalogue import load_strategy
 
     guess = load_strategy(document).action(())
     if guess is None:
@@ -100,4 +102,11 @@ def _opening(game: DeductionGame) -> Opening | None:
     else:
         label = str(document.get("status", "from the book"))
     proven = backed and bool(proof.get("complete"))
-    return Opening(guess, total, f"{label}, {total:,} guesses in total", proven)
+    worst = document.get("worst")
+    return Opening(
+        guess,
+        total,
+        f"{label}, {total:,} guesses in total",
+        proven,
+        worst if isinstance(worst, int) else None,
+    )

@@ -1,0 +1,99 @@
+"""Solved strategies of staged games (Yahtzee, Yatzy), kept in the user's cache so that a
+game solved once on this machine is played at once after: by ``play`` at the terminal, by
+a server started again, by a second visitor.
+
+A staged game's document holds one value a stage (Yahtzee's 4 MB, Yatzy's 11 MB of
+JSON), read back in a tenth to a half of a second where solving takes 10 to 90 s. The
+file is named by a digest of all that decides the values: the game as written with its
+parameters, the objective, the package's sources and library versions
+(``kernel_cache.package_digest``) and the source files of the game's classes (a plug-in's
+too), so that a changed rule or engine solves afresh. It is written under another name
+and renamed (``solution.write_json_atomically``); a file that cannot be read as the
+game's strategy is ignored (and solved again), and a cache that cannot be written is
+left alone. Other Markov games are not kept: their documents list every state (millions
+for the large ones), and they solve in a few seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+from pathlib import Path
+
+from .errors import PerfectplayError
+from .game import Game
+from .objectives import Objective
+from .strategy import Strategy
+
+#: Environment variable naming the folder of kept strategies (tests point it elsewhere;
+#: by default the ``strategies`` folder of the user's perfectplay cache).
+FOLDER_ENV = "PERFECTPLAY_STRATEGIES"
+
+
+def kept_path(game: Game, objective: Objective) -> Path | None:
+    """Where `game`'s strategy for `objective` is kept (None: a game whose strategies are
+    not kept: not staged, or another objective than the expected one)."""
+    if game.kind != "markov" or objective.name != "expected" or game.stages() is None:
+        return None
+    from .kernel_cache import cache_home, package_digest
+
+    digest = hashlib.sha256(f"{game}\0{objective.name}\0{package_digest()}".encode())
+    for source in sorted({_source(cls) for cls in type(game).__mro__} - {None}):
+        digest.update(Path(source).read_bytes())
+    folder = Path(os.environ.get(FOLDER_ENV) or cache_home() / "strategies")
+    return folder / f"{game.name}-{digest.hexdigest()[:32]}.json"
+
+
+def _source(cls: type) -> str | None:
+    """The file defining `cls`, where it has one."""
+    try:
+        return inspect.getsourcefile(cls)
+    except TypeError:  # (a built-in class: object)
+        return None
+
+
+def kept_strategy(game: Game, objective: Objective) -> Strategy | None:
+    """`game`'s strategy for `objective` as kept (its document: ``Strategy.document``),
+    if one is kept and reads as the game's strategy (``catalogue.load_strategy``); else
+    None."""
+    from .catalogue import load_strategy
+
+    path = kept_path(game, objective)
+    if path is None or not path.is_file():
+        return None
+    try:
+        with open(path) as handle:
+            return load_strategy(json.load(handle))
+    except (OSError, ValueError, PerfectplayError):
+        return None
+
+
+def keep_document(path: Path | None, document: dict) -> bool:
+    """Keep `document` (``Solution.export()``) in `path` (``kept_path``: None, a game not
+    kept); False where it is not kept (also a cache that cannot be written)."""
+    from .solution import write_json_atomically
+
+    if path is None:
+        return False
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_json_atomically(path, document)
+    except (OSError, PerfectplayError):
+        return False
+    return True
+
+
+def strategy_for(game: Game, objective: Objective = Objective(), progress=None) -> Strategy:
+    """The strategy a Markov game is played with (floating point): the kept one, else
+    solved (with `progress`) and kept."""
+    from .catalogue import load_strategy
+    from .engine import solve
+
+    kept = kept_strategy(game, objective)
+    if kept is not None:
+        return kept
+    document = solve(game, objective, progress=progress, exact=False).export()
+    keep_document(kept_path(game, objective), document)
+    return load_strategy(document)

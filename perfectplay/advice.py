@@ -45,6 +45,14 @@ PROVEN = "proven optimal"
 RULE_OF_THUMB = "rule of thumb: most parts, not proven best"
 BEST_FOUND = "best found, not proven"
 STRATEGY = "optimal: the solved strategy"
+#: What the advice aims at, by objective, in plain words (every screen says it so).
+GOALS = {
+    "expected": "the fewest guesses on average",
+    "worst": "the fewest guesses in the worst case",
+    "probability": "the best chance to win within the guesses allowed",
+    "probability-then-cost": "the best chance to win within the guesses allowed, then "
+    "the least expected cost of the items guessed",
+}
 
 
 @dataclass(frozen=True)
@@ -154,6 +162,30 @@ def column(objective: Objective, chance: bool) -> str:
     if objective.name == "probability-then-cost":
         return f"expected guesses (all found within {objective.horizon})"
     return "expected guesses"
+
+
+def note(advice: Advice) -> str:
+    """What backs the suggestion and its numbers ("proven optimal; 3.2188 (103/32)
+    guesses, worst case 4"), as every screen says it after the suggestion."""
+    first = advice.suggestion
+    worst = "" if first.worst is None else f", worst case {first.worst}"
+    return f"{advice.label}{value_text(advice, first)}{worst}"
+
+
+def advice_line(game: Game, advice: Advice) -> str:
+    """The suggestion with what backs it and its numbers, as every screen says it."""
+    return f"{advice.suggestion.label} ({note(advice)})"
+
+
+def value_text(advice: Advice, option: Option) -> str:
+    """An option's number as the advice line shows it ("" when it has none)."""
+    if option.value is not None:
+        if advice.chance:
+            return f"; chance {float(option.value):.4f} ({option.value})"
+        return f"; {float(option.value):.4f} ({option.value}) guesses"
+    if option.bound is not None and option.bound.high is not None and not advice.chance:
+        return f"; at most {float(option.bound.high):.4f} guesses"
+    return ""
 
 
 # --- the advisor -----------------------------------------------------------------------

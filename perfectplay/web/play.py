@@ -2,9 +2,10 @@
 the moves so far are in the query, undo is the same address less the last move, and a
 move the rules refuse (feedback no secret fits) leaves the game as it was.
 
-Deduction games: the advisor of ``play/deduction_play.py`` suggests each guess, worked
-out by one of the server's workers within a budget (``jobs.Jobs.advise``: the optimal
-guess, else the heuristic's, labelled); the tool holds a secret drawn from the seed
+Deduction games: the advisor (``perfectplay.advise``, the terminal's too) suggests each
+guess, worked out by one of the server's workers within a budget (``jobs.Jobs.advise``:
+the optimal guess, else the best stage found, labelled; the table of options is the same
+advice); the tool holds a secret drawn from the seed
 (``secret=page``), or the person types the feedback they got (``secret=yours``). Markov
 games: the strategy is solved by a worker (the board shows its progress meanwhile);
 chance is drawn from the seed; every choice is shown with its expected cost (the solved
@@ -24,17 +25,17 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
+from .. import positions
+from ..positions import Codes, codes, feedback, same_answer, sizes
 from ..errors import BadRules, PerfectplayError
+from ..advice import GOALS, TOP, column, note
 from ..objectives import WITHIN, Objective
 from .render import templates
-from ..play.deduction_play import GOALS
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
-from ..markov import contract
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
 BUDGET = 1.0
@@ -145,7 +146,7 @@ class Moves:
 def _moves(game, engine, listed: Codes, text: str, hidden: int | None, limit: int | None) -> Moves:
     """The moves of the address that the game allows: refused are unreadable moves,
     feedback no secret (or not the page's secret) gives, and moves past the `limit` of
-    guesses the board's rules allow (`listed`: the game's codes, ``contract.codes``)."""
+    guesses the board's rules allow (`listed`: the game's codes, ``positions.codes``)."""
     guesses, secrets_ = listed.guesses, listed.secrets
     try:
         history = engine.parse_position(game, text)
@@ -228,7 +229,7 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     if not solved and not over:
         advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
         if advice is not None and advice.suggestion is not None:
-            suggestion = {"code": advice.suggestion.label, "source": advice.label}
+            suggestion = {"code": advice.suggestion.label, "note": note(advice)}
     rows = [
         {
             "code": game.format_code(guesses[g]),
@@ -309,22 +310,25 @@ def _board_page(request: Request, elsewhere: str) -> BoardPage:
 
 
 def options_page(request: Request) -> Response:
-    """The best guesses at a deduction board's turn with their numbers (``web/options.py``):
-    a page of its own, whose list the board's script places on the board. The address is
-    the board's; each guess links to the board with that guess played (advising: entered,
-    for the player to add what the other game answered)."""
+    """The options at a deduction board's turn with their numbers: the advice the board's
+    line says (``jobs.Jobs.advise``, the same advice: its first row is the suggestion),
+    as far as it got in `OPTIONS_BUDGET` seconds; a page of its own, whose table the
+    board's script places on the board (and asks for again until it is final). The
+    address is the board's; each guess links to the board with that guess played
+    (advising: entered, for the player to add what the other game answered)."""
     page = _board_page(request, "lists its choices on its board")
     game, base = page.game, page.base
     moves = page.engine.format_position(game, page.history)
-    aim = page.rules.aim().ranked
-    jobs = request.app.state.jobs
-    found = jobs.options(str(game), moves, aim.name, aim.horizon, OPTIONS_BUDGET)
+    advice = request.app.state.jobs.advise(str(game), moves, page.rules.aim(), OPTIONS_BUDGET)
     return templates.TemplateResponse(
         request,
         "options.html",
         {
             "game": game,
-            "found": found,
+            "advice": advice,
+            "rows": () if advice is None else advice.options[:TOP],
+            "column": "" if advice is None else column(advice.objective, advice.chance),
+            "note": "" if advice is None or advice.suggestion is None else note(advice),
             "board_url": _url(game, base, moves=moves),
             "pick_url": lambda guess: _url(game, base, moves=moves, guess=guess),
         },
@@ -478,13 +482,13 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     if waiting is not None:
         return waiting
     rng = random.Random(seed)
-    state, paid, log, steps = contract.start(game), 0, [], []
+    state, paid, log, steps = positions.start(game), 0, [], []
     played = 0
     k = None
-    while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
+    while not bool(positions.terminal(game, np.array([state], dtype=np.int64))[0]):
         if horizon is not None and game.measure.next_budget(horizon, paid) is None:
             break
-        exp = contract.expansion(game, np.array([state], dtype=np.int64))
+        exp = positions.expansion(game, np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)
         k = int(rng.choices(ks.tolist(), weights=[int(w) for w in weights[ks]])[0])
@@ -533,7 +537,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "board": draw(game, state, None if spent else k),
             "paid": paid,
             "log": log[-12:],
-            "value": strategy.value(contract.start(game)),
+            "value": strategy.value(positions.start(game)),
             "measure": game.measure,
             "seed": seed,
             "message": message,

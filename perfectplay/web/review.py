@@ -28,7 +28,7 @@ import numpy as np
 
 from ..objectives import WITHIN, Objective
 from ..strategy import Decision
-from ..markov import contract
+from .. import positions
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def markov_review(game, strategy, steps, now: int) -> Review:
     sign = game.measure.sign
     moves = []
     for turn, (state, k, c) in enumerate(steps, 1):
-        exp = contract.expansion(game, np.array([state], dtype=np.int64))
+        exp = positions.expansion(game, np.array([state], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         q = {a: float(cost[a]) + _value(game, strategy, int(exp.next[0, k, a])) for a in legal}
@@ -113,13 +113,13 @@ def markov_review(game, strategy, steps, now: int) -> Review:
                 sign,
             )
         )
-    start = _value(game, strategy, contract.start(game))
+    start = _value(game, strategy, positions.start(game))
     return Review(tuple(moves), start, _value(game, strategy, now), sign)
 
 
 def _value(game, strategy, state: int) -> float:
     """V(state): the strategy's value (0 for a finished game)."""
-    if bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
+    if bool(positions.terminal(game, np.array([state], dtype=np.int64))[0]):
         return 0.0
     value = strategy.value(state)
     if value is None:

@@ -314,10 +314,9 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
         pass
 
 
-def _values(
-    server: int, send, spec: str, positions: list[tuple[str, int | None]], objective: Objective
-) -> None:
-    """A review's worker: the values at each position under `objective`
+def _values(server: int, send, spec: str, positions: list[tuple], objective: Objective) -> None:
+    """A review's worker: the values at each position (its moves, the guess played there
+    or None, the guess the board suggested there or None) under `objective`
     (``review.position_values``), the last first, each sent as it is worked out (the
     server ends this process when its budget is spent)."""
     from ..catalogue import load_game
@@ -328,13 +327,14 @@ def _values(
     try:
         game = load_game(spec)
         engine = engine_of(game)
-        for moves, played in reversed(positions):  # (the last are the quickest)
+        for key in reversed(positions):  # (the last are the quickest)
+            moves, played, suggested = key
             try:
                 history = engine.parse_position(game, moves)
-                value = position_values(game, history, played, objective)
+                value = position_values(game, history, played, objective, suggested)
             except PerfectplayError:  # this one cannot be valued; the others still can
                 continue
-            send.send((moves, played, value))
+            send.send((key, value))
     except (PerfectplayError, MemoryError):
         pass
 
@@ -583,12 +583,13 @@ class Jobs:
     def values(
         self,
         spec: str,
-        positions: list[tuple[str, int | None]],
+        positions: list[tuple],
         objective: Objective,
         budget: float,
     ) -> Valuing:
         """The values (``review.PositionValues``) under `objective` at the deduction
-        `positions` of the game `spec` ((moves, the guess played there or None) each)
+        `positions` of the game `spec` ((moves, the guess played there or None, the guess
+        the board suggested there or None) each)
         known after `budget` seconds: a worker values those not known yet, the last
         first, and goes on after the page answered (for up to `REVIEW_WORK` seconds),
         keeping each value as it comes, so that asking again finds more."""
@@ -629,10 +630,10 @@ class Jobs:
         left = set(todo)
 
         def arrived(answer) -> bool:
-            moves, played, value = answer
+            key, value = answer
             with self._lock:
-                _keep(self._values, (*review, moves, played), value)
-            left.discard((moves, played))
+                _keep(self._values, (*review, *key), value)
+            left.discard(key)
             return not left
 
         try:
@@ -640,6 +641,12 @@ class Jobs:
         finally:
             with self._lock:
                 self._reviews.pop(review, None)
+
+    def advice_known(self, spec: str, moves: str, objective: Objective) -> Advice | None:
+        """The advice kept for the position `moves` (what the board said there), or None;
+        nothing is worked out."""
+        with self._lock:
+            return self._advice.get((spec, moves, objective))
 
     def close(self) -> None:
         """End every worker (solves, advice, options and reviews); refuse new work."""

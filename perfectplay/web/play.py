@@ -342,22 +342,32 @@ def review_page(request: Request) -> Response:
     luck of each feedback; a page of its own, which the board's script places on the
     board. It answers after `OPTIONS_BUDGET` seconds with the values known; their worker
     goes on (``jobs.Jobs.values``), so that the page asked again goes further."""
-    from .review import deduction_review
+    from .review import advised_values, deduction_review
 
     page = _board_page(request, "shows its review on its board")
     game, engine, history, rules = page.game, page.engine, page.history, page.rules
     aim = rules.aim().ranked
     chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
-    positions = [
-        (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
-        for i in range(len(history) + (0 if solved else 1))
-    ]
     jobs = request.app.state.jobs
+    board_aim = rules.aim()
+    positions, values = [], {}
+    for i in range(len(history) + (0 if solved else 1)):
+        moves = engine.format_position(game, history[:i])
+        played = history[i][0] if i < len(history) else None
+        advice = jobs.advice_known(str(game), moves, board_aim)  # what the board said there
+        said = advice.suggestion.action if advice is not None and advice.suggestion else None
+        direct = None if played is None else advised_values(advice, played, chance)
+        if direct is not None:  # the table's own numbers
+            values[i] = direct
+        else:
+            positions.append((i, (moves, played, said)))
     valuing = (  # (nothing to value before the first guess)
-        jobs.values(str(game), positions, aim, OPTIONS_BUDGET) if history else Valuing({}, "done")
+        jobs.values(str(game), [key for _, key in positions], aim, OPTIONS_BUDGET)
+        if history and positions
+        else Valuing({}, "done")
     )
-    values = {i: valuing.known[key] for i, key in enumerate(positions) if key in valuing.known}
+    values.update({i: valuing.known[key] for i, key in positions if key in valuing.known})
     review = deduction_review(game, history, values, solved, chance)
     complete = len(review.moves) == len(history)
     unreviewed = len(history) - len(review.moves)

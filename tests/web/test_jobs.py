@@ -74,8 +74,8 @@ def test_a_review_joining_another_moves_worker_is_not_given_up(jobs, monkeypatch
     from perfectplay.web.jobs import Valuing
 
     game = "mastermind(pegs=2,colors=3)"
-    first = [("", 0), ("11:1B0W", None)]
-    second = [("", 1), ("12:0B1W", None)]
+    first = [("", 0, None), ("11:1B0W", None, None)]
+    second = [("", 1, None), ("12:0B1W", None, None)]
     found = jobs.values(game, first, Objective(), budget=20)
     assert isinstance(found, Valuing) and found.state == "done" and len(found.known) == 2
     monkeypatch.setattr(jobs_module, "REVIEW_WORK", 0.0)  # a worker that ends at once

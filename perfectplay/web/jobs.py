@@ -62,9 +62,14 @@ ADVICE_WORK = 12.0
 CONTINUING_AT_ONCE = 1
 #: Reviews valued at once, each by one worker that goes on after its page answered.
 REVIEWS_AT_ONCE = 1
+#: Reviews valued ahead at once, as boards' games go (their workers niced).
+REVIEWS_AHEAD = 1
 #: Seconds a review's worker may go on (the board's script asks again, a second apart,
 #: for about this long; pricing a Wordle opening other than the book's takes about 5 s).
 REVIEW_WORK = 20.0
+#: How much a review's worker yields the processors to the advice a page waits for (its
+#: values are worked out as the game goes, each board's view starting them).
+REVIEW_NICENESS = 10
 #: Seconds past its budget a page waits for an advice worker's first stage (the heuristic's).
 HEURISTIC_GRACE = 0.5
 #: Advices kept, by game and position (a position seen again answers at once).
@@ -314,16 +319,20 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
         pass
 
 
-def _values(server: int, send, spec: str, positions: list[tuple], objective: Objective) -> None:
+def _values(
+    server: int, send, spec: str, positions: list[tuple], objective: Objective, nice: int = 0
+) -> None:
     """A review's worker: the values at each position (its moves, the guess played there
     or None, the guess the board suggested there or None) under `objective`
     (``review.position_values``), the last first, each sent as it is worked out (the
-    server ends this process when its budget is spent)."""
+    server ends this process when its budget is spent); `nice`: how much it yields the
+    processors to others."""
     from ..catalogue import load_game
     from ..engine import engine_of
     from .review import position_values
 
     _die_with_server(server)
+    os.nice(nice)
     try:
         game = load_game(spec)
         engine = engine_of(game)
@@ -364,6 +373,7 @@ class Jobs:
         self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
         # reviews being valued, by game and objective: the thread and the positions it values
         self._reviews: dict[tuple, tuple[threading.Thread, frozenset]] = {}
+        self._ahead: dict[tuple, tuple[threading.Thread, frozenset]] = {}  # as games go
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -586,28 +596,35 @@ class Jobs:
         positions: list[tuple],
         objective: Objective,
         budget: float,
+        ahead: bool = False,
     ) -> Valuing:
         """The values (``review.PositionValues``) under `objective` at the deduction
         `positions` of the game `spec` ((moves, the guess played there or None, the guess
         the board suggested there or None) each)
         known after `budget` seconds: a worker values those not known yet, the last
         first, and goes on after the page answered (for up to `REVIEW_WORK` seconds),
-        keeping each value as it comes, so that asking again finds more."""
+        keeping each value as it comes, so that asking again finds more. `ahead`: asked by
+        a board as its game goes (a place of its own, `REVIEWS_AHEAD`, so that a review
+        page never waits behind another board's)."""
         review = (spec, objective)
         with self._lock:
             unknown = self._unknown(review, positions)
             if not unknown:
                 return Valuing(self._known(review, positions), "done")
-            running, valuing = self._reviews.get(review, (None, ()))
+            places = self._ahead if ahead else self._reviews
+            running, valuing = self._reviews.get(review) or self._ahead.get(review) or (None, ())
             if running is None:
-                if self._closed or len(self._reviews) >= REVIEWS_AT_ONCE:
+                cap = REVIEWS_AHEAD if ahead else REVIEWS_AT_ONCE
+                if self._closed or len(places) >= cap:
                     return Valuing(self._known(review, positions), "busy")
                 running, valuing = (
-                    threading.Thread(target=self._review, args=(review, unknown), daemon=True),
+                    threading.Thread(
+                        target=self._review, args=(review, unknown, ahead), daemon=True
+                    ),
                     frozenset(unknown),
                 )
                 running.start()
-                self._reviews[review] = (running, valuing)
+                places[review] = (running, valuing)
         running.join(budget)
         with self._lock:
             known = self._known(review, positions)
@@ -624,9 +641,10 @@ class Jobs:
     def _unknown(self, review: tuple, positions: list) -> list:
         return [k for k in positions if (*review, *k) not in self._values]
 
-    def _review(self, review: tuple, todo: list) -> None:
+    def _review(self, review: tuple, todo: list, ahead: bool = False) -> None:
         """A review's values worker, run by a thread of the server: each value kept as it
-        arrives; ended after `REVIEW_WORK` seconds."""
+        arrives; ended after `REVIEW_WORK` seconds (niced when valued `ahead`: the advice
+        a page waits for goes first)."""
         left = set(todo)
 
         def arrived(answer) -> bool:
@@ -637,10 +655,12 @@ class Jobs:
             return not left
 
         try:
-            self._run_worker(_values, (review[0], todo, review[1]), REVIEW_WORK, arrived)
+            nice = REVIEW_NICENESS if ahead else 0
+            self._run_worker(_values, (review[0], todo, review[1], nice), REVIEW_WORK, arrived)
         finally:
             with self._lock:
                 self._reviews.pop(review, None)
+                self._ahead.pop(review, None)
 
     def advice_known(self, spec: str, moves: str, objective: Objective) -> Advice | None:
         """The advice kept for the position `moves` (what the board said there), or None;

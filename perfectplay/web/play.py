@@ -230,6 +230,12 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
         advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
         if advice is not None and advice.suggestion is not None:
             suggestion = {"code": advice.suggestion.label, "note": note(advice)}
+    if history and not message:  # the review's values worked out as the game goes
+        jobs = request.app.state.jobs
+        positions, _ = _review_positions(jobs, game, engine, history, rules, solved)
+        if positions:
+            keys = [key for _, key in positions]
+            jobs.values(str(game), keys, rules.aim().ranked, 0, ahead=True)
     rows = [
         {
             "code": game.format_code(guesses[g]),
@@ -335,6 +341,28 @@ def options_page(request: Request) -> Response:
     )
 
 
+def _review_positions(jobs, game, engine, history, rules: Rules, solved: bool):
+    """What a review of `history` needs valued: its positions' values read off the board's
+    exact advice there (by number of moves: ``review.advised_values``), and the others
+    to work out, each (its number, (its moves, the guess played there, the guess the
+    board suggested there)) (``jobs.Jobs.values``)."""
+    from .review import advised_values
+
+    chance = rules.aim().ranked.name in WITHIN
+    positions, values = [], {}
+    for i in range(len(history) + (0 if solved else 1)):
+        moves = engine.format_position(game, history[:i])
+        played = history[i][0] if i < len(history) else None
+        advice = jobs.advice_known(str(game), moves, rules.aim())  # what the board said there
+        said = advice.suggestion.action if advice is not None and advice.suggestion else None
+        direct = None if played is None else advised_values(advice, played, chance)
+        if direct is not None:  # the table's own numbers
+            values[i] = direct
+        else:
+            positions.append((i, (moves, played, said)))
+    return positions, values
+
+
 def review_page(request: Request) -> Response:
     """The review of a deduction board's game so far (``web/review.py``) under the
     board's objective: every guess beside the optimal one with its value from there
@@ -342,7 +370,7 @@ def review_page(request: Request) -> Response:
     luck of each feedback; a page of its own, which the board's script places on the
     board. It answers after `OPTIONS_BUDGET` seconds with the values known; their worker
     goes on (``jobs.Jobs.values``), so that the page asked again goes further."""
-    from .review import advised_values, deduction_review
+    from .review import deduction_review
 
     page = _board_page(request, "shows its review on its board")
     game, engine, history, rules = page.game, page.engine, page.history, page.rules
@@ -350,18 +378,7 @@ def review_page(request: Request) -> Response:
     chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
     jobs = request.app.state.jobs
-    board_aim = rules.aim()
-    positions, values = [], {}
-    for i in range(len(history) + (0 if solved else 1)):
-        moves = engine.format_position(game, history[:i])
-        played = history[i][0] if i < len(history) else None
-        advice = jobs.advice_known(str(game), moves, board_aim)  # what the board said there
-        said = advice.suggestion.action if advice is not None and advice.suggestion else None
-        direct = None if played is None else advised_values(advice, played, chance)
-        if direct is not None:  # the table's own numbers
-            values[i] = direct
-        else:
-            positions.append((i, (moves, played, said)))
+    positions, values = _review_positions(jobs, game, engine, history, rules, solved)
     valuing = (  # (nothing to value before the first guess)
         jobs.values(str(game), [key for _, key in positions], aim, OPTIONS_BUDGET)
         if history and positions

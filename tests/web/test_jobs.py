@@ -93,3 +93,18 @@ def _ended_thread():
     thread.start()
     thread.join()
     return thread
+
+
+def test_a_review_valued_ahead_keeps_no_review_page_waiting(jobs):
+    """A board starts its review's values as its game goes (niced, a place of its own):
+    a review page of another game, asked meanwhile, is valued at once, not "busy"."""
+    ahead = jobs.values("mastermind", [("", 0, None)], Objective(), budget=0, ahead=True)
+    assert ahead.state == "working"  # (Mastermind's start takes seconds to value)
+    asked = jobs.values(
+        "mastermind(pegs=2,colors=3)", [("", 1, None), ("12:0B1W", None, None)], Objective(), 20
+    )
+    assert asked.state == "done" and len(asked.known) == 2
+    assert jobs.values("mastermind", [("", 0, None)], Objective(), 0, ahead=True).state in (
+        "working",
+        "done",
+    )

@@ -136,7 +136,7 @@ def _show_options(advice: Advice, console: Console) -> None:
     best = ", ".join(
         f"{o.label}{value_text(advice, o).replace(';', '')}"
         + ("" if o.worst is None else f" (worst {o.worst})")
-        for o in advice.options[:TOP_PRICED]
+        for o in advice.listed(TOP_PRICED)
     )
     optimal = sum(o.optimal for o in advice.options)
     tie = (

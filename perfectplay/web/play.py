@@ -332,7 +332,7 @@ def options_page(request: Request) -> Response:
         {
             "game": game,
             "advice": advice,
-            "rows": () if advice is None else advice.options[:TOP],
+            "rows": () if advice is None else advice.listed(TOP),
             "column": "" if advice is None else column(advice.objective, advice.chance),
             "note": "" if advice is None or advice.suggestion is None else note(advice),
             "board_url": _url(game, base, moves=moves),

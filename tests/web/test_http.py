@@ -465,8 +465,8 @@ def test_the_best_guesses_are_listed_with_their_numbers(client):
     first = [c.strip() for c in cells[0] if c.strip()]
     # rank's 103/32, then its worst case (rank --objective worst: 4), parts, largest
     assert first == ["112", "optimal", "3.2188 (103/32)", "4", "8", "17", "yes"]
-    marked = [bool(best) for best, _ in rows]  # the optimal first (112 and its like)
-    assert marked[0] and marked == sorted(marked, reverse=True)
+    # one of each kind alike under the symmetry (rank's 112, 123, 111): 112 optimal
+    assert [bool(best) for best, _ in rows] == [True, False, False]
     assert (
         'href="/play/mastermind?pegs=3&amp;colors=4&amp;seed=1&amp;secret=yours&amp;guess=112"'
         in page
@@ -643,7 +643,7 @@ def test_the_best_guesses_carry_their_worst_case_as_rank_gives_it(client):
     rows = re.findall(
         r'data-guess="(\d+)".*?</td><td class="num">[^<]*</td><td class="num">(\d*)<', page
     )
-    assert len(rows) == 10
+    assert 1 < len(rows) <= 10  # (one of each kind alike under the symmetry)
     ranked = perfectplay(
         "rank",
         "mastermind",

@@ -45,6 +45,14 @@ PROVEN = "proven optimal"
 RULE_OF_THUMB = "rule of thumb: most parts, not proven best"
 BEST_FOUND = "best found, not proven"
 STRATEGY = "optimal: the solved strategy"
+#: What the advice aims at, by objective, in plain words (every screen says it so).
+GOALS = {
+    "expected": "the fewest guesses on average",
+    "worst": "the fewest guesses in the worst case",
+    "probability": "the best chance to win within the guesses allowed",
+    "probability-then-cost": "the best chance to win within the guesses allowed, then "
+    "the least expected cost of the items guessed",
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,9 @@ class Option:
     then: Fraction | None = None
     parts: int | None = None
     largest: int | None = None
+    #: One of each kind of guess alike under the game's symmetry (the others have its
+    #: numbers): the ones a table lists.
+    kind: bool = True
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,12 @@ class Advice:
     def worst(self) -> int | None:
         """The worst case of following the suggestions from here (the suggestion's)."""
         return None if not self.options else self.options[0].worst
+
+    def listed(self, top: int = TOP) -> tuple[Option, ...]:
+        """The first `top` options a table lists: the suggestion, then one of each kind
+        of guess alike under the game's symmetry."""
+        rest = [o for o in self.options[1:] if o.kind]
+        return self.options[:1] + tuple(rest[: top - 1])
 
     @property
     def exact(self) -> bool:
@@ -154,6 +171,30 @@ def column(objective: Objective, chance: bool) -> str:
     if objective.name == "probability-then-cost":
         return f"expected guesses (all found within {objective.horizon})"
     return "expected guesses"
+
+
+def note(advice: Advice) -> str:
+    """What backs the suggestion and its numbers ("proven optimal; 3.2188 (103/32)
+    guesses, worst case 4"), as every screen says it after the suggestion."""
+    first = advice.suggestion
+    worst = "" if first.worst is None else f", worst case {first.worst}"
+    return f"{advice.label}{value_text(advice, first)}{worst}"
+
+
+def advice_line(game: Game, advice: Advice) -> str:
+    """The suggestion with what backs it and its numbers, as every screen says it."""
+    return f"{advice.suggestion.label} ({note(advice)})"
+
+
+def value_text(advice: Advice, option: Option) -> str:
+    """An option's number as the advice line shows it ("" when it has none)."""
+    if option.value is not None:
+        if advice.chance:
+            return f"; chance {float(option.value):.4f} ({option.value})"
+        return f"; {float(option.value):.4f} ({option.value}) guesses"
+    if option.bound is not None and option.bound.high is not None and not advice.chance:
+        return f"; at most {float(option.bound.high):.4f} guesses"
+    return ""
 
 
 # --- the advisor -----------------------------------------------------------------------
@@ -211,7 +252,8 @@ def stages(game: Game, history, objective: Objective, exact: bool = True) -> Ite
     )
     opening = _book(game, history, objective)
     ranked = _ranked(objective)
-    picks = list(engine.rule_of_thumb(game, ranked, history, "most-parts")[:TOP])
+    kinds = engine.rule_of_thumb(game, ranked, history, "most-parts")  # one of each kind
+    picks = list(kinds[:TOP])
     if left == 1:  # the last guess: one that may be the secret, first
         picks = _secrets_first(game, consistent, picks)
     rows = _split(game, consistent, picks)
@@ -239,7 +281,7 @@ def stages(game: Game, history, objective: Objective, exact: bool = True) -> Ite
         if last is not None:
             yield replace(last, final=True)
         return
-    yield _exact(game, history, consistent, objective, left)
+    yield _exact(game, history, consistent, objective, left, set(kinds.tolist()))
 
 
 def _ranked(objective: Objective) -> Objective:
@@ -360,9 +402,12 @@ def _bounded(objective, ranked, played, rows, known, opening) -> Advice:
     )
 
 
-def _exact(game, history, consistent, objective: Objective, left: int | None) -> Advice:
+def _exact(
+    game, history, consistent, objective: Objective, left: int | None, kinds: set[int]
+) -> Advice:
     """Every useful guess weighed exactly (``engine.weigh``), best first in the order of
-    strength; the best proven optimal."""
+    strength; the best proven optimal; those of `kinds` (one of each kind of guess alike
+    under the game's symmetry) marked ``Option.kind``."""
     weighed, chance = engine_of(game).weigh(game, objective, history)
     played = len(history)
     split = {o.action: o for o in _split(game, consistent, [w.guess for w in weighed])}
@@ -378,6 +423,7 @@ def _exact(game, history, consistent, objective: Objective, left: int | None) ->
                 then=then,
                 worst=None if w.worst is None else w.worst - played,
                 optimal=w.value is not None and (w.value, w.then) == (best.value, best.then),
+                kind=w.guess in kinds,
             )
         )
     return Advice(objective, tuple(rows), PROVEN, proven=True, final=True, chance=chance, left=left)

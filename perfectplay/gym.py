@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - the message is the point
     ) from None
 
 from .deduction.contract import codes, feedback, sizes
+from .advice import advise
 from .catalogue import game_class, game_names, load_game, load_strategy
 from .engine import solve
 from .game import Game
@@ -313,8 +314,11 @@ class MarkovEnv(gymnasium.Env):
 
 
 class OptimalAgent:
-    """The exact optimum of an environment's game and objective, read through `Strategy`
-    (the solution exported and read back as any strategy file is)."""
+    """The exact optimum of an environment's game and objective: a deduction game's guess
+    the advisor's suggestion (``perfectplay.advise``, as every screen's: ties in the
+    order of strength, so that its worst case is the opening's), a Markov game's choice
+    read through `Strategy` (the solution exported and read back as any strategy file
+    is); `solution` holds the optimum's numbers."""
 
     def __init__(self, env: gymnasium.Env):
         self.env = env.unwrapped
@@ -325,7 +329,11 @@ class OptimalAgent:
         """The optimal action at the environment's current position."""
         if self.env.over:  # (a game that ended in the forced moves of reset: any action)
             return 0
-        action = self.strategy.action(self.env.position)
+        if self.env.game.kind == "deduction":
+            first = advise(self.env.game, self.env.position, self.env.objective).suggestion
+            action = None if first is None else first.action
+        else:
+            action = self.strategy.action(self.env.position)
         if action is None:
             raise ValueError("the environment left the optimal strategy's positions")
         return action

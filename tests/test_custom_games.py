@@ -114,7 +114,7 @@ def test_a_plugin_game_reaches_every_command(plugin):
     assert res.returncode == 0 and "guess 4" in res.stdout and "lower" in res.stdout
     res = _run(plugin, "play", "higher-lower", "n=7", "--secret", "6", input="\n" * 5)
     assert res.returncode == 0 and "solved in" in res.stdout, res.stdout + res.stderr
-    assert "feedback: correct" in res.stdout and "(optimal)" in res.stdout
+    assert "feedback: correct" in res.stdout and "(proven optimal" in res.stdout
     # a table game, published the same way
     res = _run(plugin, "solve", "fair-coin", "--out", "coin.json", "--json")
     assert res.returncode == 0 and json.loads(res.stdout)["value"] == "2", res.stderr

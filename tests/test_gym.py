@@ -126,3 +126,21 @@ def test_an_episode_that_ends_in_the_forced_moves_of_reset_is_played_and_paid(mo
         returns.append(total)
     assert ended_at_reset > 0 and min(returns) < -1
     assert -sum(returns) / len(returns) == pytest.approx(agent.solution.value_float, rel=0.2)
+
+
+def test_the_optimal_agent_guesses_as_the_advisor_suggests():
+    """Its guess is the one every screen suggests (``perfectplay.advise``), at each turn."""
+    from perfectplay import advise
+
+    env = gymnasium.make(env_id("permutation"), params={"n": 4})
+    agent = OptimalAgent(env)
+    game = env.unwrapped.game
+    for seed in range(6):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            action = agent.act()
+            assert action == advise(game, env.unwrapped.position).suggestion.action
+            _, _, done, truncated, _ = env.step(action)
+            done = done or truncated
+        assert env.unwrapped._turn <= advise(game).worst

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..advice import Advice, advise, whole_objective
+from ..advice import GOALS, Advice, advice_line, advise, value_text, whole_objective
 from ..deduction.contract import codes, feedback, same_answer, sizes
 from ..deduction.model import BadCode, DeductionGame, History
 from ..engine import engine_of
@@ -28,14 +28,6 @@ from ..errors import PerfectplayError
 from ..objectives import Objective
 from .console import COMMANDS_HELP, Console, Undo
 
-#: What the advice aims at, in plain words, by objective.
-GOALS = {
-    "expected": "the fewest guesses on average",
-    "worst": "the fewest guesses in the worst case",
-    "probability": "the best chance to win within the guesses allowed",
-    "probability-then-cost": "the best chance to win within the guesses allowed, then "
-    "the least expected cost of the items guessed",
-}
 #: Consistent sets up to this size are listed in full.
 LIST_LIMIT = 12
 #: How many of the best guesses the advisor prices (``rank``), within the time budget.
@@ -59,25 +51,6 @@ def goal(game: DeductionGame, objective: Objective) -> str:
     if objective.name == "probability-then-cost" and np.all(game.symbol_costs() == 1):
         text = GOALS["probability"] + ", then the fewest guesses on average"
     return text.replace("the guesses allowed", f"{objective.horizon} guesses")
-
-
-def advice_line(game: DeductionGame, advice: Advice) -> str:
-    """The suggestion with what backs it and its numbers, as every screen says it."""
-    first = advice.suggestion
-    numbers = value_text(advice, first)
-    worst = "" if first.worst is None else f", worst case {first.worst}"
-    return f"{first.label} ({advice.label}{numbers}{worst})"
-
-
-def value_text(advice: Advice, option) -> str:
-    """An option's number as the advice line shows it ("" when it has none)."""
-    if option.value is not None:
-        if advice.chance:
-            return f"; chance {float(option.value):.4f} ({option.value})"
-        return f"; {float(option.value):.4f} ({option.value}) guesses"
-    if option.bound is not None and option.bound.high is not None and not advice.chance:
-        return f"; at most {float(option.bound.high):.4f} guesses"
-    return ""
 
 
 def play_deduction(
@@ -163,7 +136,7 @@ def _show_options(advice: Advice, console: Console) -> None:
     best = ", ".join(
         f"{o.label}{value_text(advice, o).replace(';', '')}"
         + ("" if o.worst is None else f" (worst {o.worst})")
-        for o in advice.options[:TOP_PRICED]
+        for o in advice.listed(TOP_PRICED)
     )
     optimal = sum(o.optimal for o in advice.options)
     tie = (

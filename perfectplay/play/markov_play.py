@@ -15,7 +15,7 @@ from ..strategy import Decision, Strategy
 from ..markov import contract
 from ..ranges import within
 from .console import COMMANDS_HELP, Console, Quit, Undo
-from .scorecard import scorecard
+from ..scorecard import scorecard
 
 
 def play_markov(

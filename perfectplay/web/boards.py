@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..markov.model import MarkovGame
+from ..game import Game
 
 #: Pip centres on a die face of 100 x 100: the 3 x 3 grid's cells (0 top left .. 8).
 _GRID = tuple((25 + 25 * (i % 3), 25 + 25 * (i // 3)) for i in range(9))
@@ -70,7 +70,7 @@ class Board:
     caption: str
 
 
-def draw(game: MarkovGame, state: int, outcome: int | None) -> Board | None:
+def draw(game: Game, state: int, outcome: int | None) -> Board | None:
     """The board of `game` in `state` after the chance `outcome` (None: none drawn yet),
     or None where the game has no drawing."""
     drawing = DRAWINGS.get(game.name)
@@ -135,7 +135,7 @@ def _five_dice(game, state: int, outcome: int | None) -> Board:
 
 
 #: The games drawn, by catalogue name.
-DRAWINGS: dict[str, Callable[[MarkovGame, int, int | None], Board]] = {
+DRAWINGS: dict[str, Callable[[Game, int, int | None], Board]] = {
     "dice-cards": _dice_cards,
     "tricky-trios": _tricky_trios,
     "yahtzee": _five_dice,

@@ -5,17 +5,15 @@ Four kinds of work, each capped:
 * solves (a solve asked for on the page, or the strategy a Markov board plays), at most
   `SOLVES_AT_ONCE` at a time, each stopped after `TIME_LIMIT` seconds, its progress sent
   back on a queue; more are refused (``Busy``) until one ends;
-* advice (a deduction board's suggestion), at most `ADVICE_AT_ONCE` at a time, each given
-  `budget` seconds: the worker sends the heuristic's guess at once and the optimal one if
-  its search ends in time; the worker is then ended. A board that finds those places
-  taken gets the heuristic's guess alone (at most `HEURISTICS_AT_ONCE` such workers, each
-  ended once it has answered); only when those are taken too does it answer without a
-  suggestion (``advise`` returns None), never waiting;
-* options (a deduction board's best guesses with their numbers, ``web/options.py``), at
-  most `OPTIONS_AT_ONCE` at a time, each given `budget` seconds: the rule of thumb's list
-  at once, then the guesses' bounds as they are worked out (kept, so that asking again
-  goes further), the exact ranking's if it ends in time; a board that finds the place
-  taken shows none that time (``options`` returns None);
+* advice (``perfectplay.advise``: a deduction board's suggestion and its table of
+  options, one advice for both), at most `ADVICE_AT_ONCE` positions at a time, each by a
+  worker that sends the advisor's stages as they come (the rule of thumb at once, then
+  bounds, then the exact ranking), each stage kept; after its page answered it goes on
+  for up to `ADVICE_WORK` seconds (at most `CONTINUING_AT_ONCE` such, the oldest ended
+  first), so that asking again (the table's script does) finds better. A board that finds those places taken gets the heuristic's stage alone (at
+  most `HEURISTICS_AT_ONCE` such workers, each ended once it has answered); only when
+  those are taken too does it answer without advice (``advise`` returns None), never
+  waiting;
 * the values a review needs (``web/review.py``), at most `REVIEWS_AT_ONCE` reviews at a
   time, each by a worker that goes on for up to `REVIEW_WORK` seconds after its page
   answered, each value kept as it comes (``values``).
@@ -59,15 +57,22 @@ TIME_LIMIT = 300.0
 #: keep their document (small: the result, the histogram, the strategy's file), read
 #: again when a page asks, so that a result stays reachable while the server runs.
 KEEP = 20
-#: Options workers ranking at once (``web/options.py``); a board that finds them busy
-#: shows none this time.
-OPTIONS_AT_ONCE = 1
+#: Seconds an advice worker may go on after its page answered (the table of options is
+#: asked for again, 1.5 s apart, for about this long).
+ADVICE_WORK = 12.0
+#: Optimal searches going on at once after their page answered (the oldest ended first).
+CONTINUING_AT_ONCE = 1
 #: Reviews valued at once, each by one worker that goes on after its page answered.
 REVIEWS_AT_ONCE = 1
+#: Reviews valued ahead at once, as boards' games go (their workers niced).
+REVIEWS_AHEAD = 1
 #: Seconds a review's worker may go on (the board's script asks again, a second apart,
 #: for about this long; pricing a Wordle opening other than the book's takes about 5 s).
 REVIEW_WORK = 20.0
-#: Seconds past its budget an advice worker is given to send at least the heuristic's guess.
+#: How much a review's worker yields the processors to the advice a page waits for (its
+#: values are worked out as the game goes, each board's view starting them).
+REVIEW_NICENESS = 10
+#: Seconds past its budget a page waits for an advice worker's first stage (the heuristic's).
 HEURISTIC_GRACE = 0.5
 #: Advices kept, by game and position (a position seen again answers at once).
 ADVICE_KEPT = 512
@@ -330,47 +335,31 @@ def _advise(server: int, send, spec: str, moves: str, objective: Objective, opti
         pass
 
 
-def _options(
-    server: int, send, spec: str, moves: str, objective: str, horizon: int | None, known: tuple
-) -> None:
-    """An options worker: the rule of thumb's list at once, then the bounded one as it
-    grows (going on from the bounds `known`), then the exact one (the server ends this
-    process when its budget is spent)."""
-    from ..catalogue import load_game
-    from ..engine import engine_of
-    from .options import options_at
-
-    _die_with_server(server)
-    try:
-        game = load_game(spec)
-        history = engine_of(game).parse_position(game, moves)
-        for found in options_at(game, history, Objective(objective, horizon), known=known):
-            send.send(found)
-    except (PerfectplayError, MemoryError):
-        pass
-
-
 def _values(
-    server: int, send, spec: str, positions: list[tuple[str, int | None]], objective: Objective
+    server: int, send, spec: str, positions: list[tuple], objective: Objective, nice: int = 0
 ) -> None:
-    """A review's worker: the values at each position under `objective`
+    """A review's worker: the values at each position (its moves, the guess played there
+    or None, the guess the board suggested there or None) under `objective`
     (``review.position_values``), the last first, each sent as it is worked out (the
-    server ends this process when its budget is spent)."""
+    server ends this process when its budget is spent); `nice`: how much it yields the
+    processors to others."""
     from ..catalogue import load_game
     from ..engine import engine_of
     from .review import position_values
 
     _die_with_server(server)
+    os.nice(nice)
     try:
         game = load_game(spec)
         engine = engine_of(game)
-        for moves, played in reversed(positions):  # (the last are the quickest)
+        for key in reversed(positions):  # (the last are the quickest)
+            moves, played, suggested = key
             try:
                 history = engine.parse_position(game, moves)
-                value = position_values(game, history, played, objective)
+                value = position_values(game, history, played, objective, suggested)
             except PerfectplayError:  # this one cannot be valued; the others still can
                 continue
-            send.send((moves, played, value))
+            send.send((key, value))
     except (PerfectplayError, MemoryError):
         pass
 
@@ -387,16 +376,20 @@ class Jobs:
         self._strategies: dict[tuple, Job] = {}  # the Markov boards' solves, by request
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._advising = 0  # advice workers running (optimal searches)
-        self._guessing = 0  # heuristic-only workers running
-        self._advice: OrderedDict[tuple, Advice] = OrderedDict()
-        self._pending: dict[tuple, threading.Event] = {}
-        self._ranking = 0  # options workers running
-        self._options: OrderedDict[tuple, Any] = OrderedDict()  # exact lists, by position
-        self._bounds: OrderedDict[tuple, tuple] = OrderedDict()  # bounds found, by position
+        self._changed = threading.Condition(self._lock)  # an advice arrived, or its worker ended
+        self._advice: OrderedDict[tuple, Advice] = OrderedDict()  # the last found, by position
+        # positions a worker is advising, by kind: "optimal", "heuristic" (its first stage
+        # alone), "continuing" (an optimal one no page waits for)
+        self._running: dict[tuple, str] = {}
+        self._waiting: dict[tuple, int] = {}  # pages waiting, by position
+        self._continuing: list[tuple] = []  # the continuing, oldest first
+        self._preempted: set[tuple] = set()  # continuing ones ended for a newer one
+        self._advice_workers: dict[tuple, Any] = {}  # their worker processes
+        self._advised: OrderedDict[tuple, bool] = OrderedDict()  # searched for all its time
         self._values: OrderedDict[tuple, Any] = OrderedDict()  # a review's, by position
         # reviews being valued, by game and objective: the thread and the positions it values
         self._reviews: dict[tuple, tuple[threading.Thread, frozenset]] = {}
+        self._ahead: dict[tuple, tuple[threading.Thread, frozenset]] = {}  # as games go
         self._workers: set = set()  # advice workers running
         self._closed = False
         self.context = multiprocessing.get_context("forkserver")
@@ -500,64 +493,100 @@ class Jobs:
 
     # --- advice ---------------------------------------------------------------------
     def advise(self, spec: str, moves: str, objective: Objective, budget: float) -> Advice | None:
-        """The suggestion for `objective` at the position `moves` of the game `spec`: the
-        optimal guess if found within `budget` seconds, else the heuristic's (the heuristic's alone
-        when the places for advice are taken); None when the heuristics' places are taken
-        too and no one is advising this position (nothing waited for)."""
+        """The advice (``perfectplay.advise``) for `objective` at the position `moves` of
+        the game `spec`, as far as it got within `budget` seconds: the final advice if it
+        came, else the last stage (the heuristic's at least). One worker advises a
+        position, each stage kept as it comes, so that the board's line and its table of
+        options (which both ask here) read the same advice. Once no page waits for it,
+        an optimal search goes on (up to `ADVICE_WORK` seconds; at most
+        `CONTINUING_AT_ONCE` such, the oldest ended first), so that asking again finds
+        better, without taking a place a page waits for. A board that finds the
+        optimal search's places taken gets the heuristic's stage alone; None when the
+        heuristics' places are taken too and nothing is known (never waited for)."""
         key = (spec, moves, objective)
-        with self._lock:
-            if key in self._advice:
-                self._advice.move_to_end(key)
-                return self._advice[key]
-            pending = self._pending.get(key)
-            if pending is None:
+        with self._changed:
+            if key not in self._running:
+                found = self._advice.get(key)
+                if found is not None:
+                    self._advice.move_to_end(key)
+                    if found.final or key in self._advised:
+                        return found
                 if self._closed:
-                    return None
-                optimal = self._advising < ADVICE_AT_ONCE
-                if not optimal and self._guessing >= HEURISTICS_AT_ONCE:
-                    return None
-                if optimal:
-                    self._advising += 1
-                else:
-                    self._guessing += 1
-                self._pending[key] = threading.Event()
-        if pending is not None:  # the same position is being advised: share its answer
-            pending.wait(budget + HEURISTIC_GRACE + 1)
+                    return found
+                kinds = list(self._running.values())
+                optimal = kinds.count("optimal") < ADVICE_AT_ONCE
+                if not optimal and kinds.count("heuristic") >= HEURISTICS_AT_ONCE:
+                    return found
+                self._running[key] = "optimal" if optimal else "heuristic"
+                threading.Thread(target=self._advise_work, args=(key, optimal), daemon=True).start()
+            self._waiting[key] = self._waiting.get(key, 0) + 1
+            try:
+                deadline = time.monotonic() + budget
+                while key in self._running:
+                    found = self._advice.get(key)
+                    if found is not None and found.final:
+                        break
+                    left = deadline - time.monotonic() + (HEURISTIC_GRACE if found is None else 0)
+                    if left <= 0:
+                        break
+                    self._changed.wait(left)
+            finally:
+                self._waiting[key] -= 1
+                if not self._waiting[key]:
+                    del self._waiting[key]
+                    if self._running.get(key) == "optimal":  # no page waits: it goes on
+                        self._running[key] = "continuing"
+                        self._continuing.append(key)
+                        while len(self._continuing) > CONTINUING_AT_ONCE:
+                            oldest = self._continuing.pop(0)
+                            self._preempted.add(oldest)
+                            worker = self._advice_workers.get(oldest)
+                            if worker is not None:
+                                worker.terminate()  # (its thread joins it and lets go)
             return self._advice.get(key)
-        found = None
+
+    def _advise_work(self, key: tuple, optimal: bool) -> None:
+        """An advice worker's thread: each stage kept as it comes (the heuristic's alone
+        if not `optimal`); ended after `ADVICE_WORK` seconds, or when let go."""
+        spec, moves, objective = key
+
+        def arrived(advice: Advice) -> bool:
+            with self._changed:
+                _keep(self._advice, key, advice)
+                self._changed.notify_all()
+            return advice.final or not optimal
+
+        def started(worker) -> None:
+            with self._changed:
+                self._advice_workers[key] = worker
+
         try:
-            found = self._run_advice(spec, moves, objective, budget, optimal)
+            self._run_worker(
+                _advise, (spec, moves, objective, optimal), ADVICE_WORK, arrived, started=started
+            )
         finally:
-            with self._lock:
-                if optimal:
-                    self._advising -= 1
-                else:
-                    self._guessing -= 1
-                done = self._pending.pop(key)
-                # kept unless a heuristic-only worker's guess, which the search may better
-                if found is not None and (optimal or found.final):
-                    _keep(self._advice, key, found)
-            done.set()
-        return found
+            with self._changed:
+                self._running.pop(key, None)
+                self._advice_workers.pop(key, None)
+                if key in self._continuing:
+                    self._continuing.remove(key)
+                if optimal and key not in self._preempted:  # (asked again: what was found)
+                    _keep(self._advised, key, True)
+                self._preempted.discard(key)
+                self._changed.notify_all()
 
-    def _run_advice(
-        self, spec: str, moves: str, objective: Objective, budget: float, optimal: bool
-    ) -> Advice | None:
-        return self._run_worker(
-            _advise,
-            (spec, moves, objective, optimal),
-            budget,
-            lambda found: found.final or not optimal,
-            grace=HEURISTIC_GRACE,
-        )
-
-    def _run_worker(self, target, args: tuple, budget: float, last, grace: float = 0.0):
+    def _run_worker(
+        self, target, args: tuple, budget: float, last, grace: float = 0.0, started=None
+    ):
         """What a worker running `target` (the server's pid, a pipe's end, `args`) sent
         last within `budget` seconds (`grace` more for its first answer), or None; read
-        until `last` of an answer is true. The worker is then ended."""
+        until `last` of an answer is true (`started`: told the worker once it runs). The
+        worker is then ended."""
         receive, send = self.context.Pipe(duplex=False)
         worker = self.context.Process(target=target, args=(os.getpid(), send, *args))
         worker.start()
+        if started is not None:
+            started(worker)
         send.close()
         with self._lock:
             self._workers.add(worker)
@@ -593,30 +622,38 @@ class Jobs:
     def values(
         self,
         spec: str,
-        positions: list[tuple[str, int | None]],
+        positions: list[tuple],
         objective: Objective,
         budget: float,
+        ahead: bool = False,
     ) -> Valuing:
         """The values (``review.PositionValues``) under `objective` at the deduction
-        `positions` of the game `spec` ((moves, the guess played there or None) each)
+        `positions` of the game `spec` ((moves, the guess played there or None, the guess
+        the board suggested there or None) each)
         known after `budget` seconds: a worker values those not known yet, the last
         first, and goes on after the page answered (for up to `REVIEW_WORK` seconds),
-        keeping each value as it comes, so that asking again finds more."""
+        keeping each value as it comes, so that asking again finds more. `ahead`: asked by
+        a board as its game goes (a place of its own, `REVIEWS_AHEAD`, so that a review
+        page never waits behind another board's)."""
         review = (spec, objective)
         with self._lock:
             unknown = self._unknown(review, positions)
             if not unknown:
                 return Valuing(self._known(review, positions), "done")
-            running, valuing = self._reviews.get(review, (None, ()))
+            places = self._ahead if ahead else self._reviews
+            running, valuing = self._reviews.get(review) or self._ahead.get(review) or (None, ())
             if running is None:
-                if self._closed or len(self._reviews) >= REVIEWS_AT_ONCE:
+                cap = REVIEWS_AHEAD if ahead else REVIEWS_AT_ONCE
+                if self._closed or len(places) >= cap:
                     return Valuing(self._known(review, positions), "busy")
                 running, valuing = (
-                    threading.Thread(target=self._review, args=(review, unknown), daemon=True),
+                    threading.Thread(
+                        target=self._review, args=(review, unknown, ahead), daemon=True
+                    ),
                     frozenset(unknown),
                 )
                 running.start()
-                self._reviews[review] = (running, valuing)
+                places[review] = (running, valuing)
         running.join(budget)
         with self._lock:
             known = self._known(review, positions)
@@ -633,54 +670,32 @@ class Jobs:
     def _unknown(self, review: tuple, positions: list) -> list:
         return [k for k in positions if (*review, *k) not in self._values]
 
-    def _review(self, review: tuple, todo: list) -> None:
+    def _review(self, review: tuple, todo: list, ahead: bool = False) -> None:
         """A review's values worker, run by a thread of the server: each value kept as it
-        arrives; ended after `REVIEW_WORK` seconds."""
+        arrives; ended after `REVIEW_WORK` seconds (niced when valued `ahead`: the advice
+        a page waits for goes first)."""
         left = set(todo)
 
         def arrived(answer) -> bool:
-            moves, played, value = answer
+            key, value = answer
             with self._lock:
-                _keep(self._values, (*review, moves, played), value)
-            left.discard((moves, played))
+                _keep(self._values, (*review, *key), value)
+            left.discard(key)
             return not left
 
         try:
-            self._run_worker(_values, (review[0], todo, review[1]), REVIEW_WORK, arrived)
+            nice = REVIEW_NICENESS if ahead else 0
+            self._run_worker(_values, (review[0], todo, review[1], nice), REVIEW_WORK, arrived)
         finally:
             with self._lock:
                 self._reviews.pop(review, None)
+                self._ahead.pop(review, None)
 
-    # --- options ----------------------------------------------------------------------
-    def options(self, spec: str, moves: str, objective: str, horizon: int | None, budget: float):
-        """The options at the position `moves` of the game `spec` (``web/options.py``):
-        the exact list if ranked within `budget` seconds, else the bounded one as far as
-        it got (going on from the bounds an earlier call found), else the rule of
-        thumb's; None when `OPTIONS_AT_ONCE` workers are busy ranking (nothing waited
-        for)."""
-        key = (spec, moves, objective, horizon)
+    def advice_known(self, spec: str, moves: str, objective: Objective) -> Advice | None:
+        """The advice kept for the position `moves` (what the board said there), or None;
+        nothing is worked out."""
         with self._lock:
-            if key in self._options:
-                self._options.move_to_end(key)
-                return self._options[key]
-            if self._closed or self._ranking >= OPTIONS_AT_ONCE:
-                return None
-            self._ranking += 1
-            known = self._bounds.get(key, ())
-        found = None
-        try:
-            found = self._run_worker(
-                _options, (spec, moves, objective, horizon, known), budget, lambda o: o.final
-            )
-        finally:
-            with self._lock:
-                self._ranking -= 1
-                if found is not None and found.final:
-                    _keep(self._options, key, found)
-                    self._bounds.pop(key, None)
-                elif found is not None and found.bounded:
-                    _keep(self._bounds, key, found.known)
-        return found
+            return self._advice.get((spec, moves, objective))
 
     def close(self) -> None:
         """End every worker (solves, advice, options and reviews); refuse new work."""

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..deduction.model import DeductionGame
+from ..game import Game
 
 #: What the two counts are called, by their letters (others are shown as their letters).
 COUNT_NAMES = {("B", "W"): ("black", "white"), ("B", "C"): ("bulls", "cows")}
@@ -67,7 +67,7 @@ class Pad:
         }
 
 
-def pad_of(game: DeductionGame, history) -> Pad:
+def pad_of(game: Game, history) -> Pad:
     """The pad of `game` after the moves `history` ((guess index, feedback) pairs): for
     games with per-position marks, each key shows the best mark its symbol got."""
     length = game.length()
@@ -96,7 +96,7 @@ def pad_of(game: DeductionGame, history) -> Pad:
     )
 
 
-def _marks(game: DeductionGame) -> tuple[str, ...]:
+def _marks(game: Game) -> tuple[str, ...]:
     """The letters of a position's marks 0, 1, 2 (Wordle's B, Y, G), or () when the
     feedback is not one mark per position."""
     if game.n_feedbacks() != 3 ** game.length():
@@ -104,7 +104,7 @@ def _marks(game: DeductionGame) -> tuple[str, ...]:
     return tuple(game.format_feedback(d)[0] for d in range(3))
 
 
-def _counts(game: DeductionGame) -> tuple[str, str] | None:
+def _counts(game: Game) -> tuple[str, str] | None:
     """The letters of the two counts (Mastermind's B and W), or None."""
     match = re.fullmatch(r"0([A-Za-z])0([A-Za-z])", game.format_feedback(0))
     return (match[1], match[2]) if match else None

@@ -2,9 +2,10 @@
 the moves so far are in the query, undo is the same address less the last move, and a
 move the rules refuse (feedback no secret fits) leaves the game as it was.
 
-Deduction games: the advisor of ``play/deduction_play.py`` suggests each guess, worked
-out by one of the server's workers within a budget (``jobs.Jobs.advise``: the optimal
-guess, else the heuristic's, labelled); the tool holds a secret drawn from the seed
+Deduction games: the advisor (``perfectplay.advise``, the terminal's too) suggests each
+guess, worked out by one of the server's workers within a budget (``jobs.Jobs.advise``:
+the optimal guess, else the best stage found, labelled; the table of options is the same
+advice); the tool holds a secret drawn from the seed
 (``secret=page``), or the person types the feedback they got (``secret=yours``). Markov
 games: the strategy is solved by a worker (the board shows its progress meanwhile);
 chance is drawn from the seed; every choice is shown with its expected cost (the solved
@@ -24,21 +25,19 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..deduction.contract import Codes, codes, feedback, same_answer, sizes
-from ..advice import markov_advice
+from .. import positions
+from ..positions import Codes, codes, feedback, same_answer, sizes
+from ..advice import GOALS, TOP, column, markov_advice, note
 from ..errors import BadRules, PerfectplayError
 from ..kept import kept_path
 from ..objectives import WITHIN, Objective
 from .render import templates
-from ..play.deduction_play import GOALS
 from .boards import draw
 from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
-from ..markov import contract
-from ..markov.model import MarkovGame
-from ..play.scorecard import scorecard
+from ..scorecard import scorecard
 from ..strategy import Decision
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
@@ -150,7 +149,7 @@ class Moves:
 def _moves(game, engine, listed: Codes, text: str, hidden: int | None, limit: int | None) -> Moves:
     """The moves of the address that the game allows: refused are unreadable moves,
     feedback no secret (or not the page's secret) gives, and moves past the `limit` of
-    guesses the board's rules allow (`listed`: the game's codes, ``contract.codes``)."""
+    guesses the board's rules allow (`listed`: the game's codes, ``positions.codes``)."""
     guesses, secrets_ = listed.guesses, listed.secrets
     try:
         history = engine.parse_position(game, text)
@@ -233,7 +232,13 @@ def deduction_board(request: Request, game, seed: int, base: dict) -> Response:
     if not solved and not over:
         advice = request.app.state.jobs.advise(str(game), moves, rules.aim(), BUDGET)
         if advice is not None and advice.suggestion is not None:
-            suggestion = {"code": advice.suggestion.label, "source": advice.label}
+            suggestion = {"code": advice.suggestion.label, "note": note(advice)}
+    if history and not message:  # the review's values worked out as the game goes
+        jobs = request.app.state.jobs
+        positions, _ = _review_positions(jobs, game, engine, history, rules, solved)
+        if positions:
+            keys = [key for _, key in positions]
+            jobs.values(str(game), keys, rules.aim().ranked, 0, ahead=True)
     rows = [
         {
             "code": game.format_code(guesses[g]),
@@ -314,26 +319,51 @@ def _board_page(request: Request, elsewhere: str) -> BoardPage:
 
 
 def options_page(request: Request) -> Response:
-    """The best guesses at a deduction board's turn with their numbers (``web/options.py``):
-    a page of its own, whose list the board's script places on the board. The address is
-    the board's; each guess links to the board with that guess played (advising: entered,
-    for the player to add what the other game answered)."""
+    """The options at a deduction board's turn with their numbers: the advice the board's
+    line says (``jobs.Jobs.advise``, the same advice: its first row is the suggestion),
+    as far as it got in `OPTIONS_BUDGET` seconds; a page of its own, whose table the
+    board's script places on the board (and asks for again until it is final). The
+    address is the board's; each guess links to the board with that guess played
+    (advising: entered, for the player to add what the other game answered)."""
     page = _board_page(request, "lists its choices on its board")
     game, base = page.game, page.base
     moves = page.engine.format_position(game, page.history)
-    aim = page.rules.aim().ranked
-    jobs = request.app.state.jobs
-    found = jobs.options(str(game), moves, aim.name, aim.horizon, OPTIONS_BUDGET)
+    advice = request.app.state.jobs.advise(str(game), moves, page.rules.aim(), OPTIONS_BUDGET)
     return templates.TemplateResponse(
         request,
         "options.html",
         {
             "game": game,
-            "found": found,
+            "advice": advice,
+            "rows": () if advice is None else advice.listed(TOP),
+            "column": "" if advice is None else column(advice.objective, advice.chance),
+            "note": "" if advice is None or advice.suggestion is None else note(advice),
             "board_url": _url(game, base, moves=moves),
             "pick_url": lambda guess: _url(game, base, moves=moves, guess=guess),
         },
     )
+
+
+def _review_positions(jobs, game, engine, history, rules: Rules, solved: bool):
+    """What a review of `history` needs valued: its positions' values read off the board's
+    exact advice there (by number of moves: ``review.advised_values``), and the others
+    to work out, each (its number, (its moves, the guess played there, the guess the
+    board suggested there)) (``jobs.Jobs.values``)."""
+    from .review import advised_values
+
+    chance = rules.aim().ranked.name in WITHIN
+    positions, values = [], {}
+    for i in range(len(history) + (0 if solved else 1)):
+        moves = engine.format_position(game, history[:i])
+        played = history[i][0] if i < len(history) else None
+        advice = jobs.advice_known(str(game), moves, rules.aim())  # what the board said there
+        said = advice.suggestion.action if advice is not None and advice.suggestion else None
+        direct = None if played is None else advised_values(advice, played, chance)
+        if direct is not None:  # the table's own numbers
+            values[i] = direct
+        else:
+            positions.append((i, (moves, played, said)))
+    return positions, values
 
 
 def review_page(request: Request) -> Response:
@@ -350,15 +380,14 @@ def review_page(request: Request) -> Response:
     aim = rules.aim().ranked
     chance = aim.name in WITHIN
     solved = bool(history) and history[-1][1] == game.solved_feedback()
-    positions = [
-        (engine.format_position(game, history[:i]), history[i][0] if i < len(history) else None)
-        for i in range(len(history) + (0 if solved else 1))
-    ]
     jobs = request.app.state.jobs
+    positions, values = _review_positions(jobs, game, engine, history, rules, solved)
     valuing = (  # (nothing to value before the first guess)
-        jobs.values(str(game), positions, aim, OPTIONS_BUDGET) if history else Valuing({}, "done")
+        jobs.values(str(game), [key for _, key in positions], aim, OPTIONS_BUDGET)
+        if history and positions
+        else Valuing({}, "done")
     )
-    values = {i: valuing.known[key] for i, key in enumerate(positions) if key in valuing.known}
+    values.update({i: valuing.known[key] for i, key in positions if key in valuing.known})
     review = deduction_review(game, history, values, solved, chance)
     complete = len(review.moves) == len(history)
     unreviewed = len(history) - len(review.moves)
@@ -487,14 +516,14 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
         return waiting
     game = strategy.game  # (the same game, its tables built once for every visitor)
     rng = random.Random(seed)
-    state, paid, log, steps = contract.start(game), 0, [], []
+    state, paid, log, steps = positions.start(game), 0, [], []
     card = scorecard(game)
     played = 0
     k = None
-    while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
+    while not bool(positions.terminal(game, np.array([state], dtype=np.int64))[0]):
         if horizon is not None and game.measure.next_budget(horizon, paid) is None:
             break
-        exp = contract.expansion(game, np.array([state], dtype=np.int64))
+        exp = positions.expansion(game, np.array([state], dtype=np.int64))
         weights = exp.weight[0]
         ks = np.flatnonzero(weights > 0)
         k = int(rng.choices(ks.tolist(), weights=[int(w) for w in weights[ks]])[0])
@@ -546,7 +575,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
             "elsewhere_url": _url(game, base, position=" "),
             "paid": paid,
             "log": log[-12:],
-            "value": strategy.value(contract.start(game)),
+            "value": strategy.value(positions.start(game)),
             "measure": game.measure,
             "seed": seed,
             "message": message,
@@ -568,7 +597,7 @@ def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Res
     final total it is expected to bring and its loss; a position that does not read is
     one line on the board, whose form keeps what was typed."""
     message, choices, state, paid = "", None, None, 0
-    readable = type(game).parse_position is not MarkovGame.parse_position
+    readable = positions.reads_positions(game)
     if typed:
         try:
             state, paid = game.parse_position(typed)

@@ -16,7 +16,11 @@ priced alone, in a worker; see ``position_values``): the
 feedback's luck is Q(h, g) - 1 - V(h + (g, f)). Under a horizon, V(h) is the best chance
 to win within it and Q(h, g) the chance after guess g; the loss is V(h) - Q(h, g), the
 luck V(h + (g, f)) - Q(h, g), and the chance at the start, less the losses, plus the
-luck, is the chance as the game stands: 1 once won, 0 once lost.
+luck, is the chance as the game stands: 1 once won, 0 once lost. A deduction move is held
+against the board's own suggestion where the board advised the position (V(h) is then
+the suggestion's value: the numbers of the board's table where its advice was exact,
+``advised_values``), so that following the suggestions loses exactly 0; the totals
+telescope whatever V is.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy as np
 
 from ..objectives import WITHIN, Objective
 from ..strategy import Decision
-from ..markov import contract
+from .. import positions
 
 
 #: Values this close (relative) are a tie: the strategy's choice among them is the best
@@ -53,7 +57,9 @@ class Move:
 
     @property
     def loss(self) -> float:
-        """How much worse the move played is than the optimal one (never negative)."""
+        """How much worse the move played is than the one it is held against (the optimal
+        one; a deduction board's own suggestion, which an unproven one may be worse than:
+        then negative, a gain)."""
         return self.sign * (self.played_cost - self.best_cost) + 0.0  # (never -0.0)
 
 
@@ -116,7 +122,7 @@ def markov_review(game, strategy, steps, now: int) -> Review:
     moves: list[Move] = []
     paid, luck = 0, 0.0
     for state, k, c in steps:
-        exp = contract.expansion(game, np.array([state], dtype=np.int64))
+        exp = positions.expansion(game, np.array([state], dtype=np.int64))
         cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
         legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
         q = {a: float(cost[a]) + _value(game, strategy, int(exp.next[0, k, a])) for a in legal}
@@ -143,13 +149,13 @@ def markov_review(game, strategy, steps, now: int) -> Review:
             )
             luck = 0.0
         paid += int(cost[c])
-    start = _value(game, strategy, contract.start(game))
+    start = _value(game, strategy, positions.start(game))
     return Review(tuple(moves), start, _value(game, strategy, now), sign, luck + 0.0)
 
 
 def _value(game, strategy, state: int) -> float:
     """V(state): the strategy's value (0 for a finished game)."""
-    if bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
+    if bool(positions.terminal(game, np.array([state], dtype=np.int64))[0]):
         return 0.0
     value = strategy.value(state)
     if value is None:
@@ -170,32 +176,45 @@ class PositionValues:
 
 
 def position_values(
-    game, history, played: int | None, objective: Objective = Objective()
+    game,
+    history,
+    played: int | None,
+    objective: Objective = Objective(),
+    suggested: int | None = None,
 ) -> PositionValues:
-    """The values at the position `history` under `objective`: its optimum as the search
-    finds it (at the start of a game whose opening book a proof over every opening backs,
-    the book's: that search takes hours), with Q of the guess `played` there (the
-    engine's price of that one guess). A guess that learns nothing costs a guess and
-    leaves V as it was; under a horizon it leaves the chance of the same position with
-    one guess fewer. A position with no guess left within the horizon is lost: V is 0."""
+    """The values at the position `history` under `objective`, with Q of the guess
+    `played` there (the engine's price of that one guess). V is the value of the guess
+    the board `suggested` there where it is given (its price: the move the review holds
+    a move against is the one the page suggested, so that following the suggestion
+    loses exactly 0, and a guess better than an unproven suggestion gains), else the
+    optimum as the search finds it (at the start of a game whose opening book a proof
+    over every opening backs, the book's: that search takes hours). A guess that learns
+    nothing costs a guess and leaves V as it was; under a horizon it leaves the chance
+    of the same position with one guess fewer. A position with no guess left within
+    the horizon is lost: V is 0."""
+    from ..book import book_opening, proven_opening
     from ..engine import engine_of
-    from ..book import proven_opening
 
     done, engine = len(history), engine_of(game)
     chance = objective.name in WITHIN
     if chance and objective.horizon <= done:
         return PositionValues(Fraction(0), None, None)
     opening = proven_opening(game, history, objective)
-    if opening is not None:
+    book = book_opening(game) if not history and objective == Objective() else None
+
+    def price(guess: int) -> Fraction | None:
+        if book is not None and guess == book.guess:  # (its strategy's total, at once)
+            return Fraction(book.total, len(game.secrets()))
+        return engine.price(game, objective, history, guess)
+
+    best = None
+    if suggested is not None and (opening is None or suggested != opening.guess):
+        best, guess = price(suggested), suggested
+    elif opening is not None:
         best, guess = Fraction(opening.total, len(game.secrets())), opening.guess
-        priced = (
-            best
-            if played == guess
-            else None
-            if played is None
-            else engine.price(game, objective, history, played)
-        )
-    else:
+    if best is not None:
+        priced = best if played == guess else None if played is None else price(played)
+    else:  # the optimum, and the guess played priced in the same search
         found = engine.value(game, objective, history, played)
         best, guess, priced = found.best, found.guess, found.played
     if not chance:
@@ -207,6 +226,20 @@ def position_values(
             fewer = replace(objective, horizon=objective.horizon - 1)
             priced = position_values(game, history, None, fewer).best
     return PositionValues(best, guess, priced)
+
+
+def advised_values(advice, played: int, chance: bool) -> PositionValues | None:
+    """The values at a position straight from the board's exact `advice` there (the
+    numbers its table shows: V the suggestion's value, Q the played guess's), or None
+    where it cannot give them (not exact, not in the review's terms, the guess not
+    listed: then ``position_values`` works them out)."""
+    if advice is None or not advice.exact or advice.chance != chance:
+        return None
+    mine = next((o for o in advice.options if o.action == played), None)
+    if mine is None or mine.value is None or advice.suggestion.value is None:
+        return None
+    first = advice.suggestion
+    return PositionValues(first.value, first.action, mine.value)
 
 
 def deduction_review(

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalogue import load_game, shipped_names
-from ..deduction.model import DeductionGame
 from ..errors import PerfectplayError
 from ..game import Game
 from .forms import read_game, read_objective
@@ -63,7 +62,7 @@ def workers() -> None:
     from ..advice import stages, whole_objective
 
     for game in _default_games():
-        if isinstance(game, DeductionGame):
+        if game.kind == "deduction":
             aim = whole_objective(game, read_objective(game, {}))
             next(stages(game, (), aim, exact=False))  # the table, the book, the rule of thumb
         else:  # its kernels, on its smallest game (a full Yatzy takes seconds)
@@ -80,7 +79,7 @@ def pages() -> None:
     from ..engine import engine_of
 
     for game in _default_games():
-        if isinstance(game, DeductionGame):
+        if game.kind == "deduction":
             codes = game.secrets()
             engine_of(game).feedback(game, game.guesses()[:1], codes[:2])
         else:

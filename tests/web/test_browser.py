@@ -139,15 +139,15 @@ def test_wordles_first_options_are_asked_for_again_until_each_has_both_bounds(se
     def values(b) -> list[str]:
         try:
             rows = b.find_elements(By.CSS_SELECTOR, "#options-table tr[data-guess]")
-            return [r.get_attribute("data-value") for r in rows]
+            return [r.find_elements(By.CSS_SELECTOR, "td.num")[0].text for r in rows]
         except StaleElementReferenceException:  # (the list placed again meanwhile)
             return []
 
     WebDriverWait(browser, 60).until(  # (salet's exact: the book's proof, first)
         lambda b: (
-            values(b)[:1] == ["3.4212"]
+            values(b)[:1] == ["3.4212 (1584/463)"]
             and len(values(b)) == 10
-            and all(v.startswith("between") for v in values(b)[1:])
+            and all(" – " in v for v in values(b)[1:])
         )
     )
     label = browser.find_element(By.ID, "options-label").text

@@ -74,8 +74,8 @@ def test_a_review_joining_another_moves_worker_is_not_given_up(jobs, monkeypatch
     from perfectplay.web.jobs import Valuing
 
     game = "mastermind(pegs=2,colors=3)"
-    first = [("", 0), ("11:1B0W", None)]
-    second = [("", 1), ("12:0B1W", None)]
+    first = [("", 0, None), ("11:1B0W", None, None)]
+    second = [("", 1, None), ("12:0B1W", None, None)]
     found = jobs.values(game, first, Objective(), budget=20)
     assert isinstance(found, Valuing) and found.state == "done" and len(found.known) == 2
     monkeypatch.setattr(jobs_module, "REVIEW_WORK", 0.0)  # a worker that ends at once
@@ -103,3 +103,18 @@ def test_a_running_solve_says_how_long_it_has_left_at_its_pace_so_far():
     assert job.left == 15.0  # a quarter done in 5 s: 15 s more
     job.state = "done"
     assert job.left is None
+
+
+def test_a_review_valued_ahead_keeps_no_review_page_waiting(jobs):
+    """A board starts its review's values as its game goes (niced, a place of its own):
+    a review page of another game, asked meanwhile, is valued at once, not "busy"."""
+    ahead = jobs.values("mastermind", [("", 0, None)], Objective(), budget=0, ahead=True)
+    assert ahead.state == "working"  # (Mastermind's start takes seconds to value)
+    asked = jobs.values(
+        "mastermind(pegs=2,colors=3)", [("", 1, None), ("12:0B1W", None, None)], Objective(), 20
+    )
+    assert asked.state == "done" and len(asked.known) == 2
+    assert jobs.values("mastermind", [("", 0, None)], Objective(), 0, ahead=True).state in (
+        "working",
+        "done",
+    )

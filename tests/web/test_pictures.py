@@ -64,11 +64,11 @@ def test_a_result_shows_its_picture_and_its_tree_opens_two_levels_and_closes_one
 
 def test_a_boards_suggestion_says_what_backs_it_and_its_value(server, browser, screen, tmp_path):
     browser.get(server + "/play/mastermind?pegs=3&colors=4&seed=1")
-    _wait(browser, "#suggestion-value")
-    advice = browser.find_element(By.ID, "advice")
-    WebDriverWait(browser, 30).until(lambda b: advice.text.endswith("worst case 4"))
+    _wait(browser, "#suggestion-note")
+    advice = browser.find_element(By.ID, "advice")  # (the table's first row, once placed)
+    WebDriverWait(browser, 30).until(lambda b: advice.text.endswith("worst case 4)"))
     assert advice.text == (
-        "suggested guess: 112 (proven optimal): expected guesses 3.2188 (103/32), worst case 4"
+        "suggested guess: 112 (proven optimal; 3.2188 (103/32) guesses, worst case 4)"
     )
     _check_page(browser, "mastermind")
     browser.save_screenshot(str(tmp_path / f"{screen}-mastermind-suggestion.png"))

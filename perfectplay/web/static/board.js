@@ -128,18 +128,15 @@
   const options = document.getElementById("options");
   if (options) placeOptions(options, 1);
 
-  // the suggestion's value, where the list of options values it
+  // the board's line says what the table's first row is (one advice for both: the
+  // table, asked for later, may have found better)
   function sayValue(section) {
-    const said = document.getElementById("suggestion-value");
     const suggested = document.getElementById("suggestion");
+    const said = document.getElementById("suggestion-note");
     const table = section.querySelector("#options-table");
-    if (!said || !suggested || !table) return;
-    const code = suggested.textContent.trim().toLowerCase();
-    const row = [...table.querySelectorAll("tr[data-guess]")]
-      .find((r) => r.dataset.guess.toLowerCase() === code);
-    if (!row || !row.dataset.value) return;
-    said.textContent = `: ${table.dataset.column} ${row.dataset.value}` +
-      (row.dataset.worst ? `, worst case ${row.dataset.worst}` : "");
+    if (!suggested || !said || !table || !table.dataset.suggestion) return;
+    suggested.textContent = table.dataset.suggestion;
+    said.textContent = table.dataset.note;
   }
   guess.addEventListener("input", show);
   show();

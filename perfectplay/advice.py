@@ -69,10 +69,11 @@ class Option:
     """One move at a position with its numbers.
 
     `action` is the move (a guess index, a Markov choice number) and `label` the move as
-    the game writes it. `value` is exact, counted from the position to the end, this
-    move included (expected guesses, the worst case, the chance to win within the limit,
-    a Markov game's expected cost or points to come; None: not known exactly, then
-    `bound` may hold bounds). `then` is the second part of a lexicographic value (the
+    the game writes it. `value` is counted from the position to the end, this move
+    included (expected guesses, the worst case, the chance to win within the limit,
+    exact; a Markov game's expected cost or points to come, exact where its strategy is,
+    else its float, "optimal to tolerance"; None: not known exactly, then `bound` may
+    hold bounds). `then` is the second part of a lexicographic value (the
     expected guesses from the position, where the value is a chance). `worst` is the most
     guesses to the end, this one included, of the best strategies after it (within the
     limit). `may_be_secret`: the guess may be the secret. `optimal`: proven optimal under

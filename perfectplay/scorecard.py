@@ -19,6 +19,13 @@ class Scorecard:
     scores: dict[int, int] = field(default_factory=dict)
     scored: int = 0
 
+    def kept(self) -> tuple[dict[int, int], int]:
+        """What the card holds now, to be put back (``undo``: ``restore``)."""
+        return dict(self.scores), self.scored
+
+    def restore(self, kept: tuple[dict[int, int], int]) -> None:
+        self.scores, self.scored = dict(kept[0]), kept[1]
+
     def note(self, state: int, choice: int, paid: int) -> None:
         """Count the move `choice` at `state` that paid `paid`: a box filled, if it is one."""
         self.scored += paid

@@ -7,8 +7,8 @@ every state's rational value, and Python lists of every outcome, at once (Can't 
 a board of 155,208 states: 10.7 GB). Here the graph's strong components (of all its
 choices) are taken successors first: each is evaluated exactly given its exits' final
 values (``exact.solve_block``, or substitution for a lone state), its outcomes'
-choices compared exactly with the chosen one (floats screen them, as
-``exact.improve_exact`` does), and the two repeated until no choice improves (policy
+choices compared exactly with the chosen one (floats screen them: only a choice the
+floats do not rank clearly below is compared in rationals), and the two repeated until no choice improves (policy
 iteration within the component, its exits fixed: what the whole graph's iteration
 reaches, component by component). Only the values some later component reads (a choice
 from another component leads there, or the start) are kept as rationals; every other
@@ -136,7 +136,8 @@ def _prove_component(g: Graph, best, V, states: list, exact: dict) -> int:
 
 def _evaluate(g: Graph, best, states: list, exact: dict) -> None:
     """The exact values of the component `states` under `best`, its exits' values final
-    in `exact` (``exact.evaluate_exact``'s arithmetic, on this component only)."""
+    in `exact` (a linear system over the component's states solved in rationals, its
+    exits' values given)."""
     if len(states) == 1 and g.terminal[states[0]]:
         exact[states[0]] = fmpq(0)
         return
@@ -177,7 +178,8 @@ def _evaluate(g: Graph, best, states: list, exact: dict) -> None:
 
 def _improve(g: Graph, best, V, states: list, exact: dict) -> bool:
     """Switch, in the component `states`, each outcome's choice to one exactly better
-    (floats screen the choices, as ``exact.improve_exact`` does). Returns whether any
+    (floats screen the choices: only those they do not rank clearly below are compared
+    in rationals). Returns whether any
     switched."""
     changed = False
     for s in states:

@@ -445,10 +445,9 @@ def _visiting_order(game, g, speedups: SpeedUps) -> tuple[Pairs, np.ndarray, boo
 
 def _prove(game, g, best, V, stats, progress):
     """The exact proof streamed by components (``proof``), its memory estimated first,
-    shown and held to the memory available: (the values, exact where kept: a list of
-    rationals for a graph that keeps them all, else V's floats with the start's exact
-    value beside; the most rounds of a component). ``TooLarge`` with the reason when it
-    would not fit or cannot be made."""
+    shown and held to the memory available: (the values: a list of rationals for a graph
+    that keeps them all, else V's floats; the start's exact value; the most rounds of a
+    component). ``TooLarge`` with the reason when it would not fit or cannot be made."""
     from .proof import SPARE, Plan, prove
 
     plan = Plan(g)
@@ -465,23 +464,8 @@ def _prove(game, g, best, V, stats, progress):
         )
     kept, rounds = prove(g, best, V, EXACT_BLOCK, plan, progress)
     if plan.keeps_all:
-        return [kept[s] for s in range(g.n_states)], rounds
-    return _ExactAtStart(V, g.start, kept[g.start]), rounds
-
-
-class _ExactAtStart(np.ndarray):
-    """The floats of a proof that kept the rationals other components read only, with
-    the start's exact value: indexing the start gives the rational."""
-
-    def __new__(cls, V, start, value):
-        out = np.asarray(V).view(cls)
-        out.start, out.value = start, value
-        return out
-
-    def __getitem__(self, key):
-        if isinstance(key, (int, np.integer)) and key == getattr(self, "start", None):
-            return self.value
-        return super().__getitem__(key)
+        return [kept[s] for s in range(g.n_states)], kept[g.start], rounds
+    return V, kept[g.start], rounds  # (the rationals other components read only: floats)
 
 
 def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, note) -> Solution:
@@ -515,7 +499,7 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, 
     if exact is not False and g.n_states <= EXACT_STATES:
         t = time.perf_counter()
         try:
-            proven_values, rounds = _prove(game, g, best, V, stats, progress)
+            proven_values, start_value, rounds = _prove(game, g, best, V, stats, progress)
         except TooLarge as why:
             if exact:
                 raise Unsupported(f"exact solve refused: {why}") from None
@@ -524,7 +508,7 @@ def _solve_expected(game, g, tol, exact, max_sweeps, stats, progress, speedups, 
         else:
             values, value, is_exact, proven, status = (
                 proven_values,
-                to_fraction(proven_values[g.start]),
+                to_fraction(start_value),
                 True,
                 True,
                 PROVEN,

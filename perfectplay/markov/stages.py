@@ -105,8 +105,8 @@ def solve_stages(
     values = np.zeros(st.count)
     solved = np.zeros(st.count, dtype=np.bool_)
     progress.stage("solving stages", total=sum(len(x) for x in st.layers), unit="stages")
-    done = 0
-    for batch, best in stage_batches(st, sign, values, solved):
+    done, returning = 0, []
+    for batch, best in stage_batches(st, sign, values, solved, returning):
         values[batch] = best
         done += len(batch)
         progress.update(done)
@@ -116,6 +116,13 @@ def solve_stages(
     if sign < 0:  # (the game's own terms, in place: Yatzy's 33 MB neither copied nor touched)
         np.negative(values, out=values)
     strategy = StageValues(values, solved, st.width)
+    refused = {}
+    if distribution and returning:
+        refused["distribution_refused"] = (
+            f"stage {returning[0]} may return to itself: the forward pass plays each stage "
+            "once (the distribution of a game whose turns can bust is not made)"
+        )
+        distribution = False
     chances = stage_distribution(game, values, solved, progress) if distribution else None
     return Solution(
         game=game.name,
@@ -135,19 +142,25 @@ def solve_stages(
                 if distribution
                 else {}
             ),
+            **refused,
         },
         distribution=chances,
     )
 
 
 def stage_batches(
-    st: Stages, sign: float, values: np.ndarray, solved: np.ndarray
+    st: Stages,
+    sign: float,
+    values: np.ndarray,
+    solved: np.ndarray,
+    returning: list[int] | None = None,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every layer's stages in batches, each batch with its stages' values (maximized:
     the game's points times `sign`) computed from `values` of the stages marked `solved`
     (an exit to a stage not marked is refused in one line naming the stage); the batch
     is marked solved once the caller has it (the solve stores the values, ``verify``
-    compares them with the file's)."""
+    compares them with the file's). `returning` collects the batches' first stage that
+    returns to itself, if any."""
     st.template.check()
     t = st.template
     chances, paid = t.chances(), sign * t.points
@@ -177,6 +190,8 @@ def stage_batches(
             got = turns(exits)
             if again is not None:  # stages whose exits may return to themselves
                 got = _fixed_point(codes, got, lambda x, again=again: turns(again(x)))
+                if returning is not None:
+                    returning.append(int(codes[0]))
             yield codes, got
             solved[codes] = True
 

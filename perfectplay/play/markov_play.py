@@ -74,12 +74,14 @@ def play_markov(
             choice = _ask_choice(console, len(options), 1)
         except Undo:  # back to the last decision, its outcome kept
             if history:
-                state, pending, paid = history.pop()
+                state, pending, paid, held = history.pop()
+                if card is not None:
+                    card.restore(held)
             else:
                 console.say("nothing to undo")
                 pending = k
             continue
-        history.append((state, k, paid))
+        history.append((state, k, paid, card.kept() if card is not None else None))
         c = options[choice - 1].action
         if choice > 1:
             loss = measure.regret(options[choice - 1].value, options[0].value)
@@ -104,6 +106,9 @@ def _say_options(console: Console, measure, options, paid: int) -> None:
     labels = [o.label for o in options]
     width = max(len(label) for label in labels)
     for i, (o, label) in enumerate(zip(options, labels), 1):
+        if o.value is None:  # (a Markov strategy values every choice; kept for the type)
+            console.say(f"  {i:>2}. {label:{width}}  no value")
+            continue
         loss = measure.regret(o.value, options[0].value) + 0.0
         mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
         console.say(

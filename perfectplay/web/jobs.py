@@ -479,8 +479,14 @@ class Jobs:
                 job.poll()
                 if job.state in ("running", "done") and job.id in self._jobs:
                     return job
-            game, aim = load_game(spec), Objective(objective, horizon)
-            kept = kept_strategy(game, aim)
+        # read outside the lock (Yatzy's kept file takes 0.6 s; every board's advice and
+        # review take this lock), then held against what another thread made meanwhile
+        game, aim = load_game(spec), Objective(objective, horizon)
+        kept = kept_strategy(game, aim)
+        with self._lock:
+            job = self._strategies.get(key)
+            if job is not None and job.state in ("running", "done") and job.id in self._jobs:
+                return job
             if kept is not None:  # solved on this machine before: no solve
                 job = Job(str(next(self._ids)), spec, objective, horizon, exact=False)
                 job.document, job._strategy, job.state = kept.document, kept, "done"

@@ -476,3 +476,14 @@ def test_play_keeps_the_score_card_with_the_upper_total_and_bonus():
     assert int(upper) == int(scores["aces"]) == 63 - int(need)
     assert int(total) == sum(map(int, scores.values()))
     assert f"finished with {total} points" in said
+
+
+def test_undo_puts_the_score_card_back():
+    """Undo at the terminal takes back the box filled: the card shows the box chosen
+    instead, never both (its total counted once)."""
+    res = perfectplay("play", "yahtzee", SMALL, "--seed", "3", input="\n\n\nundo\n2\n" + "\n" * 40)
+    assert res.returncode == 0, res.stderr
+    after = res.stdout.split("undo")[-1]
+    assert "card: empty | upper 0 (bonus 35: 63 to go) | total 0" in after.split("final roll")[0]
+    assert "card: yahtzee 0 | upper 0" in after
+    assert "chance 23, yahtzee 0" not in after and "yahtzee 0, chance 23" not in after

@@ -209,7 +209,7 @@ def _ending(codes: np.ndarray, value: np.ndarray, turn) -> np.ndarray:
     if stuck.any():
         raise IncompleteRules(
             f"stage {codes[np.argmax(stuck)]}: its best play returns to its start for "
-            "certain (the game need not end)"
+            "certain (the game need not end, or its score grows without end)"
         )
     return value
 
@@ -233,6 +233,7 @@ def _fixed_point(codes: np.ndarray, first: np.ndarray, turn) -> np.ndarray:
             step = np.where((dx != 0) & (dg < 0) & (dg > -np.inf), -g * dx / dg, g)
         x0, g0 = x, g
         x = np.where(np.isfinite(step), x + step, y)
+    _ending(codes, y, turn)  # (a best play that never leaves: said so)
     b = int(np.argmax(np.abs(g)))
     raise IncompleteRules(
         f"stage {codes[b]}: its value did not settle in {SETTLE_STEPS} steps (does its turn "

@@ -48,8 +48,9 @@ class Doubling(MarkovGame):
 
     turns: int = param(3, low=1, high=20, help="turns")
     fee: int = param(0, low=0, high=5, help="points a reroll costs")
-    #: A deliberate mistake for the tests: the double leads to the stage itself.
-    loop: int = param(0, low=0, high=1, help="break the order")
+    #: Deliberate mistakes for the tests: the double leads to the other stage of its
+    #: layer (1: not solved before it), or to the stage itself (2: a score growing for ever).
+    loop: int = param(0, low=0, high=2, help="break the order")
 
     def stages(self) -> Stages:
         def exits(stages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,7 +61,9 @@ class Doubling(MarkovGame):
             nxt[:, :, 0] = np.where(left > 1, stages - 2, END)[:, None]
             points[:, :, 0] = faces
             has = double == 1
-            after = stages if self.loop else np.where(left > 1, 2 * (left - 1), END)
+            after = {1: stages ^ 1, 2: stages}.get(
+                self.loop, np.where(left > 1, 2 * (left - 1), END)
+            )
             nxt[has, :, 1] = after[has, None]
             points[has, :, 1] = 2 * faces
             return points, nxt
@@ -106,6 +109,13 @@ def test_a_staged_game_equals_brute_force(turns, fee):
 def test_an_exit_to_a_stage_not_solved_before_is_refused():
     with pytest.raises(IncompleteRules, match=r"^stage 3: option 1 of exit slot 0 leads"):
         solve(Doubling(turns=2, loop=1))
+
+
+def test_a_stage_whose_best_play_returns_to_it_for_certain_is_refused():
+    """The double returns to the stage itself, paying each time: the best play doubles
+    for ever (a score without end): refused in one line, not a number."""
+    with pytest.raises(IncompleteRules, match=r"^stage \d+: its best play returns to its start"):
+        solve(Doubling(turns=2, loop=2))
 
 
 def test_a_staged_game_solves_the_expected_objective_only():

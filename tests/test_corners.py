@@ -62,6 +62,8 @@ SLOW = {
     "mastermind pegs=6 colors=6": "46,656 codes: the exact search does not finish",
     "permutation n=7": "the exact search did not finish in 26 minutes (docs/deduction.md)",
     "tricky-trios n=100": "about 4 minutes and 7 GB",
+    "yahtzee joker=free card=8191": "the whole card and its distribution (--json): 16 s",
+    "yatzy joker=none card=32767": "the whole card and its distribution (--json): 28 s",
     "wordle lists=original answers= guesses= mode=normal turns=50": "every opening: hours",
 }
 

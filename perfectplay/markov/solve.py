@@ -265,7 +265,6 @@ def _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0) -> So
     (``recomputed``): no graph, no choices kept (the policy reads its choices from the
     values and the rules: ``Policy.chosen`` None), no exact stage."""
     from .recomputed import solve_by_levels
-    from .streamed import ReachedCodes
 
     stats = {
         "states": reached.states,
@@ -281,8 +280,6 @@ def _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0) -> So
     )
     if facts["status"] != OK_STATUS:
         _check_status(game, facts["status"], facts["failing"], max_sweeps)
-    explored = ReachedCodes(reached, rank, 0)
-    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
     stats.update(
         components=facts["blocks"],
         levels=facts["levels"],
@@ -291,17 +288,7 @@ def _solve_recomputed(game, rules, reached, tol, max_sweeps, progress, t0) -> So
         iterate_seconds=round(time.perf_counter() - t, 4),
         seconds=round(time.perf_counter() - t0, 4),
     )
-    return Solution(
-        game=game.name,
-        params=game.params,
-        objective=None,
-        value=float(V[explored.start]),
-        exact=False,
-        proven=False,
-        status=CONVERGED,
-        strategy=Policy(game, explored, None, V),
-        stats=stats,
-    )
+    return _without_graph(game, reached, rank, V, None, stats)
 
 
 def _block_room(span: int, states: int) -> int:
@@ -347,7 +334,6 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
     block as the rules are read again (``streamed``): no graph kept, no exact stage."""
     from .by_components import OK
     from .prefault import writing
-    from .streamed import ReachedCodes
 
     stats = {
         "states": reached.states,
@@ -378,8 +364,6 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
     _check_status(game, status, int(failing), max_sweeps)
     if status != OK:  # BIG: a block over its room, which holds any block of the span
         raise PerfectplayError(f"{game}: a block of more than {game.cycle_span:,} states")
-    explored = ReachedCodes(reached, rank, 0)
-    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
     stats.update(
         components=int(blocks),
         sweeps=int(most),
@@ -387,6 +371,17 @@ def _solve_streamed(game, rules, reached, tol, max_sweeps, progress, t0) -> Solu
         iterate_seconds=round(time.perf_counter() - t, 4),
         seconds=round(time.perf_counter() - t0, 4),
     )
+    return _without_graph(game, reached, rank, V, chosen, stats)
+
+
+def _without_graph(game, reached, rank, V, chosen, stats) -> Solution:
+    """The float solution of a game solved without its graph (streamed as explored, or
+    its rules recomputed): its states the codes `reached` numbered by `rank`, its values
+    V, its choices `chosen` (None: read from the values and the rules)."""
+    from .streamed import ReachedCodes
+
+    explored = ReachedCodes(reached, rank, 0)
+    explored.start = int(explored.index_of(np.array([contract.start(game)]))[0])
     return Solution(
         game=game.name,
         params=game.params,

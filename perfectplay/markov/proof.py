@@ -163,15 +163,25 @@ def _evaluate(g: Graph, best, states: list, exact: dict) -> None:
     m = len(states)
     values: list = [fmpq(0)] * m + [exact[t] for t in exits]
     policy = _Policy(out_ptr + [out_ptr[-1]] * len(exits), weight, target, cost, denom)
-    if m == 1:
-        paid, to = policy.terms(0)
-        if 0 not in to:
-            total = fmpq(paid)
-            for t, w in to.items():
-                total += w * values[t]
-            exact[states[0]] = total / denom[0]
-            return
-    solve_block(list(range(m)), policy, values)
+    # the policy's own strong components within this one (of all choices), successors
+    # first: most are single states, valued by substitution (dice-cards n=5, one
+    # component of 1,023 states under all choices, a chain under the policy: 1.1 s as one
+    # linear system, 0.02 s so)
+    rows = np.array(out_ptr, dtype=np.int64)
+    owner = np.repeat(np.arange(m), np.diff(rows))
+    cols = np.array(target, dtype=np.int64)
+    labels = components(rows, np.where(cols < m, cols, owner))  # (an exit: no edge)
+    order = np.argsort(labels, kind="stable")
+    for block in np.split(order, np.flatnonzero(np.diff(labels[order])) + 1):
+        if len(block) == 1:
+            paid, to = policy.terms(int(block[0]))
+            if int(block[0]) not in to:
+                total = fmpq(paid)
+                for t, w in to.items():
+                    total += w * values[t]
+                values[int(block[0])] = total / denom[int(block[0])]
+                continue
+        solve_block(block.tolist(), policy, values)
     for i, s in enumerate(states):
         exact[s] = values[i]
 

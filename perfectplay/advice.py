@@ -501,34 +501,52 @@ def _send_stages(send, game, history, objective: Objective) -> None:
 
 
 # --- Markov games ------------------------------------------------------------------------
+def check_markov_objective(game, objective: Objective) -> None:
+    """Refuse, in one line, an objective the Markov advice does not value: it values the
+    expected objective, and a target score of a scored game solved by stages (a graph's
+    policy by budget records its values for the whole horizon only)."""
+    staged_target = game.pays and game.stages() is not None
+    if objective.name != "expected" and not (objective.name == "probability" and staged_target):
+        raise Unsupported(
+            f"{game.name}: advice with values is for the expected objective, or a target "
+            "score of a scored game solved by stages"
+        )
+
+
 def markov_advice(game, decision, objective: Objective | None = None, strategy=None) -> Advice:
     """The advice at the Markov position `decision` (a ``strategy.Decision``) from the
-    solved `strategy` (solved here, expected cost, when not given): every legal choice
-    with its expected cost (or points) to come, the strategy's choice first among the
-    best by the game's measure, the others best first."""
+    solved `strategy` (solved here when not given): every legal choice with its expected
+    cost (or points) to come, or, playing for a target (the probability objective of a
+    scored game solved by stages; ``decision.budget`` the points still needed, the whole
+    target if None), its best chance of reaching it; the strategy's choice first among
+    the best, the others best first."""
     from .catalogue import load_strategy
     from .engine import solve
     from .markov import contract
     from .strategy import Decision
 
     aim = objective or objective_for(game)
-    if aim.name != "expected":
-        raise Unsupported(f"{game.name}: advice with values is for the expected objective")
+    check_markov_objective(game, aim)
+    target = aim.name == "probability"
     if strategy is None:
         strategy = load_strategy(solve(game, aim, exact=False).export())
     state, k = int(decision.state), int(decision.outcome)
+    needed = (aim.horizon if decision.budget is None else decision.budget) if target else None
     exp = contract.expansion(game, np.array([state], dtype=np.int64))
     cost = np.broadcast_to(exp.cost, exp.next.shape)[0, k]
     legal = np.flatnonzero(exp.next[0, k] >= 0).tolist()
-    sign = game.measure.sign
+    sign = -1 if target else game.measure.sign  # (chances: the highest first)
     options = []
     for c in legal:
-        target = int(exp.next[0, k, c])
-        done = bool(contract.terminal(game, np.array([target], dtype=np.int64))[0])
-        after = 0.0 if done else strategy.value(target)
-        value = None if after is None else float(cost[c]) + after
+        target_code = int(exp.next[0, k, c])
+        if target:
+            value = strategy.value(target_code, needed - int(cost[c]))
+        else:
+            done = bool(contract.terminal(game, np.array([target_code], dtype=np.int64))[0])
+            after = 0.0 if done else strategy.value(target_code)
+            value = None if after is None else float(cost[c]) + after
         options.append(Option(c, game.describe_choice(state, k, c), value))
-    chosen = strategy.action(Decision(state, k, None))
+    chosen = strategy.action(Decision(state, k, needed))
 
     def key(o: Option):
         return (o.value is None, sign * (o.value or 0.0), o.action != chosen, o.action)

@@ -183,10 +183,13 @@ def load_strategy(document: Any) -> Strategy:
     from .deduction.document import TreeStrategy
     from .markov.document import PolicyStrategy
     from .markov.staged_document import StagedStrategy
+    from .markov.target_document import TargetStrategy
 
     game = game_of_document(document)
     raw = document.get("strategy")
-    kinds = {cls.kind: cls for cls in (TreeStrategy, PolicyStrategy, StagedStrategy)}
+    kinds = {
+        cls.kind: cls for cls in (TreeStrategy, PolicyStrategy, StagedStrategy, TargetStrategy)
+    }
     kind = raw.get("kind") if isinstance(raw, dict) else None
     cls = kinds.get(kind) if isinstance(kind, str) else None
     if cls is None:

@@ -34,12 +34,12 @@ FOLDER_ENV = "PERFECTPLAY_STRATEGIES"
 
 def kept_path(game: Game, objective: Objective) -> Path | None:
     """Where `game`'s strategy for `objective` is kept (None: a game whose strategies are
-    not kept: not staged, or another objective than the expected one)."""
-    if game.kind != "markov" or objective.name != "expected" or game.stages() is None:
+    not kept: not staged)."""
+    if game.kind != "markov" or game.stages() is None:
         return None
     from .kernel_cache import cache_home, package_digest
 
-    digest = hashlib.sha256(f"{game}\0{objective.name}\0{package_digest()}".encode())
+    digest = hashlib.sha256(f"{game}\0{objective}\0{package_digest()}".encode())
     for source in sorted({_source(cls) for cls in type(game).__mro__} - {None}):
         digest.update(Path(source).read_bytes())
     folder = Path(os.environ.get(FOLDER_ENV) or cache_home() / "strategies")

@@ -408,7 +408,7 @@ class Yahtzee(MarkovGame):
     summary = "Solitaire Yahtzee: 13 turns of 5 dice rolled up to 3 times, the expected score"
     pays = True
     cost_unit = "points"
-    objectives = ("expected",)
+    objectives = ("expected", "probability")
     family_label = "boxes filled"
 
     joker: str = choice("free", choices=JOKERS, help="the joker rule (none: no Yahtzee bonus)")

@@ -19,7 +19,7 @@ class MarkovEngine(Engine):
     kind = "markov"
     label = "Markov"
     solve_flags = frozenset({"exact", "tol", "without", "written"})
-    play_flags = frozenset({"enter_chance", "position"})
+    play_flags = frozenset({"enter_chance", "position", "objective"})
 
     def solve(self, game: MarkovGame, objective: Objective, **options: Any) -> Solution:
         from .solve import solve_markov

@@ -93,9 +93,13 @@ def solve_stages(
     with `distribution`, also the final score's distribution under the strategy
     (``stage_distribution``: a forward pass over the stages, several times the solve's
     time, made where it is written: ``solve --json``, ``--out``, ``--plot``)."""
+    if objective.name == "probability":
+        from .stage_target import solve_target
+
+        return solve_target(game, objective, progress)
     if objective.name != "expected":
         raise Unsupported(
-            f"{game.name} is solved by stages, for the expected objective only "
+            f"{game.name} is solved by stages, for the expected score or a target score "
             f"(not {objective.name!r})"
         )
     progress = progress or Silent()
@@ -181,7 +185,9 @@ def stage_batches(
                 """The batch's stages' values from their exits' (``_turns``)."""
                 best = np.empty((len(exits), BLOCK))
                 odd = np.zeros(len(exits), dtype=np.bool_)
-                _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
+                _turns(
+                    exits, t.kind, t.start, source, kept, chances, paid, work, best, odd, NO_ROWS
+                )
                 if odd.any():  # a slot without an option, or not a number (a lane in use?)
                     mine = odd[row]
                     _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
@@ -377,12 +383,17 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
     )
 
 
+#: ``_turns``'s `every` when only the turns' values are wanted.
+NO_ROWS = np.zeros((0, BLOCK))
+
+
 @njit(cache=True, parallel=True)
-def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
+def _turns(exits, kind, start, source, row, chance, paid, work, best, odd, every):
     """best[b], the value of block b's BLOCK lanes: the template from its last node back
     to node 0, the lanes side by side (each edge read once for all of them), its exit
     slots' values given (exits[b]: slots x lanes; odd[b] set where one of them is not a
-    finite number: a slot without an option). Node or slot x is kept in row[x] of the
+    finite number: a slot without an option). With `every` not empty (nodes + slots x
+    blocks * BLOCK), every node's and slot's lanes too, block b's at b * BLOCK. Node or slot x is kept in row[x] of the
     thread's work (``Template.rows``), an edge reads row source[e]; each thread takes
     every threads-th block. The lanes are a constant (a loop of a known length is
     vectorised whole, where one of a length known at run time left a scalar remainder
@@ -401,6 +412,8 @@ def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
                 for lane in range(BLOCK):
                     buf[r + lane] = flat[x + lane]
                     finite &= abs(flat[x + lane]) < np.inf
+                if every.shape[0]:
+                    every[n_nodes + s, b * BLOCK : (b + 1) * BLOCK] = buf[r : r + BLOCK]
             odd[b] = not finite
             for i in range(n_nodes - 1, -1, -1):
                 e0, e1, r = start[i], start[i + 1], row[i] * BLOCK
@@ -424,6 +437,8 @@ def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
                         for lane in range(BLOCK):
                             a, v = out[lane], q + child[lane]
                             out[lane] = a if a >= v else v
+                if every.shape[0]:
+                    every[i, b * BLOCK : (b + 1) * BLOCK] = out
             r = row[0] * BLOCK
             for lane in range(BLOCK):
                 best[b, lane] = buf[r + lane]

@@ -3,10 +3,12 @@ game's kind (the screen holds its kind-specific views; the engines know no scree
 
 from __future__ import annotations
 
+from ..advice import check_markov_objective
 from ..engine import PlayArgs
 from ..errors import Unsupported
 from ..game import Game
 from ..kept import strategy_for
+from ..objectives import Objective
 from .console import Console
 
 #: Seconds the deduction advisor's optimal search may take when --budget is not given.
@@ -30,7 +32,12 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
         from .markov_play import play_markov, read_position
 
         start = None if args.position is None else read_position(game, console, args.position)
-        strategy = strategy_for(game)  # (solved once, then kept: ``kept``)
-        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance, start=start)
+        aim = args.objective or Objective()
+        check_markov_objective(game, aim)  # (before a solve)
+        strategy = strategy_for(game, aim)  # (solved once, then kept: ``kept``)
+        play_markov(
+            game, strategy, console, seed, enter_chance=args.enter_chance, start=start,
+            objective=aim,
+        )  # fmt: skip
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

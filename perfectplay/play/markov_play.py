@@ -1,6 +1,6 @@
 """Play a Markov game against chance, with the optimal choice and every choice's
 expected remaining cost (or, for a game that pays, expected score to come) shown at each
-step."""
+step; or, played for a target score, every choice's best chance of reaching it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 from ..advice import markov_advice
 from ..errors import BadParameter
 from ..markov.model import BadOutcome, MarkovGame
+from ..objectives import Objective
 from ..strategy import Decision, Strategy
 from ..markov import contract
 from ..ranges import within
@@ -25,20 +26,25 @@ def play_markov(
     seed: int | None,
     enter_chance: bool = False,
     start: tuple[int, int] | None = None,
+    objective: Objective | None = None,
 ) -> int:
     """Run one game with the advice of `strategy` (a solved policy, read through the
-    Strategy interface); chance is drawn from `seed`, or, with `enter_chance`, typed by
-    the person at each roll (the dice of a game played at a table: ``parse_outcome``;
-    Enter draws); from `start` (a state and what was paid or scored to reach it:
-    ``read_position``) if given. Returns the cost the person paid (the points scored,
-    for a game that pays)."""
+    Strategy interface) for `objective` (the expected one if None; the probability one:
+    a target score, its horizon); chance is drawn from `seed`, or, with `enter_chance`,
+    typed by the person at each roll (the dice of a game played at a table:
+    ``parse_outcome``; Enter draws); from `start` (a state and what was paid or scored
+    to reach it: ``read_position``) if given. Returns the cost the person paid (the
+    points scored, for a game that pays)."""
     rng = random.Random(seed)
     measure = game.measure
-    console.say(
-        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(contract.start(game)))}. "
-        f"{COMMANDS_HELP}"
-    )
+    aim = objective or Objective()
+    goal = aim.horizon if aim.name == "probability" else None
     state, paid = start or (int(contract.start(game)), 0)
+    if goal is None:
+        promise = measure.optimal(strategy.value(contract.start(game)))
+    else:
+        promise = measure.optimal_chance(goal, strategy.value(contract.start(game), goal))
+    console.say(f"[bold]{game}[/bold]: {promise}. {COMMANDS_HELP}")
     card = None if start else scorecard(game)  # (a position typed gives no box's score)
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
@@ -69,8 +75,13 @@ def play_markov(
             if card is not None:
                 console.say(card.line())
             console.say(f"[cyan]{game.describe_outcome(state, k)}[/cyan]")
-            options = markov_advice(game, Decision(state, k), strategy=strategy).options
-            _say_options(console, measure, options, paid)
+            needed = None if goal is None else max(goal - paid, 0)
+            decision = Decision(state, k, needed)
+            options = markov_advice(game, decision, aim, strategy=strategy).options
+            if goal is None:
+                _say_options(console, measure, options, paid)
+            else:
+                _say_chances(console, measure, options, goal)
             choice = _ask_choice(console, len(options), 1)
         except Undo:  # back to the last decision, its outcome kept
             if history:
@@ -83,19 +94,25 @@ def play_markov(
             continue
         history.append((state, k, paid, card.kept() if card is not None else None))
         c = options[choice - 1].action
-        if choice > 1:
+        if choice > 1 and goal is None:
             loss = measure.regret(options[choice - 1].value, options[0].value)
             console.say(f"[yellow]{measure.regret_text(loss)}[/yellow]")
+        elif choice > 1:
+            loss = options[0].value - options[choice - 1].value
+            console.say(f"[yellow]that lowers the chance of {goal} by {loss:.4f}[/yellow]")
         if card is not None:
             card.note(state, c, int(cost[c]))
         paid += int(cost[c])
         state = int(target[c])
     if card is not None:
         console.say(card.line())
-    console.say(
-        f"\n[bold]{measure.finished(paid)}[/bold] "
-        f"(optimal play averages {strategy.value(contract.start(game)):.4f})"
-    )
+    if goal is None:
+        console.say(
+            f"\n[bold]{measure.finished(paid)}[/bold] "
+            f"(optimal play averages {strategy.value(contract.start(game)):.4f})"
+        )
+    else:
+        console.say(f"\n[bold]{measure.finished_within(paid, goal)}[/bold]")
     return paid
 
 
@@ -113,6 +130,20 @@ def _say_options(console: Console, measure, options, paid: int) -> None:
         mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
         console.say(
             f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}{mark}"
+        )
+
+
+def _say_chances(console: Console, measure, options, target: int) -> None:
+    """The choices at a decision played for `target` (``advice.markov_advice``: best
+    first), each with its best chance of finishing with at least the target, and what it
+    gives up against the best."""
+    width = max(len(o.label) for o in options)
+    for i, o in enumerate(options, 1):
+        loss = options[0].value - o.value
+        mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
+        console.say(
+            f"  {i:>2}. {o.label:{width}}  chance of at least {target} {measure.unit} "
+            f"{o.value:.4f}{mark}"
         )
 
 

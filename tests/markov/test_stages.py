@@ -118,9 +118,9 @@ def test_a_stage_whose_best_play_returns_to_it_for_certain_is_refused():
         solve(Doubling(turns=2, loop=2))
 
 
-def test_a_staged_game_solves_the_expected_objective_only():
-    with pytest.raises(Unsupported, match="expected objective only"):
-        solve(Doubling(), Objective("probability", 10))
+def test_a_staged_game_solves_the_expected_score_or_a_target_only():
+    with pytest.raises(Unsupported, match="does not support objective .worst."):
+        solve(Doubling(), Objective("worst"))
 
 
 def test_a_template_edge_back_is_refused():

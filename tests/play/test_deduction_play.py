@@ -286,7 +286,8 @@ def test_the_advice_plays_for_the_objective_asked_for():
     )
     assert "advice aims at the best chance to win within 2 guesses" in within.stdout
     assert_one_line_error(
-        perfectplay("play", "dice-cards", "--objective", "expected"), "takes no --objective"
+        perfectplay("play", "dice-cards", "--objective", "probability", "--horizon", "4"),
+        "advice with values is for the expected objective, or a target score",
     )
     assert_one_line_error(
         perfectplay("play", "mastermind", "--objective", "worst", "--horizon", "3"),

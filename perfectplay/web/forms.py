@@ -39,6 +39,9 @@ SOLVE_NOTES: dict[str, str] = {
 }
 #: Longest game played on the web (turns).
 MAX_TURNS = 40
+#: The highest target score a board of a scored game plays for (Yahtzee's to 300: 5 min
+#: and 1.3 GB once, then kept).
+MAX_TARGET = 300
 
 
 class TooLarge(PerfectplayError):
@@ -111,7 +114,8 @@ def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
     words where the command line's name its options."""
     name = str(fields.get("objective") or game.default_objective)
     raw = str(fields.get("horizon") or "").strip()
-    horizon = _horizon(raw) if raw else game.default_horizon() if name in WITHIN else None
+    most = MAX_TARGET if game.pays else MAX_TURNS  # (a target score, or guesses or moves)
+    horizon = _horizon(raw, most) if raw else game.default_horizon() if name in WITHIN else None
     if raw and name in OBJECTIVES and name not in WITHIN:
         raise BadParameter(
             f"a horizon goes with the objective probability (or probability-then-cost), "
@@ -126,14 +130,14 @@ def read_objective(game: Game, fields: Mapping[str, Any]) -> Objective:
     return objective
 
 
-def _horizon(raw: str) -> int:
-    """The horizon typed in the form, checked against the web's limit."""
+def _horizon(raw: str, most: int) -> int:
+    """The horizon typed in the form, checked against the web's limit `most`."""
     try:
         horizon = int(raw)
     except ValueError:
         raise BadParameter(f"horizon must be a whole number, got {raw!r}") from None
     if horizon < 1:
         raise BadParameter(f"horizon must be at least 1, got {horizon}")
-    if horizon > MAX_TURNS:
-        raise TooLarge(f"horizon {horizon} is more than the web page solves (at most {MAX_TURNS})")
+    if horizon > most:
+        raise TooLarge(f"horizon {horizon} is more than the web page solves (at most {most})")
     return horizon

@@ -27,7 +27,7 @@ from starlette.responses import RedirectResponse, Response
 
 from .. import positions
 from ..positions import Codes, codes, feedback, same_answer, sizes
-from ..advice import GOALS, TOP, column, markov_advice, note
+from ..advice import GOALS, TOP, check_markov_objective, column, markov_advice, note
 from ..errors import BadRules, PerfectplayError
 from ..kept import kept_path
 from ..objectives import WITHIN, Objective
@@ -556,7 +556,7 @@ def markov_board(request: Request, game, seed: int, base: dict) -> Response:
     budget = None if horizon is None else game.measure.next_budget(horizon, paid)
     spent = horizon is not None and budget is None
     done = k is None or spent
-    choices = None if done else _markov_choices(game, strategy, state, k, paid, budget)
+    choices = None if done else _markov_choices(game, strategy, state, k, paid, budget, objective)
     undo = ",".join(map(str, moves[: played - 1])) if played else None
     return templates.TemplateResponse(
         request,
@@ -607,7 +607,7 @@ def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Res
         strategy, waiting = _solved_strategy(request, game, objective)
         if waiting is not None:
             return waiting
-        choices = _markov_choices(game, strategy, state, 0, paid, None)
+        choices = _markov_choices(game, strategy, state, 0, paid, None, Objective())
     return templates.TemplateResponse(
         request,
         "play_elsewhere.html",
@@ -644,17 +644,31 @@ class Choice:
     keep: str | None = None
 
 
-def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int | None):
-    """The choices after outcome `k` at `state`: for the expected objective, the advisor's
-    (``advice.markov_advice``: best first, the suggestion first), each with the final
+def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int | None, objective):
+    """The choices after outcome `k` at `state` from the advisor (``advice.markov_advice``:
+    best first, the suggestion first): for the expected objective each with the final
     total it is expected to bring (`paid` so far plus its value to come) and its loss;
-    under a budget, the explorer's (its values are the whole horizon's)."""
-    if budget is not None:
+    played for a target score (`budget` points still needed), each with its best chance
+    of reaching it and what it gives up. A graph's policy for a horizon (its values the
+    whole horizon's only): the explorer's choices."""
+    measure = game.measure
+    if budget is not None and not _advised_target(game, objective):
         view = strategy.explore(f"{state}@{budget}")
         branch = next(b for b in view.branches if b.number == k)
         return [Choice(o.label, o.action, o.value, None, o.chosen) for o in branch.options]
-    measure = game.measure
-    options = markov_advice(game, Decision(state, k), strategy=strategy).options
+    options = markov_advice(game, Decision(state, k, budget), objective, strategy).options
+    if budget is not None:
+        return [
+            Choice(
+                o.label,
+                o.action,
+                f"chance {o.value:.4f}",
+                options[0].value - o.value + 0.0,
+                i == 0,
+                _keep(game, state, o.action),
+            )
+            for i, o in enumerate(options)
+        ]
     return [
         Choice(
             o.label,
@@ -666,6 +680,16 @@ def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int |
         )
         for i, o in enumerate(options)
     ]
+
+
+def _advised_target(game, objective) -> bool:
+    """Whether the advisor values the board's choices for `objective` (a target score of
+    a scored game solved by stages)."""
+    try:
+        check_markov_objective(game, objective)
+    except PerfectplayError:
+        return False
+    return True
 
 
 def _keep(game, state: int, c: int) -> str | None:

@@ -1,0 +1,56 @@
+"""A board of a scored game played for a target score (``--objective probability
+--horizon S`` of Yahtzee): the advisor's chances, the same as ``play`` shows them."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.cli_runner import perfectplay
+
+SMALL = ["card=6208"]  # three of a kind, Yahtzee, chance
+URL = "/play/yahtzee?card=6208&seed=3&objective=probability&horizon=60"
+CHOICE = r"(keep [\d ]+?|keep all five|roll all five again)"
+
+
+@pytest.fixture(scope="module")
+def client():
+    from starlette.testclient import TestClient
+
+    from perfectplay.web.app import create_app
+    from perfectplay.web.jobs import Jobs
+
+    jobs = Jobs()
+    with TestClient(create_app(jobs), raise_server_exceptions=False) as c:
+        yield c
+    jobs.close()
+
+
+def _solved_page(client, url: str) -> str:
+    """The board once its strategy is solved (a worker solves it at the first visit)."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        page = client.get(url).text
+        if "solving the optimal strategy" not in page:
+            return " ".join(re.sub(r"<[^>]+>", " ", page).split())
+        time.sleep(0.5)
+    raise AssertionError("the target's strategy was not solved in 300 s")
+
+
+def test_the_board_and_play_list_the_same_chances_best_first(client):
+    text = _solved_page(client, URL)
+    assert "optimal play scores at least 60 points with probability 0.131826" in text
+    assert "its best chance of finishing with at least 60 points" in text
+    board = re.findall(CHOICE + r" chance (0\.\d{4})", text)
+    args = ["play", "yahtzee", *SMALL, "--objective", "probability", "--horizon", "60"]
+    played = perfectplay(*args, "--seed", "3", input="q\n")
+    assert played.returncode == 0, played.stderr
+    terminal = re.findall(
+        r"\d+\. " + CHOICE + r"\s+chance of at least 60 points (0\.\d{4})", played.stdout
+    )
+    assert board == terminal and len(board) > 10
+    assert board[0] == ("keep 4 4", "0.1164")  # (seed 3 rolls 2 3 4 4 6)
+    chances = [float(v) for _, v in board]
+    assert chances == sorted(chances, reverse=True)

@@ -182,7 +182,8 @@ def list_games() -> None:
     "--cluster",
     default=None,
     metavar="local:N|ADDRESS",
-    help="deduction games: hand the first guesses' cells to a Dask cluster: N "
+    help="deduction games: hand the first guesses' cells to a Dask cluster; games "
+    "solved by stages (Yahtzee): split each layer over its workers. N "
     "local worker processes, or a running scheduler (tcp://host:8786), which must "
     "answer with a worker within 25 s ($PERFECTPLAY_CLUSTER_TIMEOUT) else one line, "
     "exit 2; needs pip install 'perfectplay[cluster]'",

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from perfectplay import load_game
@@ -271,3 +272,28 @@ def test_a_position_too_small_to_split_says_it_was_solved_here():
         "solve", "mastermind", "pegs=3", "colors=5", "--strategy", "minimax", "--cluster", "local:1"
     )
     assert_one_line_error(heuristic, "--cluster goes with the optimal strategy")
+
+
+@pytest.mark.parametrize("objective", [Objective(), Objective("probability", 60)], ids=str)
+def test_a_staged_solve_split_over_two_workers_gives_the_same_values(objective):
+    """Yahtzee's small card, each layer split over a local cluster of two workers: every
+    stage's value (or row of chances, for a target) as the solve on one machine."""
+    from perfectplay import solve
+
+    game = load_game("yahtzee", ["card=6208"])
+    here = solve(game, objective)
+    spread = solve(game, objective, cluster="local:2")
+    assert spread.stats["cluster"] == "local:2: each layer split over its 2 workers"
+    assert spread.value == here.value
+    if objective.name == "expected":
+        assert np.array_equal(spread.strategy.values, here.strategy.values)
+    else:
+        start = game.stages().start
+        assert np.array_equal(spread.strategy.row(start), here.strategy.row(start))
+        for stage in np.flatnonzero(here.strategy.solved).tolist():
+            assert np.array_equal(spread.strategy.row(stage), here.strategy.row(stage))
+
+
+def test_cluster_is_refused_in_one_line_for_a_markov_game_not_staged():
+    res = run("solve", "dice-cards", "n=3", "--cluster", "local:2")
+    assert_one_line_error(res, "--cluster splits the layers of a game solved by stages")

@@ -18,7 +18,7 @@ class MarkovEngine(Engine):
 
     kind = "markov"
     label = "Markov"
-    solve_flags = frozenset({"exact", "tol", "without", "written"})
+    solve_flags = frozenset({"exact", "tol", "without", "written", "cluster"})
     play_flags = frozenset({"enter_chance", "position", "objective"})
 
     def solve(self, game: MarkovGame, objective: Objective, **options: Any) -> Solution:
@@ -35,6 +35,7 @@ class MarkovEngine(Engine):
             "note": note,
             "exact": args.exact,
             "distribution": args.written,
+            **({"cluster": args.cluster} if args.cluster is not None else {}),
             **({"tol": args.tol} if args.tol is not None else {}),
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }

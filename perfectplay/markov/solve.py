@@ -96,6 +96,7 @@ def solve_markov(
     note: Callable[[str], None] | None = None,
     graph: str | None = None,
     distribution: bool = False,
+    cluster: str | None = None,
 ) -> Solution:
     """Solve `game` for `objective`.
 
@@ -113,7 +114,8 @@ def solve_markov(
     else recomputed where the game can be, else refused as too large. The solution's
     stats say which (``graph``).
     `distribution`: a game solved by stages also gives its final score's distribution
-    (``stages.solve_stages``).
+    (``stages.solve_stages``). `cluster` (a Dask cluster: ``local:N`` or a scheduler's
+    address): a game solved by stages splits each layer over its workers.
     """
     if not 0 < tol < 1:
         raise Unsupported(f"tolerance must be between 0 and 1, got {tol}")
@@ -126,7 +128,12 @@ def solve_markov(
                 "(--without stages solves a small one as a graph, exactly)"
             )
 
-        return solve_stages(game, objective, progress, distribution)
+        return solve_stages(game, objective, progress, distribution, cluster)
+    if cluster is not None:
+        raise Unsupported(
+            f"{game.name}: --cluster splits the layers of a game solved by stages (Yahtzee, "
+            "Yatzy) or a deduction game's cells; this game is solved on this machine"
+        )
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")

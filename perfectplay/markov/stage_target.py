@@ -119,9 +119,12 @@ class TargetRows:
         return float(self.data[self.offset[stage] + needed])
 
 
-def solve_target(game, objective: Objective, progress: Silent | None = None) -> Solution:
+def solve_target(
+    game, objective: Objective, progress: Silent | None = None, cluster: str | None = None
+) -> Solution:
     """Solve a staged `game` that pays points for the best chance to score at least
-    ``objective.horizon`` (module docstring)."""
+    ``objective.horizon`` (module docstring); with `cluster`, each layer split over the
+    Dask cluster's workers (``stage_cluster``)."""
     horizon = int(objective.horizon)
     if not game.pays:
         raise Unsupported(
@@ -131,8 +134,13 @@ def solve_target(game, objective: Objective, progress: Silent | None = None) -> 
     progress = progress or Silent()
     t0 = time.perf_counter()
     st = game.stages()
-    rows = TargetRows.reserved(st, horizon)
     progress.stage("solving stages", total=sum(len(x) for x in st.layers), unit="stages")
+    if cluster is not None:
+        from .stage_cluster import solve_on_cluster
+
+        part, spread = solve_on_cluster(game, objective, cluster, progress)
+        return _solution(game, objective, part.rows, part.used, t0, spread)
+    rows = TargetRows.reserved(st, horizon)
     used = done = 0
     for batch in target_batches(st, rows):
         codes, widths = batch.codes, batch.widths
@@ -142,9 +150,18 @@ def solve_target(game, objective: Objective, progress: Silent | None = None) -> 
         used += int(widths.sum())
         done += len(codes)
         progress.update(done)
+    return _solution(game, objective, rows, used, t0, {})
+
+
+def _solution(
+    game, objective: Objective, rows: TargetRows, used: int, t0: float, stats
+) -> Solution:
+    """The solution of `rows` (the first `used` floats of their data solved)."""
+    st = game.stages()
     if not rows.solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
     rows.data = rows.data[:used]
+    horizon = rows.horizon
     return Solution(
         game=game.name,
         params=game.params,
@@ -155,10 +172,11 @@ def solve_target(game, objective: Objective, progress: Silent | None = None) -> 
         status=CONVERGED,
         strategy=rows,
         stats={
-            "stages": done,
+            "stages": int(rows.solved.sum()),
             "template_nodes": st.template.nodes,
             "row_floats": used,
             "seconds": round(time.perf_counter() - t0, 4),
+            **stats,
         },
     )
 

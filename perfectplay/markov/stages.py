@@ -88,15 +88,18 @@ def solve_stages(
     objective: Objective = Objective(),
     progress: Silent | None = None,
     distribution: bool = False,
+    cluster: str | None = None,
 ) -> Solution:
-    """Solve a staged `game` (``game.stages()`` is not None) for the expected objective;
-    with `distribution`, also the final score's distribution under the strategy
-    (``stage_distribution``: a forward pass over the stages, several times the solve's
-    time, made where it is written: ``solve --json``, ``--out``, ``--plot``)."""
+    """Solve a staged `game` (``game.stages()`` is not None) for the expected objective
+    (or a target score: ``stage_target``); with `distribution`, also the final score's
+    distribution under the strategy (``stage_distribution``: a forward pass over the
+    stages, several times the solve's time, made where it is written: ``solve --json``,
+    ``--out``, ``--plot``); with `cluster` (a Dask cluster: ``cluster.cluster_lanes``),
+    each layer split over its workers (``stage_cluster``)."""
     if objective.name == "probability":
         from .stage_target import solve_target
 
-        return solve_target(game, objective, progress)
+        return solve_target(game, objective, progress, cluster)
     if objective.name != "expected":
         raise Unsupported(
             f"{game.name} is solved by stages, for the expected score or a target score "
@@ -109,11 +112,17 @@ def solve_stages(
     values = np.zeros(st.count)
     solved = np.zeros(st.count, dtype=np.bool_)
     progress.stage("solving stages", total=sum(len(x) for x in st.layers), unit="stages")
-    done, returning = 0, []
-    for batch, best in stage_batches(st, sign, values, solved, returning):
-        values[batch] = best
-        done += len(batch)
-        progress.update(done)
+    done, returning, spread = 0, [], {}
+    if cluster is None:
+        for batch, best in stage_batches(st, sign, values, solved, returning):
+            values[batch] = best
+            done += len(batch)
+            progress.update(done)
+    else:
+        from .stage_cluster import solve_on_cluster
+
+        part, spread = solve_on_cluster(game, objective, cluster, progress)
+        values, solved, done = part.values, part.solved, int(part.solved.sum())
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
     seconds = time.perf_counter() - t0
@@ -125,6 +134,12 @@ def solve_stages(
         refused["distribution_refused"] = (
             f"stage {returning[0]} may return to itself: the forward pass plays each stage "
             "once (the distribution of a game whose turns can bust is not made)"
+        )
+        distribution = False
+    if distribution and cluster is not None:
+        refused["distribution_refused"] = (
+            "made by a solve on one machine (the workers send back values, not which "
+            "stages return to themselves)"
         )
         distribution = False
     chances = stage_distribution(game, values, solved, progress) if distribution else None
@@ -147,6 +162,7 @@ def solve_stages(
                 else {}
             ),
             **refused,
+            **spread,
         },
         distribution=chances,
     )

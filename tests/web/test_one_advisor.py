@@ -9,6 +9,9 @@ from __future__ import annotations
 import html
 import random
 import re
+import time
+from fractions import Fraction
+from urllib.parse import parse_qs, urlencode
 
 import pytest
 
@@ -127,3 +130,109 @@ def test_a_review_of_the_suggestions_followed_loses_nothing_and_adds_up(client, 
     assert losses == ["+0.0000"] * played
     said = re.sub(r"<[^>]+>", "", re.search(r'id="review-sum">(.*?)</p>', page, re.S)[1])
     assert f": {played:.4f}, what was paid ({played})" in said
+
+
+def _solved(client, form: dict) -> str:
+    """The address of a finished solve of the catalogue's `form`."""
+    job = client.post("/solve", data=form, follow_redirects=False).headers["location"]
+    for _ in range(600):
+        if client.get("/api" + job).json()["state"] == "done":
+            return job
+        time.sleep(0.1)
+    pytest.fail(f"{form}: the solve did not finish")
+
+
+def _explored(client, job: str, trail: list[str]) -> str:
+    """The explorer's page at the last position of `trail`, once its advice is final."""
+    query = urlencode([("path", p) for p in trail])
+    for _ in range(40):  # (a busy machine: the exact ranking comes on a later ask)
+        page = client.get(f"{job}/explore?{query}")
+        assert page.status_code == 200, page.text
+        if f'id="options-label">{PROVEN}<' in page.text:
+            return html.unescape(page.text)
+    pytest.fail(f"{trail}: the explorer's advice never became final")
+
+
+@pytest.mark.parametrize(
+    "form, spec, positions",
+    [
+        (  # the issue's tie: after 1234:1 and 1342:1, 1243 (worst 3) before 1423 (worst 4)
+            {"game": "permutation", "n": "4"},
+            "permutation(n=4)",
+            ["", "1234:1", "1234:1,1342:1", "1234:0", "1234:1,1342:0"],
+        ),
+        (
+            {"game": "mastermind", "pegs": "3", "colors": "4"},
+            "mastermind(pegs=3,colors=4)",
+            ["", "112:1B1W", "112:0B0W", "112:1B1W,123:1B1W"],
+        ),
+    ],
+)
+def test_the_explorer_shows_the_advisors_suggestion_options_and_numbers(
+    client, form, spec, positions
+):
+    """At each node the explorer explores the advisor's suggestion, says its line, and
+    lists its options in its order with its numbers; its branches lead to the positions
+    after the suggestion."""
+    game = load_game(spec)
+    engine = engine_of(game)
+    job = _solved(client, form)
+    for moves in positions:
+        history = engine.parse_position(game, moves)
+        trail = [engine.format_position(game, history[:i]) for i in range(len(history) + 1)]
+        page = _explored(client, job, trail)
+        advice = advise(game, history)
+        first = advice.suggestion
+        assert re.search(r'id="title">guess (\w+)<', page)[1] == first.label
+        assert f"suggested: {advice_line(game, advice)}" in page
+        rows = re.findall(
+            r'<tr(?: class="best")? data-guess="(\w+)"><td>.*?</td>'
+            r'<td class="num">([^<]*)</td><td class="num">(\d*)</td>',
+            page,
+        )
+        listed = advice.listed()
+        assert [r[0] for r in rows] == [o.label for o in listed], moves
+        for (_, value, worst), o in zip(rows, listed):
+            assert value.split(" (")[0] == (
+                str(o.value) if o.value.denominator == 1 else f"{float(o.value):.4f}"
+            )
+            assert worst == str(o.worst)
+        after = {
+            parse_qs(q)["path"][-1]
+            for q in re.findall(r'<span class="option chosen">\s*<a href="\?([^"]*)"', page)
+        }
+        assert all(a.startswith(f"{moves},{first.label}:".lstrip(",")) for a in after)
+        assert after or re.search(r"<li>1 secret still possible", page), moves
+    tie = [o for o in advise(game, engine.parse_position(game, positions[2])).options]
+    if game.name == "permutation":  # (the issue's: equal values, the smaller worst case first)
+        assert tie[0].value == Fraction(5, 2) and tie[0].worst == 3
+        later = next(o for o in tie if o.label == "1423")
+        assert later.value == tie[0].value and later.worst == 4
+        page = _explored(client, job, ["", "1234:1", "1234:1,1342:1"])
+        assert page.index('data-guess="1243"') < page.index('data-guess="1423"')
+
+
+def test_a_markov_explorer_orders_the_choices_as_the_advisor_does(client):
+    """dice-cards n=3: after each roll, the choices in the advisor's order, its
+    suggestion the one marked, each with the advisor's value."""
+    from perfectplay.advice import markov_advice
+    from perfectplay.catalogue import load_strategy
+    from perfectplay.strategy import Decision
+
+    job = _solved(client, {"game": "dice-cards", "n": "3"})
+    page = html.unescape(client.get(job + "/explore").text)
+    strategy = load_strategy(client.get(job + "/strategy.json").json())
+    game = strategy.game
+    state = int(strategy.root_path)
+    rows = re.findall(r'<tr><th class="fb">([^<]*)</th>.*?</tr>', page, re.S)
+    assert rows
+    for k, row in enumerate(re.findall(r'<tr><th class="fb">.*?</tr>', page, re.S)):
+        shown = re.findall(
+            r'<span class="option( chosen)?">\s*<a [^>]*>([^<]*)</a>\s*'
+            r'<span class="cost">([0-9.]+) ',
+            row,
+        )
+        advice = markov_advice(game, Decision(state, k), strategy=strategy)
+        assert [s[1] for s in shown] == [o.label for o in advice.options]
+        assert [bool(s[0]) for s in shown] == [i == 0 for i in range(len(shown))]
+        assert [s[2] for s in shown] == [f"{o.value:.6f}" for o in advice.options]

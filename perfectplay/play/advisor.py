@@ -29,8 +29,18 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
     elif game.kind == "markov":
         from .markov_play import play_markov, read_position
 
-        start = None if args.position is None else read_position(game, console, args.position)
+        start, written = (None, None)
+        if args.position is not None:
+            start, written = read_position(game, console, args.position)
         strategy = strategy_for(game)  # (solved once, then kept: ``kept``)
-        play_markov(game, strategy, console, seed, enter_chance=args.enter_chance, start=start)
+        play_markov(
+            game,
+            strategy,
+            console,
+            seed,
+            enter_chance=args.enter_chance,
+            start=start,
+            position=written,
+        )
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

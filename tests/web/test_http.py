@@ -10,6 +10,7 @@ import re
 import socket
 import sys
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -921,10 +922,21 @@ def test_a_yahtzee_game_played_elsewhere_is_advised_from_its_card_and_dice(clien
     assert page.status_code == 200
     assert _said(page.text, "choices-note").startswith("scored so far: 20.")
     rows = re.findall(
-        r'<li class="option[^"]*">([^<]+) <span class="cost">([\d.]+) points', page.text
+        r'<li class="option[^"]*"><a href="([^"]*)">([^<]+)</a> <span class="cost">([\d.]+) points',
+        page.text,
     )
-    assert [label for label, _ in rows] == ["aces: 2 points", "three of a kind: 0 points"]
-    assert float(rows[0][1]) > float(rows[1][1]) > 20
+    assert [label for _, label, _ in rows] == ["aces: 2 points", "three of a kind: 0 points"]
+    assert float(rows[0][2]) > float(rows[1][2]) > 20
+    # the score card of the position, and each choice opening the position after it
+    card = re.search(r'<table class="scorecard".*?</table>', page.text, re.S)[0]
+    assert re.search(r"<th>chance</th><td>20</td>", card) and 'id="total">20<' in card
+    after = parse_qs(urlsplit(html.unescape(rows[0][0])).query)["position"][0]
+    assert after == "aces 2, chance 20; roll 1: "
+    kept = _advised(client, "aces 3; roll 2: 1 3 3 5 6").text
+    assert 'id="upper">3<' in kept and 'id="total">3<' in kept and "<th>aces</th><td>3<" in kept
+    first = re.search(r'<li class="option chosen"><a href="([^"]*)">keep ([\d ]+)</a>', kept)
+    typed = parse_qs(urlsplit(html.unescape(first[1])).query)["position"][0]
+    assert typed == f"aces 3; roll 3: {first[2]}"
     for typed, said in [
         ("chance 20, chance 21; roll 1: 1 2 3 4 5", "chance is written twice"),
         ("aces 7; roll 1: 1 2 3 4 5", "aces cannot score 7"),

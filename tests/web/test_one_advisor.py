@@ -13,6 +13,7 @@ import time
 from fractions import Fraction
 from urllib.parse import parse_qs, urlencode
 
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[test]')")
@@ -269,3 +270,94 @@ def test_wordle_gives_one_suggestion_through_the_api_the_web_and_the_terminal(cl
         script = "\n".join(typed) + "\nquit\n"
         out = perfectplay("play", "wordle", "--secret", secret, "--budget", "20", input=script)
         assert f"suggested guess: {line}" in " ".join(out.stdout.split())
+
+
+def test_a_bulls_and_cows_game_has_every_guess_reviewed_the_first_included(client):
+    """Bulls and Cows 4x10 (the issue's seed 8, suggestions followed): the book's
+    strategy, the whole game solved, answers at every position it reaches, so the review
+    values every guess, the first included, at once (its search alone takes minutes)."""
+    _, moves = _play_on_the_web(client, "bulls-and-cows", "digits=4&symbols=10", seed=8)
+    url = f"/play/bulls-and-cows/review?digits=4&symbols=10&seed=8&moves={moves}"
+    page = html.unescape(client.get(url).text)
+    assert "review of the game: every guess" in page
+    played = len(moves.split(","))
+    losses = re.findall(r'<td class="num">([+-]\d+\.\d{4})</td><td class="num">[+-]', page)
+    assert losses == ["+0.0000"] * played
+    said = re.sub(r"<[^>]+>", "", re.search(r'id="review-sum">(.*?)</p>', page, re.S)[1])
+    assert f": {played:.4f}, what was paid ({played})" in said
+
+
+#: Every Markov game of the catalogue, at small parameters (the address's query).
+MARKOV = {
+    "dice-cards": "n=3",
+    "tricky-trios": "n=2",
+    "yahtzee": "card=4160",
+    "yatzy": "card=4160",
+}
+
+
+def _first_decision_on_the_web(client, name: str, query: str) -> tuple[str, str, int, list]:
+    """The board's first decision (seed 1): its state and outcome in words, what was paid
+    or scored before it, and each choice's label and value as the page shows them."""
+    for _ in range(600):  # (the strategy's solve, the first time)
+        page = client.get(f"/play/{name}?{query}&seed=1").text
+        if 'id="choices"' in page:
+            break
+        time.sleep(0.2)
+    state = html.unescape(re.search(r'id="state">([^<]*)<', page)[1])
+    outcome = html.unescape(re.search(r'id="outcome">([^<]*)<', page)[1])
+    choices = re.findall(
+        r'<li class="option[^"]*"><a [^>]*>([^<]*)</a> <span class="cost">([\d.]+) ', page
+    )
+    paid = int(re.search(r'id="paid">(\d+)<', page)[1])
+    return state, outcome, paid, [(html.unescape(label), value) for label, value in choices]
+
+
+@pytest.mark.parametrize("name", list(MARKOV))
+def test_a_markov_game_gives_one_advice_through_the_api_the_web_and_the_terminal(client, name):
+    """The first decision of a game (seed 1) on the web board and at the terminal: each
+    screen's choices, in their order, with their expected final totals, are the Api's
+    (``markov_advice``) at that decision."""
+    from perfectplay.advice import markov_advice
+    from perfectplay.kept import strategy_for
+    from perfectplay.positions import expansion, start
+    from perfectplay.strategy import Decision
+
+    params = MARKOV[name].split("&")
+    game = load_game(name, params)
+    strategy = strategy_for(game)
+
+    def near(text: str) -> int:
+        """The state written `text` among the first reached from the start."""
+        seen, todo = set(), [int(start(game))]
+        while todo:
+            here = todo.pop(0)
+            if game.describe_state(here) == text:
+                return here
+            nxt = expansion(game, np.array([here], dtype=np.int64)).next
+            for s in {int(t) for t in nxt.ravel() if t >= 0} - seen:
+                seen.add(s)
+                todo.append(s)
+            assert len(seen) < 5000, text
+        raise AssertionError(text)
+
+    def api(state_text: str, outcome: str, paid: int) -> list[tuple[str, str]]:
+        here = near(state_text)
+        weights = expansion(game, np.array([here], dtype=np.int64)).weight[0]
+        ks = np.flatnonzero(weights > 0).tolist()
+        k = next(k for k in ks if game.describe_outcome(here, k) == outcome)
+        options = markov_advice(game, Decision(here, k), strategy=strategy).options
+        return [(o.label, f"{paid + o.value:.4f}") for o in options]
+
+    state, outcome, paid, web = _first_decision_on_the_web(client, name, MARKOV[name])
+    assert web and web == api(state, outcome, paid)
+    said = perfectplay("play", name, *params, "--seed", "1", input="quit\n").stdout
+    lines = said.split("\n")
+    first = next(i for i, line in enumerate(lines) if re.match(r" +1\. ", line))
+    block = "\n".join(lines[first:])
+    final = re.escape(game.measure.expected_final)
+    terminal = re.findall(rf"^ +\d+\. (.+?) +{final} ([\d.]+)", block, re.M)
+    state_line = next(line for line in reversed(lines[: first - 1]) if "  (" in line)
+    state_text, so_far = state_line.split("  (")
+    paid = int(re.search(r"\d+", so_far)[0])
+    assert terminal == api(state_text, lines[first - 1], paid)

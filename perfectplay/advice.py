@@ -278,7 +278,7 @@ def stages(game: Game, history, objective: Objective, exact: bool = True) -> Ite
         for known in engine.bounds(game, ranked, history, np.asarray(picks, dtype=np.int64)):
             last = _bounded(objective, ranked, played, rows, known, opening)
             yield last
-    if opening is not None:  # the exact ranking from the start of a book's game takes hours
+    if opening is not None:  # the exact ranking of a book's positions takes minutes or hours
         if last is not None:
             yield replace(last, final=True)
         return
@@ -294,17 +294,18 @@ def _ranked(objective: Objective) -> Objective:
 
 
 def _book(game, history, objective: Objective):
-    """The book's opening where it answers for `objective`: at the start of a game played
-    for the fewest expected guesses (or the lexicographic objective under a limit its
-    strategy keeps within)."""
-    from .book import book_opening
+    """The book's guess where it answers for `objective` (``book.book_at``): at a
+    position of its strategy (its start included) in a game played for the fewest
+    expected guesses (or the lexicographic objective under a limit its strategy keeps
+    within)."""
+    from .book import book_at
 
-    if history or objective.determine:
+    if objective.determine:
         return None
     if objective.name == "expected" or (
         objective.name == "probability-then-cost" and _counts_guesses(game)
     ):
-        opening = book_opening(game)
+        opening = book_at(game, history)
         if opening is None:
             return None
         if objective.horizon is not None and (opening.worst or 1 << 30) > objective.horizon:
@@ -314,15 +315,15 @@ def _book(game, history, objective: Objective):
 
 
 def _book_option(game, consistent: np.ndarray, opening, played: int) -> Option:
-    """The book's first guess as an option: its strategy's value exact (of that strategy;
-    optimal where a proof over every opening backs it)."""
+    """The book's guess as an option: its strategy's value exact (of that strategy;
+    optimal where it is proven so: ``book.book_at``)."""
     row = _split(game, consistent, [opening.guess])[0]
-    value = Fraction(opening.total, len(game.secrets())) - played
+    value = opening.value(game) - played
     return replace(
         row,
         value=value if opening.proven else None,
         bound=None if opening.proven else Bound(None, value),
-        worst=opening.worst,
+        worst=None if opening.worst is None else opening.worst - played,
         optimal=opening.proven,
     )
 
@@ -397,7 +398,12 @@ def _bounded(objective, ranked, played, rows, known, opening) -> Advice:
         return (1 if side is None else 0, -(side or 0) if chance else (side or 0))
 
     listed.sort(key=found)
-    label = BEST_FOUND if opening is None else f"{BEST_FOUND}; {rows[0].label}: {opening.label}"
+    if opening is None:
+        label = BEST_FOUND
+    elif proven is not None:  # the suggestion is the book's, proven: its label says so
+        label = opening.label
+    else:
+        label = f"{BEST_FOUND}; {rows[0].label}: {opening.label}"
     return Advice(
         objective, tuple(listed), label, proven=proven is not None, final=False, chance=chance
     )

@@ -67,6 +67,12 @@ class Scorecard:
             f"total {self.total}"
         )
 
+    def written(self) -> str:
+        """The card as a position writes it (``aces 3, full house 25, bonus 100``: its
+        filled boxes, its Yahtzee bonuses), for a form to take up."""
+        boxes = [f"{name} {score}" for name, score, _ in self.rows() if score is not None]
+        return ", ".join(boxes + ([f"bonus {self.extra}"] if self.extra else []))
+
     def rows(self) -> list[tuple[str, int | None, bool]]:
         """Each box: its name, its score (None: open) and whether it is an upper box."""
         return [
@@ -74,6 +80,13 @@ class Scorecard:
         ]
 
 
-def scorecard(game) -> Scorecard | None:
-    """An empty score card for `game`, None for a game without one."""
-    return Scorecard(game) if hasattr(game, "box_score") else None
+def scorecard(game, position: str | None = None) -> Scorecard | None:
+    """The score card of `game` (None for a game without one): empty, or that of the
+    `position` of a game played elsewhere as ``parse_position`` reads it (its filled
+    boxes with their scores, its Yahtzee bonuses)."""
+    if not hasattr(game, "box_score"):
+        return None
+    if position is None:
+        return Scorecard(game)
+    scores, bonuses = game.card_scores(position.rpartition(";")[0])
+    return Scorecard(game, scores, sum(scores.values()) + bonuses)

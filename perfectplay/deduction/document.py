@@ -69,6 +69,27 @@ class TreeStrategy(Strategy):
                 return None
         return self.guess_index(node["guess"])
 
+    def at(self, position: History) -> tuple[int, int, int, int] | None:
+        """The tree at `position`: the guess it plays there, its guesses summed over the
+        secrets still possible (each counted from the start of the game), the most one
+        needs, and how many secrets are still possible; None off the tree."""
+        start, game = tuple(self.start), self.game
+        if tuple(position[: len(start)]) != start:
+            return None
+        node = self.root
+        for g, f in position[len(start) :]:
+            if self.guess_index(node["guess"]) != g:
+                return None
+            node = (node.get("next") or {}).get(game.format_feedback(f))
+            if node is None:
+                return None
+        guesses, secrets = game.guesses(), game.secrets()
+        left = np.arange(len(secrets))
+        for g, f in position:
+            left = left[compute_feedback(game, guesses[[g]], secrets[left])[0] == f]
+        value = _subtree(game, node, left, len(position), self.tree.get("horizon"))
+        return self.guess_index(node["guess"]), value.total, value.worst, len(left)
+
     def verify(self, resolve: bool = True):
         from .document_check import verify_tree
 

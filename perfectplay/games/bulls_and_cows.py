@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -65,6 +66,12 @@ class BullsAndCows(DeductionGame):
         from .feedback_kernels import black_white
 
         return black_white
+
+    def opening_book(self) -> Path:
+        """The whole game solved, shipped for its parameters (``data/book/``, see its
+        SOURCE.txt): where none is shipped (only 4 digits of 10 are), None is read."""
+        name = f"bulls-and-cows-digits{self.digits}-symbols{self.symbols}.json"
+        return Path(__file__).parent / "data" / "book" / name
 
     def symmetry(self) -> Symmetry:
         return Symmetry.full(self.digits, symbols=True)

@@ -623,15 +623,26 @@ class Yahtzee(MarkovGame):
     def _card(self, text: str) -> tuple[int, int, int, int]:
         """The boxes filled (a mask), the upper boxes' total, whether the Yahtzee box
         holds 50 and the points scored, from ``aces 3, full house 25, bonus 100``."""
+        scores, bonuses = self.card_scores(text)
+        filled = sum(1 << i for i in scores)
+        upper = sum(v for i, v in scores.items() if self.boxes[i].face >= 0)
+        holds50 = int(scores.get(self.yahtzee_box) == 50)
+        return filled, upper, holds50, sum(scores.values()) + bonuses
+
+    def card_scores(self, text: str) -> tuple[dict[int, int], int]:
+        """The boxes a written card fills (box index -> score) and the Yahtzee bonuses it
+        says were scored, from ``aces 3, full house 25, bonus 100`` (the screens' score
+        card of a position: ``scorecard.scorecard``)."""
         names = {b.name.replace(" ", ""): i for i, b in enumerate(self.boxes)}
-        filled = upper = holds50 = scored = 0
+        scores: dict[int, int] = {}
+        bonuses = 0
         for entry in filter(None, (e.strip() for e in text.split(","))):
             found = re.fullmatch(r"([a-z ]+?)\s*[:=]?\s*(\d{1,4})", entry, re.IGNORECASE)
             name = found and found.group(1).lower().replace(" ", "")
             if found and name == "bonus" and self.yahtzee_box >= 0:
                 if int(found.group(2)) % 100:
                     raise BadParameter(f"Yahtzee bonuses come in hundreds, not {entry!r}")
-                scored += int(found.group(2))
+                bonuses += int(found.group(2))
                 continue
             if not found or name not in names:
                 raise BadParameter(
@@ -639,15 +650,12 @@ class Yahtzee(MarkovGame):
                     f"{entry!r}; the boxes: {', '.join(b.name for b in self.boxes)}"
                 )
             i, score, box = names[name], int(found.group(2)), self.boxes[names[name]]
-            if filled >> i & 1:
+            if i in scores:
                 raise BadParameter(f"{box.name} is written twice")
             if score not in set(box.score.tolist()) | {box.joker}:
                 raise BadParameter(f"{box.name} cannot score {score}")
-            filled |= 1 << i
-            scored += score
-            upper += score if box.face >= 0 else 0
-            holds50 |= int(i == self.yahtzee_box and score == 50)
-        return filled, upper, holds50, scored
+            scores[i] = score
+        return scores, bonuses
 
     def _layers(self) -> tuple[np.ndarray, ...]:
         """The stages a game can reach, by boxes filled, the fullest first (a card with

@@ -31,13 +31,15 @@ def play_game(game: Game, console: Console, seed: int | None, args: PlayArgs) ->
     elif game.kind == "markov":
         from .markov_play import play_markov, read_position
 
-        start = None if args.position is None else read_position(game, console, args.position)
+        start, written = (None, None)
+        if args.position is not None:
+            start, written = read_position(game, console, args.position)
         aim = args.objective or Objective()
         check_markov_objective(game, aim)  # (before a solve)
         strategy = strategy_for(game, aim)  # (solved once, then kept: ``kept``)
         play_markov(
             game, strategy, console, seed, enter_chance=args.enter_chance, start=start,
-            objective=aim,
+            position=written, objective=aim,
         )  # fmt: skip
     else:
         raise Unsupported(f"{game.name} cannot be played at the terminal")

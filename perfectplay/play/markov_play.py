@@ -26,6 +26,7 @@ def play_markov(
     seed: int | None,
     enter_chance: bool = False,
     start: tuple[int, int] | None = None,
+    position: str | None = None,
     objective: Objective | None = None,
 ) -> int:
     """Run one game with the advice of `strategy` (a solved policy, read through the
@@ -33,8 +34,9 @@ def play_markov(
     a target score, its horizon); chance is drawn from `seed`, or, with `enter_chance`,
     typed by the person at each roll (the dice of a game played at a table:
     ``parse_outcome``; Enter draws); from `start` (a state and what was paid or scored
-    to reach it: ``read_position``) if given. Returns the cost the person paid (the
-    points scored, for a game that pays)."""
+    to reach it: ``read_position``) if given, its score card that of the `position`
+    written (a dice game's). Returns the cost the person paid (the points scored, for a
+    game that pays)."""
     rng = random.Random(seed)
     measure = game.measure
     aim = objective or Objective()
@@ -45,7 +47,7 @@ def play_markov(
     else:
         promise = measure.optimal_chance(goal, strategy.value(contract.start(game), goal))
     console.say(f"[bold]{game}[/bold]: {promise}. {COMMANDS_HELP}")
-    card = None if start else scorecard(game)  # (a position typed gives no box's score)
+    card = scorecard(game, position if start else None)
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
     pending: int | None = None  # an outcome kept when undo returns to a decision
     while not bool(contract.terminal(game, np.array([state], dtype=np.int64))[0]):
@@ -147,18 +149,19 @@ def _say_chances(console: Console, measure, options, target: int) -> None:
         )
 
 
-def read_position(game: MarkovGame, console: Console, text: str) -> tuple[int, int]:
-    """The position of a game played elsewhere (``MarkovGame.parse_position``) that
-    `text` writes, or, for ``ask``, that the person types (asked again until it reads)."""
+def read_position(game: MarkovGame, console: Console, text: str) -> tuple[tuple[int, int], str]:
+    """The position of a game played elsewhere (``MarkovGame.parse_position``: its state
+    and what was paid or scored) that `text` writes, or, for ``ask``, that the person
+    types (asked again until it reads); with the text that wrote it."""
     if text.strip().lower() != "ask":
-        return game.parse_position(text)
+        return game.parse_position(text), text
     while True:
         line = console.ask(
             "the position (like 'aces 3, full house 25; roll 2: 1 3 3 5 6'):",
             f"the filled boxes and their scores, then the roll and its dice; {COMMANDS_HELP}",
         )
         try:
-            return game.parse_position(line)
+            return game.parse_position(line), line
         except BadParameter as err:
             console.say(str(err))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -19,7 +18,6 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
-from ..strategy import BadPath
 from .render import error_page, templates
 from .forms import (
     MAX_TURNS,
@@ -256,72 +254,38 @@ def cancel(request: Request) -> Response:
     return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
 
-@dataclass(frozen=True)
-class Step:
-    """One level above the node the explorer shows: the node there (`title`), the branch
-    followed from it (a feedback, a chance outcome) and the option taken (the next guess,
-    a choice) with its value, and the address that opens that level again."""
-
-    title: str
-    branch: str
-    option: str
-    value: str
-    href: str
-
-
-def _trail_query(trail: list[str]) -> str:
-    """The explorer's query for the nodes `trail` (the root first, the node shown last)."""
-    return urlencode([("path", p) for p in trail])
-
-
-def _steps(strategy, trail: list[str]) -> list[Step]:
-    """The levels above the last node of `trail`, each with the branch and option that
-    lead to the next; BadPath if a node of the trail is not reached from the one before."""
-    steps = []
-    for i, (here, below) in enumerate(zip(trail, trail[1:])):
-        view = strategy.explore(here)
-        # (a Markov state is reached after many outcomes: the strategy's own choice first)
-        taken = sorted(
-            ((b, o) for b in view.branches for o in b.options if o.path == below),
-            key=lambda found: not found[1].chosen,
-        )
-        if not taken:
-            raise BadPath(f"{below!r} is not reached from {view.title!r}")
-        branch, option = taken[0]
-        steps.append(
-            Step(view.title, branch.label, option.label, option.value, _trail_query(trail[: i + 1]))
-        )
-    return steps
-
-
 def explore(request: Request) -> Response:
-    """One node of the solved strategy under the levels opened to reach it (each with the
+    """One node of the solved game under the levels opened to reach it (each with the
     branch and option followed, and its value), its branches linking one level down and
-    "up" one level up. The address lists the nodes from the root (``path=`` each), so that
-    a Markov policy, whose nodes are states reached in many ways, goes back the way it came."""
+    "up" one level up, its advice the one advisor's (``web/explorer.py``). The address
+    lists the nodes from the root (``path=`` each), so that a Markov policy, whose nodes
+    are states reached in many ways, goes back the way it came; a deduction node may name
+    the guess it explores (``guess=``, an option of its table)."""
+    from .explorer import deduction_node, markov_node, trail_query
+
     job = _finished(request)
     if isinstance(job, Response):
         return job
     result = _result(job)
     trail = request.query_params.getlist("path") or [result["root"]]
-    view = job.strategy.explore(trail[-1])
-    steps = _steps(job.strategy, trail)
-    if len(trail) > 1:
-        up = _trail_query(trail[:-1])
-    elif view.parent is not None and view.parent != view.path:
-        up = _trail_query([view.parent])
+    if job.strategy.game.kind == "deduction":
+        asked = (request.query_params.get("guess") or "").strip()
+        node = deduction_node(request.app.state.jobs, job, trail, asked)
     else:
-        up = None
+        node = markov_node(job, trail)
+    here = trail_query(trail)
     return templates.TemplateResponse(
         request,
         "explore.html",
         {
             "job": job,
-            "view": view,
+            "node": node,
+            "view": node.view,
             "result": result,
-            "steps": steps,
-            "here": _trail_query(trail),
-            "up": up,
+            "steps": node.steps,
+            "here": here,
+            "up": node.up,
             "level": len(trail),
+            "pick_url": lambda guess: f"?{trail_query(trail, guess=guess)}",
         },
     )

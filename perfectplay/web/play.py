@@ -15,6 +15,7 @@ strategy's explorer node), the optimal one marked.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from .forms import MAX_TURNS, TooLarge, read_game, read_objective
 from .jobs import REVIEW_WORK, Valuing
 from .pads import pad_of
 from .review import markov_review
-from ..scorecard import scorecard
+from ..scorecard import Scorecard, scorecard
 from ..strategy import Decision
 
 #: Seconds the advisor's optimal search may take before its heuristic answers.
@@ -608,6 +609,7 @@ def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Res
         if waiting is not None:
             return waiting
         choices = _markov_choices(game, strategy, state, 0, paid, None, Objective())
+    card = None if state is None else scorecard(game, typed)
     return templates.TemplateResponse(
         request,
         "play_elsewhere.html",
@@ -619,13 +621,33 @@ def _elsewhere(request: Request, game, base: dict, objective, typed: str) -> Res
             "state": None if state is None else game.describe_state(state),
             "board": None if state is None else draw(game, state, 0),
             "choices": choices,
+            "card": card,
             "paid": paid,
             "measure": game.measure,
             "message": message,
             "board_url": _url(game, {k: v for k, v in base.items() if k != "seed"}),
+            "next_url": lambda c: _url(
+                game, base, position=_next_position(game, card, state, c, typed)
+            ),
         },
         status_code=400 if message or not readable else 200,
     )
+
+
+def _next_position(game, card, state: int, c: int, typed: str) -> str:
+    """The position after choice `c` at `state` of a game played elsewhere (`typed`), as
+    its form takes it up for the next dice to be added: a keep, the next roll with the
+    dice kept; a box, its card with the box filled and the next turn's first roll."""
+    roll = re.search(r"roll\s*([123])", typed.rpartition(";")[2], re.IGNORECASE)
+    kept = _keep(game, state, c)
+    if card is None or roll is None:
+        return typed
+    if kept is not None:
+        return f"{card.written()}; roll {int(roll[1]) + 1}: {kept}".lstrip("; ")
+    after = Scorecard(game, *card.kept())
+    exp = positions.expansion(game, np.array([state], dtype=np.int64))
+    after.note(state, c, int(np.broadcast_to(exp.cost, exp.next.shape)[0, 0, c]))
+    return f"{after.written()}; roll 1: ".lstrip("; ")
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,7 @@ def position_values(
     nothing costs a guess and leaves V as it was; under a horizon it leaves the chance
     of the same position with one guess fewer. A position with no guess left within
     the horizon is lost: V is 0."""
-    from ..book import book_opening, proven_opening
+    from ..book import opening_at, proven_opening
     from ..engine import engine_of
 
     done, engine = len(history), engine_of(game)
@@ -200,18 +200,18 @@ def position_values(
     if chance and objective.horizon <= done:
         return PositionValues(Fraction(0), None, None)
     opening = proven_opening(game, history, objective)
-    book = book_opening(game) if not history and objective == Objective() else None
+    book = opening_at(game, history, objective)
 
     def price(guess: int) -> Fraction | None:
         if book is not None and guess == book.guess:  # (its strategy's total, at once)
-            return Fraction(book.total, len(game.secrets()))
+            return book.value(game)
         return engine.price(game, objective, history, guess)
 
     best = None
     if suggested is not None and (opening is None or suggested != opening.guess):
         best, guess = price(suggested), suggested
     elif opening is not None:
-        best, guess = Fraction(opening.total, len(game.secrets())), opening.guess
+        best, guess = opening.value(game), opening.guess
     if best is not None:
         priced = best if played == guess else None if played is None else price(played)
     else:  # the optimum, and the guess played priced in the same search

@@ -425,6 +425,17 @@ def test_play_advises_a_game_played_elsewhere_from_its_position_best_first():
     assert all(abs(float(r[2]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
 
 
+@pytest.mark.parametrize("given", ["on the command line", "typed"])
+def test_play_from_a_position_shows_the_score_card_of_that_position(given):
+    """The score card of the position given (its boxes, the upper total and bonus, the
+    total), as a game played from the start shows its own."""
+    position = "aces 3, chance 20; roll 2: 1 3 3 5 6"
+    args = [position, "q\n"] if given != "typed" else ["ask", position + "\nq\n"]
+    res = perfectplay("play", "yahtzee", "card=4161", "--position", args[0], input=args[1])
+    assert res.returncode == 0, res.stderr
+    assert "card: aces 3, chance 20 | upper 3 (bonus 35: 60 to go) | total 23" in res.stdout
+
+
 def test_play_reads_a_typed_position_and_refuses_bad_ones_in_one_line():
     res = perfectplay(
         "play",

@@ -130,13 +130,17 @@ def test_without_a_book_the_heuristic_answers_the_first_turn_and_says_so(tmp_pat
     assert "guesses in total" not in res.stdout
 
 
-def test_the_terminal_advisor_opens_from_the_book_then_searches():
+def test_the_terminal_advisor_plays_the_book_where_its_strategy_goes_then_searches():
+    """The book's opening, then its strategy's guess after it (proven: every part of a
+    strategy optimal after its first guess is optimal); off its strategy, the search."""
     res = perfectplay("play", "wordle", "--budget", "0", input="\nBBYBB\nquit\n")
     assert res.returncode == 0, res.stderr
     opening = book_opening(load_game("wordle"))
     first, second = (" ".join(part.split()) for part in res.stdout.split("turn 2"))
     assert f"suggested guess: salet ({opening.label}; " in first
-    assert "not proven" in second
+    assert "(proven optimal: the book's strategy, optimal at every position after" in second
+    off = perfectplay("play", "wordle", "--budget", "0", input="crane\nBBBBB\nquit\n")
+    assert "not proven" in " ".join(off.stdout.split("turn 2")[1].split())
 
 
 def test_the_label_says_what_backs_the_book(tmp_path, monkeypatch):

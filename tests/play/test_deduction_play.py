@@ -1,6 +1,7 @@
 """The advisor for deduction games, driven through a pipe and a terminal."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -313,3 +314,25 @@ def test_the_advice_for_the_chance_then_the_cost_keeps_the_cheaper_guess():
     assert res.returncode == 0, res.stderr
     assert "turn 2: " in res.stdout and "suggested guess: 111 (proven optimal" in res.stdout
     assert "112 chance 1.0000 (1)" in res.stdout  # as likely to win, at more cost
+
+
+@pytest.mark.slow  # (88 games, each turn's advice from a worker: about two minutes)
+@pytest.mark.parametrize(
+    "name, params", [("permutation", ["n=4"]), ("mastermind", ["pegs=3", "colors=4"])]
+)
+def test_following_the_terminals_suggestions_never_exceeds_the_promised_worst_case(name, params):
+    """Every secret played at the terminal (Enter takes each suggestion): none takes more
+    guesses than the worst case the opening's advice promised, and some take all of it."""
+    from perfectplay import advise as api_advise, load_game
+
+    game = load_game(name, params)
+    promised = api_advise(game).worst
+    taken = []
+    for code in game.secrets():
+        secret = game.format_code(code)
+        res = advise(name, *params, "--secret", secret, script="\n" * 12)
+        assert f"worst case {promised})" in res.stdout.split("turn 2")[0], secret
+        found = re.search(r"solved in (\d+) guess", res.stdout)
+        assert found, (secret, res.stdout[-400:])
+        taken.append(int(found[1]))
+    assert max(taken) == promised

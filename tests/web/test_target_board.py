@@ -54,3 +54,30 @@ def test_the_board_and_play_list_the_same_chances_best_first(client):
     assert board[0] == ("keep 4 4", "0.1164")  # (seed 3 rolls 2 3 4 4 6)
     chances = [float(v) for _, v in board]
     assert chances == sorted(chances, reverse=True)
+
+
+def test_the_explorer_of_a_target_lists_the_advisors_chances():
+    """A node ``code@needed`` of a target's strategy: each roll's choices in the
+    advisor's order, with their chances, the suggestion marked."""
+    from types import SimpleNamespace
+
+    from perfectplay import load_game, load_strategy, solve
+    from perfectplay.advice import markov_advice
+    from perfectplay.objectives import Objective
+    from perfectplay.strategy import Decision
+    from perfectplay.web.explorer import markov_view
+
+    game = load_game("yahtzee", SMALL)
+    aim = Objective("probability", 60)
+    strategy = load_strategy(solve(game, aim).export())
+    job = SimpleNamespace(strategy=strategy, objective="probability", horizon=60)
+    roll = next(  # (a state after the first roll: its keeps)
+        o.path for b in strategy.explore(strategy.root_path).branches for o in b.options
+    )
+    view = markov_view(job, strategy.explore(roll))
+    state, needed = (int(x) for x in roll.split("@"))
+    for branch in view.branches[:5]:
+        advice = markov_advice(game, Decision(state, branch.number, needed), aim, strategy)
+        assert [o.action for o in branch.options] == [o.action for o in advice.options]
+        assert branch.options[0].chosen and not any(o.chosen for o in branch.options[1:])
+        assert branch.options[0].value == f"probability {advice.options[0].value:.6f}"

@@ -377,6 +377,25 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
     )
 
 
+def turn_values(st: Stages, exits: np.ndarray, sign: float) -> np.ndarray:
+    """Every node's and exit slot's value (the game's points times `sign`, maximized) of
+    each block's BLOCK lanes, given their exit slots' values (blocks x slots x BLOCK):
+    ``_turns`` with a row of its own for every node and slot (x at x * BLOCK), a block
+    a worker, the blocks' work kept (blocks x width * BLOCK; the simulation walks a turn
+    by them). A slot without an option is refused in one line."""
+    t = st.template
+    work = np.empty((len(exits), st.width * BLOCK))
+    best = np.empty((len(exits), BLOCK))
+    odd = np.zeros(len(exits), dtype=np.bool_)
+    every = np.arange(st.width, dtype=np.int64)
+    target = t.target.astype(np.int64)
+    _turns(exits, t.kind, t.start, target, every, t.chances(), sign * t.points, work, best, odd)
+    if odd.any():
+        b = int(np.argmax(odd))
+        raise IncompleteRules(f"a turn's exit slot has no option (block {b} of a simulation)")
+    return work
+
+
 @njit(cache=True, parallel=True)
 def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
     """best[b], the value of block b's BLOCK lanes: the template from its last node back

@@ -93,6 +93,9 @@ class Option:
     #: One of each kind of guess alike under the game's symmetry (the others have its
     #: numbers): the ones a table lists.
     kind: bool = True
+    #: The standard deviation of the final score (or cost) when the strategy is played
+    #: after this move, where the strategy knows it (a staged game's: ``Strategy.spread``).
+    spread: float | None = None
 
 
 @dataclass(frozen=True)
@@ -504,8 +507,9 @@ def _send_stages(send, game, history, objective: Objective) -> None:
 def markov_advice(game, decision, objective: Objective | None = None, strategy=None) -> Advice:
     """The advice at the Markov position `decision` (a ``strategy.Decision``) from the
     solved `strategy` (solved here, expected cost, when not given): every legal choice
-    with its expected cost (or points) to come, the strategy's choice first among the
-    best by the game's measure, the others best first."""
+    with its expected cost (or points) to come (and its standard deviation, where the
+    strategy knows it), the strategy's choice first among the best by the game's
+    measure, the others best first."""
     from .catalogue import load_strategy
     from .engine import solve
     from .markov import contract
@@ -527,7 +531,8 @@ def markov_advice(game, decision, objective: Objective | None = None, strategy=N
         done = bool(contract.terminal(game, np.array([target], dtype=np.int64))[0])
         after = 0.0 if done else strategy.value(target)
         value = None if after is None else float(cost[c]) + after
-        options.append(Option(c, game.describe_choice(state, k, c), value))
+        spread = 0.0 if done else strategy.spread(target)
+        options.append(Option(c, game.describe_choice(state, k, c), value, spread=spread))
     chosen = strategy.action(Decision(state, k, None))
 
     def key(o: Option):

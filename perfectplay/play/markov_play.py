@@ -102,7 +102,8 @@ def play_markov(
 def _say_options(console: Console, measure, options, paid: int) -> None:
     """The choices at a decision (``advice.markov_advice``: best first), each with the
     final total it is expected to bring (what was paid or scored so far plus its value
-    to come) and its loss against the best."""
+    to come), its standard deviation where the strategy knows it (a staged game's) and
+    its loss against the best."""
     labels = [o.label for o in options]
     width = max(len(label) for label in labels)
     for i, (o, label) in enumerate(zip(options, labels), 1):
@@ -111,8 +112,10 @@ def _say_options(console: Console, measure, options, paid: int) -> None:
             continue
         loss = measure.regret(o.value, options[0].value) + 0.0
         mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
+        spread = "" if o.spread is None else f" (sd {o.spread:.2f})"
         console.say(
-            f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}{mark}"
+            f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}"
+            f"{spread}{mark}"
         )
 
 

@@ -161,10 +161,7 @@ class Engine(ABC):
         (``simulation.simulate``): the value its solve gives, and ``play(games, seed,
         done)``: each game's final number in the game's terms (a float array), `done`
         told the games played so far."""
-        raise Unsupported(
-            f"{game.name}: simulate plays {_owners('player')} games (a deduction game's "
-            "guesses are counted exactly by solve: its histogram)"
-        )
+        raise Unsupported(f"{game.name}: simulate plays {_owners('player')} games")
 
     def position(self, game: Game, after: str, needed_for: str) -> Any:
         """The position the command line's ``--after`` text names, for a command that

@@ -34,9 +34,16 @@ def play_markov(
     for a game that pays)."""
     rng = random.Random(seed)
     measure = game.measure
+    start_state = contract.start(game)
+    spread = strategy.spread(start_state)
     console.say(
-        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(contract.start(game)))}. "
-        f"{COMMANDS_HELP}"
+        f"[bold]{game}[/bold]: {measure.optimal(strategy.value(start_state))}"
+        + (
+            ""
+            if spread is None
+            else f" (± {spread:.1f}: each choice's ± is the standard deviation of its final total)"
+        )
+        + f". {COMMANDS_HELP}"
     )
     state, paid = start or (int(contract.start(game)), 0)
     card = None if start else scorecard(game)  # (a position typed gives no box's score)
@@ -112,7 +119,7 @@ def _say_options(console: Console, measure, options, paid: int) -> None:
             continue
         loss = measure.regret(o.value, options[0].value) + 0.0
         mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
-        spread = "" if o.spread is None else f" (sd {o.spread:.2f})"
+        spread = "" if o.spread is None else f" ±{o.spread:.1f}"  # (within 80 columns)
         console.say(
             f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}"
             f"{spread}{mark}"

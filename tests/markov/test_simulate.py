@@ -77,6 +77,21 @@ def test_a_game_solved_on_its_graph_averages_its_value():
     assert run.scores.min() >= 1 and np.all(run.scores == np.round(run.scores))
 
 
+def test_a_deduction_game_counts_the_guesses_of_random_secrets():
+    """Each secret's guesses counted by playing the strategy's tree against it, secrets
+    drawn at random: the shares of each count within sampling error of the solve's
+    histogram (secrets found in that many guesses)."""
+    game = load_game("mastermind", ["pegs=2", "colors=4"])
+    run = simulate(game, 20_000, seed=8)
+    sol = solve(game)
+    assert abs(run.mean - run.value) <= 5 * run.stderr and run.value == sol.value_float
+    for guesses, secrets in sol.histogram.items():
+        p = secrets / sol.secrets
+        share = float(np.mean(run.scores == guesses))
+        assert abs(share - p) <= 5 * np.sqrt(p * (1 - p) / run.games)
+    assert set(np.unique(run.scores)) <= set(sol.histogram)
+
+
 def test_a_staged_game_whose_turn_can_bust_averages_its_value():
     """Pig alone (docs/custom-games.md): the bust returns to the stage itself, a game
     of costs (turns): the mean of its games is the staged solve's value."""
@@ -153,7 +168,6 @@ def test_the_command_prints_the_mean_its_error_and_a_histogram():
         (["yahtzee", "--games", "0"], "--games must be an integer from 1 to 10,000,000, got 0"),
         (["yahtzee", "--games", "many"], "--games must be an integer"),
         (["yahtzee", "--seed", "-1"], "--seed"),
-        (["wordle"], "wordle: simulate plays Markov games"),
         (["chess"], "unknown game 'chess'"),
         (["yahtzee", "card=0"], "card"),
     ],

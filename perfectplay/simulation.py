@@ -14,6 +14,7 @@ import numpy as np
 
 from .engine import engine_of
 from .game import Game
+from .kept import strategy_for
 from .progress import Silent
 from .ranges import LARGEST_SEED, within
 
@@ -104,7 +105,7 @@ def simulate(
         seed = int(np.random.SeedSequence().entropy % (LARGEST_SEED + 1))
     seed = int(within(seed, 0, LARGEST_SEED, what="--seed"))
     progress = progress or Silent()
-    value, play = engine_of(game).player(game, progress)
+    value, play = engine_of(game).player(game, progress, strategy_for)
     progress.stage("playing", total=games, unit="games")
     t0 = time.perf_counter()
     scores = np.asarray(play(games, seed, progress.update), dtype=float)

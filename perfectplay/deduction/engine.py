@@ -76,19 +76,19 @@ class DeductionEngine(Engine):
 
         return solve_deduction(game, objective, SolveOptions(**options))
 
-    def player(self, game: DeductionGame, progress) -> tuple[float, Any]:
+    def player(self, game: DeductionGame, progress, kept=None) -> tuple[float, Any]:
         """The optimal strategy for the expected guesses, ready to play: each secret's
         guesses counted once by playing its tree against it (``Strategy.action``, the
         feedback the rules give), then each game a secret drawn at random."""
         import numpy as np
 
-        from ..catalogue import load_strategy
         from .contract import codes, feedback, sizes
+        from .document import TreeStrategy
 
         if "expected" not in game.objectives:
             raise Unsupported(f"{game.name}: simulate plays the expected objective's strategy")
         solution = self.solve(game, Objective("expected"), progress=progress)
-        strategy = load_strategy(solution.export())
+        strategy = TreeStrategy(game, solution.export())
         guesses, secrets = codes(game)[:2]
         solved = sizes(game).solved
         counts = np.empty(len(secrets))

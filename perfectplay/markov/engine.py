@@ -39,14 +39,13 @@ class MarkovEngine(Engine):
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
 
-    def player(self, game: MarkovGame, progress) -> tuple[float, Any]:
+    def player(self, game: MarkovGame, progress, kept) -> tuple[float, Any]:
         """The expected objective's strategy, ready to play (``markov.simulate``): a
-        staged game's stage values (kept, else solved and kept: ``kept``), another's
+        staged game's stage values (`kept`: kept, else solved and kept), another's
         policy on its graph (solved in floats)."""
         from functools import partial
 
         from ..errors import Unsupported
-        from ..kept import strategy_for
         from .simulate import play_graph, play_stages
 
         if "expected" not in game.objectives:
@@ -54,7 +53,7 @@ class MarkovEngine(Engine):
         objective = Objective("expected")
         st = game.stages()
         if st is not None:
-            strategy = strategy_for(game, objective, progress)
+            strategy = kept(game, objective, progress)
             sign = 1.0 if game.pays else -1.0
             play = partial(play_stages, st, strategy.values, strategy.listed, sign)
             return float(strategy.values[st.start]), play

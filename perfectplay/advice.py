@@ -93,6 +93,9 @@ class Option:
     #: One of each kind of guess alike under the game's symmetry (the others have its
     #: numbers): the ones a table lists.
     kind: bool = True
+    #: The standard deviation of the final score (or cost) when the strategy is played
+    #: after this move, where the strategy knows it (a staged game's: ``Strategy.spread``).
+    spread: float | None = None
 
 
 @dataclass(frozen=True)
@@ -522,10 +525,11 @@ def check_markov_objective(game, objective: Objective) -> None:
 def markov_advice(game, decision, objective: Objective | None = None, strategy=None) -> Advice:
     """The advice at the Markov position `decision` (a ``strategy.Decision``) from the
     solved `strategy` (solved here when not given): every legal choice with its expected
-    cost (or points) to come, or, playing for a target (the probability objective of a
-    scored game solved by stages; ``decision.budget`` the points still needed, the whole
-    target if None), its best chance of reaching it; the strategy's choice first among
-    the best, the others best first."""
+    cost (or points) to come (and its standard deviation, where the strategy knows it),
+    or, playing for a target (the probability objective of a scored game solved by
+    stages; ``decision.budget`` the points still needed, the whole target if None), its
+    best chance of reaching it; the strategy's choice first among the best, the others
+    best first."""
     from .catalogue import load_strategy
     from .engine import solve
     from .markov import contract
@@ -547,11 +551,13 @@ def markov_advice(game, decision, objective: Objective | None = None, strategy=N
         target_code = int(exp.next[0, k, c])
         if target:
             value = strategy.value(target_code, needed - int(cost[c]))
+            spread = None
         else:
             done = bool(contract.terminal(game, np.array([target_code], dtype=np.int64))[0])
             after = 0.0 if done else strategy.value(target_code)
             value = None if after is None else float(cost[c]) + after
-        options.append(Option(c, game.describe_choice(state, k, c), value))
+            spread = 0.0 if done else strategy.spread(target_code)
+        options.append(Option(c, game.describe_choice(state, k, c), value, spread=spread))
     chosen = strategy.action(Decision(state, k, needed))
 
     def key(o: Option):

@@ -829,8 +829,10 @@ def serve(host, port) -> None:
 def _add_commands() -> None:
     """Commands written in modules of their own."""
     from .cli_openings import openings
+    from .cli_simulate import simulate
 
     cli.add_command(openings)
+    cli.add_command(simulate)
 
 
 _add_commands()

@@ -17,7 +17,9 @@ t; a guess the rules forbid, as in a hard mode, is a turn lost, its feedback rec
 
 Markov games: the observation is the state (its index in the compiled game), the chance
 outcome just drawn, and the budget left (horizon objective); an action is the game's
-choice number; steps with a single choice are played by themselves.
+choice number; steps with a single choice are played by themselves. A game solved by
+stages (Yahtzee) builds no graph (``StagedEnv``): its observation's state is the game's
+own state code, its turns read from the rules state by state.
 
 Rewards: -1 per guess, or minus the cost of a move, or the points it pays in a game that
 pays a score (objective ``expected``); for the objective ``probability``, 1 for finishing
@@ -49,6 +51,7 @@ from .catalogue import game_class, game_names, load_game, load_strategy
 from .engine import solve
 from .game import Game
 from .objectives import Objective
+from .markov.stage_model import CHANCE
 from .strategy import Decision, Strategy
 
 #: Deduction episodes without a horizon stop after this many guesses by default.
@@ -167,7 +170,10 @@ class DeductionEnv(gymnasium.Env):
 
 
 class MarkovEnv(gymnasium.Env):
-    """A Markov game (dice-cards, Tricky Trios, ...): chance draws, the agent chooses."""
+    """A Markov game (dice-cards, Tricky Trios, ...): chance draws, the agent chooses.
+    The game's graph is built first (``compile.compile_game``: a game too large for it
+    is refused in one line before it is allocated); a game solved by stages is played
+    by `StagedEnv` instead, from its rules state by state, with no graph."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -180,25 +186,32 @@ class MarkovEnv(gymnasium.Env):
         max_steps: int = MAX_STEPS,
         render_mode: str | None = None,
     ):
-        from .engine import engine_of
-
         self.game = _game(game, params)
         self.objective = _objective(self.game, objective, horizon)
         self.render_mode = render_mode
-        self.graph = g = engine_of(self.game).graph(self.game)
-        self._width = int(g.choice_c.max()) + 1 if g.n_edges else 1
+        self._setup()
         budget = (self.objective.horizon or 0) + 1
         self.action_space = spaces.Discrete(self._width)
         self.observation_space = spaces.Dict(
             {
-                "state": spaces.Discrete(g.n_states),
-                "outcome": spaces.Discrete(int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1),
+                "state": spaces.Discrete(self._states),
+                "outcome": spaces.Discrete(self._outcomes),
                 "budget": spaces.Discrete(budget),
             }
         )
         self.max_steps = max_steps
-        self.state, self.o, self.paid, self.steps = g.start, 0, 0, 0
+        self.state, self.o, self.paid, self.steps = self._start, 0, 0, 0
         self._owed = 0.0  # what the forced moves of reset earned, paid by the next step
+
+    def _setup(self) -> None:
+        """The game's graph; the sizes of the spaces and the start."""
+        from .engine import engine_of
+
+        self.graph = g = engine_of(self.game).graph(self.game)
+        self._width = int(g.choice_c.max()) + 1 if g.n_edges else 1
+        self._states = g.n_states
+        self._outcomes = int(g.outcome_k.max()) + 1 if len(g.outcome_k) else 1
+        self._start = g.start
 
     @property
     def budget(self) -> int | None:
@@ -215,17 +228,26 @@ class MarkovEnv(gymnasium.Env):
     @property
     def position(self) -> Decision:
         """The current position as a strategy reads it."""
-        g = self.graph
-        return Decision(int(g.codes[self.state]), int(g.outcome_k[self.o]), self.budget)
+        return Decision(self._code(), self._outcome(), self.budget)
+
+    def _code(self) -> int:
+        """The game's code of the current state."""
+        return int(self.graph.codes[self.state])
+
+    def _outcome(self) -> int:
+        """The game's number of the current chance outcome."""
+        return int(self.graph.outcome_k[self.o])
 
     @property
     def over(self) -> bool:
         """Whether the game has ended (possibly in the forced moves ``reset`` played)."""
         return bool(self.graph.terminal[self.state])
 
-    def _edges(self) -> range:
+    def _choices(self) -> list[tuple[int, int, int]]:
+        """The choices after the current outcome: (choice number, next state, cost)."""
         g = self.graph
-        return range(int(g.choice_ptr[self.o]), int(g.choice_ptr[self.o + 1]))
+        edges = range(int(g.choice_ptr[self.o]), int(g.choice_ptr[self.o + 1]))
+        return [(int(g.choice_c[e]), int(g.target[e]), int(g.cost[e])) for e in edges]
 
     def _mask(self) -> np.ndarray:
         """The choices legal here; once the game is over, action 0 alone (``step`` ends
@@ -234,7 +256,7 @@ class MarkovEnv(gymnasium.Env):
         if self.over:
             mask[0] = 1
         else:
-            mask[self.graph.choice_c[list(self._edges())]] = 1
+            mask[[c for c, _, _ in self._choices()]] = 1
         return mask
 
     def _draw(self) -> None:
@@ -243,20 +265,19 @@ class MarkovEnv(gymnasium.Env):
         w = g.weight[lo:hi].astype(float)
         self.o = lo + int(self.np_random.choice(hi - lo, p=w / w.sum()))
 
-    def _advance(self, edge: int) -> float:
-        """Play `edge` and every forced step after it; the reward earned."""
-        g = self.graph
+    def _advance(self, choice: tuple[int, int, int]) -> float:
+        """Play `choice` and every forced step after it; the reward earned."""
         paid = 0
         while True:
-            paid += int(g.cost[edge])
-            self.state = int(g.target[edge])
-            if g.terminal[self.state]:
+            _, self.state, cost = choice
+            paid += cost
+            if self.over:
                 break
             self._draw()
-            edges = self._edges()
-            if len(edges) != 1:
+            choices = self._choices()
+            if len(choices) != 1:
                 break
-            edge = edges[0]
+            choice = choices[0]
         self.paid += paid
         return -float(paid) if self.objective.name != "probability" else 0.0
 
@@ -264,27 +285,25 @@ class MarkovEnv(gymnasium.Env):
         budget = self.budget
         return {
             "state": int(self.state),
-            "outcome": int(self.graph.outcome_k[self.o]),
+            "outcome": self._outcome(),
             "budget": 0 if budget is None else max(budget, 0),
         }
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        g = self.graph
-        self.state, self.paid, self.steps, self._owed = g.start, 0, 0, 0.0
+        self.state, self.paid, self.steps, self._owed = self._start, 0, 0, 0.0
         if not self.over:
             self._draw()
-            edges = self._edges()
-            if len(edges) == 1:  # forced moves first: the agent is asked only to choose
-                self._owed = self._advance(edges[0])
+            choices = self._choices()
+            if len(choices) == 1:  # forced moves first: the agent is asked only to choose
+                self._owed = self._advance(choices[0])
         return self._observation(), {"action_mask": self._mask()}
 
     def step(self, action):
         """Play `action`; the reward includes what the forced moves ``reset`` played
         earned (so an episode's rewards add up to its whole cost or score). Where those
         moves ended the game, any action ends the episode."""
-        g = self.graph
-        chosen = [e for e in self._edges() if g.choice_c[e] == int(action)]
+        chosen = [x for x in self._choices() if x[0] == int(action)] if not self.over else []
         if self.over:
             reward, done = 0.0, True
         elif not chosen:  # not a legal choice here: a move lost, nothing changes
@@ -306,11 +325,67 @@ class MarkovEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        code = int(self.graph.codes[self.state])
+        code = self._code()
         return (
-            f"{self.game.describe_state(code)}; "
-            f"{self.game.describe_outcome(code, int(self.graph.outcome_k[self.o]))}"
+            f"{self.game.describe_state(code)}; {self.game.describe_outcome(code, self._outcome())}"
         )
+
+
+class StagedEnv(MarkovEnv):
+    """A Markov game solved by stages (Yahtzee, Yatzy): played from its rules state by
+    state (``contract.expansion``: a turn's template read as a person sees it), with no
+    graph (Yahtzee's 857M states took more than 11.8 GB); the observation's state is
+    the game's own state code, its outcome the game's outcome number."""
+
+    def _setup(self) -> None:
+        from .errors import Unsupported
+        from .markov import contract
+        from .markov.stage_model import game_over
+
+        if self.objective.name != "expected":
+            raise Unsupported(
+                f"{self.game.name} is solved by stages, for the expected objective only"
+            )
+        st = self.game.stages()
+        t = st.template
+        chance = [i for i in range(t.nodes) if t.kind[i] == CHANCE]
+        decided = [len(t.flat[i]) for i in range(t.nodes) if t.kind[i] != CHANCE]
+        self._contract = contract
+        self._end = game_over(st)
+        self._width = max([1, st.options, *decided])
+        self._states = self._end + 1
+        self._outcomes = max([1, *(len(t.flat[i]) for i in chance)])
+        self._start = int(contract.start(self.game))
+        self._here: tuple[int, Any] = (-1, None)
+
+    def _expansion(self):
+        """The current state's outcomes and choices (``contract.expansion``), kept for
+        the state."""
+        if self._here[0] != self.state:
+            exp = self._contract.expansion(self.game, np.array([self.state], dtype=np.int64))
+            self._here = (self.state, exp)
+        return self._here[1]
+
+    def _code(self) -> int:
+        return int(self.state)
+
+    def _outcome(self) -> int:
+        return int(self.o)
+
+    @property
+    def over(self) -> bool:
+        return self.state == self._end
+
+    def _choices(self) -> list[tuple[int, int, int]]:
+        """As `MarkovEnv`'s, the costs the engine's (a game's points negated)."""
+        exp = self._expansion()
+        nxt = exp.next[0, self.o]
+        cost = self.game.measure.sign * np.broadcast_to(exp.cost, exp.next.shape)[0, self.o]
+        return [(c, int(nxt[c]), int(cost[c])) for c in np.flatnonzero(nxt >= 0).tolist()]
+
+    def _draw(self) -> None:
+        w = self._expansion().weight[0].astype(float)
+        self.o = int(self.np_random.choice(len(w), p=w / w.sum()))
 
 
 class OptimalAgent:
@@ -339,8 +414,16 @@ class OptimalAgent:
         return action
 
 
-#: The environment class of each kind of game.
-ENVS: dict[str, type[gymnasium.Env]] = {"deduction": DeductionEnv, "markov": MarkovEnv}
+def markov_env(game: str, **kwargs: Any) -> MarkovEnv:
+    """The environment of the Markov game `game`: `StagedEnv` for a game solved by
+    stages, else `MarkovEnv` (its graph)."""
+    params = kwargs.get("params")
+    staged = _game(game, params).stages() is not None
+    return (StagedEnv if staged else MarkovEnv)(game, **kwargs)
+
+
+#: The environment (class, or function making one) of each kind of game.
+ENVS: dict[str, Any] = {"deduction": DeductionEnv, "markov": markov_env}
 
 
 def env_id(name: str) -> str:

@@ -12,6 +12,10 @@ and renamed (``solution.write_json_atomically``); a file that cannot be read as 
 game's strategy is ignored (and solved again), and a cache that cannot be written is
 left alone. Other Markov games are not kept: their documents list every state (millions
 for the large ones), and they solve in a few seconds.
+
+Beside a staged game's document, its stages' second moments of the score to come
+(``StagedStrategy.moments``: the spread ``play`` shows beside each option's mean) are
+kept as a NumPy file (``.moments.npy``, 8 bytes a stage code) once first worked out.
 """
 
 from __future__ import annotations
@@ -65,9 +69,18 @@ def kept_strategy(game: Game, objective: Objective) -> Strategy | None:
         return None
     try:
         with open(path) as handle:
-            return load_strategy(json.load(handle))
+            strategy = load_strategy(json.load(handle))
     except (OSError, ValueError, PerfectplayError):
         return None
+    _keep_moments_beside(strategy, path)
+    return strategy
+
+
+def _keep_moments_beside(strategy: Strategy, path: Path | None) -> None:
+    """Have a staged strategy keep its stages' second moments (the spread ``play``
+    shows beside each option's mean) beside its kept document, worked out once."""
+    if path is not None and hasattr(strategy, "moments_file"):
+        strategy.moments_file = path.with_suffix(".moments.npy")
 
 
 def keep_document(path: Path | None, document: dict) -> bool:
@@ -95,5 +108,8 @@ def strategy_for(game: Game, objective: Objective = Objective(), progress=None) 
     if kept is not None:
         return kept
     document = solve(game, objective, progress=progress, exact=False).export()
-    keep_document(kept_path(game, objective), document)
-    return load_strategy(document)
+    path = kept_path(game, objective)
+    strategy = load_strategy(document)
+    if keep_document(path, document):
+        _keep_moments_beside(strategy, path)
+    return strategy

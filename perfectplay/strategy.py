@@ -123,3 +123,9 @@ class Strategy(ABC):
     def learned(self):
         """A rich Table of what the strategy learned, where the game labels it; else None."""
         return None
+
+    def spread(self, state: int) -> float | None:
+        """The standard deviation of the score (or cost) still to come from the Markov
+        state `state` when played by this strategy, where the strategy knows it (a
+        staged game's); else None."""
+        return None

@@ -28,8 +28,9 @@ PLACED = {
     VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
         deduction.contract markov.model markov.contract markov.stage_model markov.table""",
-    REGISTRY: "engines catalogue book advice kept positions scorecard",
-    SCREEN: "__init__ __main__ cli cli_openings cli_ranges show plot verify_file gym play web",
+    REGISTRY: "engines catalogue book advice kept positions scorecard simulation",
+    SCREEN: """__init__ __main__ cli cli_openings cli_simulate cli_ranges show plot verify_file
+        gym play web""",
     # The build step that compiles the kernels at install time: it drives the command
     # line and forces the Markov engine's streamed path on tiny games (as a test would).
     TOOL: "precompile",

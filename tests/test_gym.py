@@ -1,5 +1,6 @@
 """Every catalogue game as a Gymnasium environment; the optimum as an agent."""
 
+import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip(
@@ -144,3 +145,95 @@ def test_the_optimal_agent_guesses_as_the_advisor_suggests():
             _, _, done, truncated, _ = env.step(action)
             done = done or truncated
         assert env.unwrapped._turn <= advise(game).worst
+
+
+def test_a_staged_game_is_played_from_its_rules_without_a_graph():
+    """Yahtzee (a small card) is a `StagedEnv`: no graph built, its observation the
+    game's own state code; the optimal agent's episodes score the solved value on
+    average, every reward a box's points, whole and not negative."""
+    from perfectplay.gym import StagedEnv
+
+    agent, returns = _episodes("yahtzee", {"card": 6208}, 300)
+    env = agent.env
+    assert isinstance(env, StagedEnv) and not hasattr(env, "graph")
+    assert all(r >= 0 and r == int(r) for r in returns)
+    mean, std = sum(returns) / len(returns), float(np.std(returns))
+    assert abs(mean - agent.solution.value_float) <= 5 * std / len(returns) ** 0.5
+
+
+def test_a_staged_game_takes_the_expected_objective_only():
+    from perfectplay.errors import Unsupported
+
+    with pytest.raises(Unsupported, match="^yahtzee is solved by stages, for the expected"):
+        gymnasium.make(
+            env_id("yahtzee"), params={"card": 6208}, objective="probability", horizon=60
+        )
+
+
+@pytest.mark.slow
+def test_the_optimal_agent_plays_whole_yahtzee_games_within_a_gigabyte():
+    """The whole card in a process of its own (its peak memory its own): the optimal
+    agent's games from the stage values, with no graph (as a graph, the environment was
+    killed at 11.8 GB)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, gymnasium, perfectplay.gym\n"
+        "from perfectplay.gym import OptimalAgent, env_id\n"
+        "env = gymnasium.make(env_id('yahtzee'))\n"
+        "agent = OptimalAgent(env)\n"
+        "for seed in range(3):\n"
+        "    env.reset(seed=seed); total, done = 0.0, False\n"
+        "    while not done:\n"
+        "        _, r, term, trunc, _ = env.step(agent.act()); total += r; done = term or trunc\n"
+        "    print(int(total))\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    *scores, peak_mib = map(int, run.stdout.split())
+    assert len(scores) == 3 and all(0 < s <= 1575 for s in scores)
+    assert peak_mib < 1024
+
+
+def test_a_game_too_large_for_its_graph_is_refused_in_one_line_before_it_is_built(monkeypatch):
+    """A game whose states cannot fit (its bound: 10^15 states) is refused by the
+    environment at once, in one line, before any state is explored."""
+    from dataclasses import dataclass
+
+    from perfectplay import catalogue
+    from perfectplay.errors import Unsupported
+    from perfectplay.gym import register_all
+    from perfectplay.markov.model import Expansion, MarkovGame
+
+    explored = []
+
+    @dataclass(frozen=True)
+    class Huge(MarkovGame):
+        name = "huge-walk"
+        summary = "a walk of 10^15 states"
+
+        def initial_state(self):
+            return 0
+
+        def state_bound(self):
+            return 10**15
+
+        def is_terminal(self, states):
+            return states >= 10**15 - 1
+
+        def expand(self, states):
+            explored.append(len(states))
+            B = len(states)
+            nxt = (states + 1)[:, None, None]
+            return Expansion(np.ones((B, 1), dtype=np.int64), nxt, np.ones_like(nxt))
+
+    monkeypatch.setitem(catalogue._REGISTERED, Huge.name, Huge)
+    register_all()
+    with pytest.raises(Unsupported) as err:
+        gymnasium.make(env_id(Huge.name))
+    assert "huge-walk is too large: up to 1,000,000,000,000,000 states" in str(err.value)
+    assert "\n" not in str(err.value) and len(explored) <= 1

@@ -76,6 +76,39 @@ class DeductionEngine(Engine):
 
         return solve_deduction(game, objective, SolveOptions(**options))
 
+    def player(self, game: DeductionGame, progress, kept=None) -> tuple[float, Any]:
+        """The optimal strategy for the expected guesses, ready to play: each secret's
+        guesses counted once by playing its tree against it (``Strategy.action``, the
+        feedback the rules give), then each game a secret drawn at random."""
+        import numpy as np
+
+        from .contract import codes, feedback, sizes
+        from .document import TreeStrategy
+
+        if "expected" not in game.objectives:
+            raise Unsupported(f"{game.name}: simulate plays the expected objective's strategy")
+        solution = self.solve(game, Objective("expected"), progress=progress)
+        strategy = TreeStrategy(game, solution.export())
+        guesses, secrets = codes(game)[:2]
+        solved = sizes(game).solved
+        counts = np.empty(len(secrets))
+        for i, secret in enumerate(secrets):
+            history: tuple[tuple[int, int], ...] = ()
+            while not history or history[-1][1] != solved:
+                g = strategy.action(history)
+                if g is None or len(history) > len(guesses):
+                    raise Unsupported(f"{game.name}: the strategy does not find secret {i}")
+                history += ((g, feedback(game, guesses[g], secret)),)
+            counts[i] = len(history)
+
+        def play(games: int, seed: int, done=None) -> np.ndarray:
+            drawn = counts[np.random.default_rng(seed).integers(len(counts), size=games)]
+            if done is not None:
+                done(games)
+            return drawn
+
+        return solution.value_float, play
+
     def solve_options(self, game: DeductionGame, args: SolveArgs, note=print) -> dict[str, Any]:
         from .position import guess_index, position_to_solve
 

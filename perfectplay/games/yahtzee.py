@@ -260,28 +260,50 @@ def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift):
     return paid, (now << shift) | (flag << 6) | up
 
 
-@njit(cache=True, parallel=True)
-def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt):
-    """Each stage's options at each final roll: the open boxes, their points and the
-    stage each leads to (``END`` when the card is full: the upper bonus added then)."""
+@njit(inline="always")
+def _roll_options(
+    stage, r, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt
+):  # fmt: skip
+    """`stage`'s options at final roll r: the open boxes, their points and the stage each
+    leads to (``END`` when the card is full: the upper bonus added then), in `points`
+    and `nxt` (one row of options)."""
     n = scores.shape[1]
     full = (1 << n) - 1
+    filled, lane = stage >> shift, stage & ((1 << shift) - 1)
+    joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
+    face = FIVE_OF[r] if joker else -1
+    face_open = face >= 0 and open_face[face] >= 0
+    for o in range(n):
+        nxt[o] = NONE
+        points[o] = 0.0
+        score = _box_score(filled, r, o, face, face_open, lower_open, scores, faces, jokers, forced)
+        if score >= 0:
+            points[o], nxt[o] = _move(
+                filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift
+            )
+
+
+@njit(cache=True, parallel=True)
+def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt):
+    """Each stage's options at each final roll (``_roll_options``)."""
     for b in prange(len(stages)):
-        filled, lane = stages[b] >> shift, stages[b] & ((1 << shift) - 1)
-        joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
         for r in range(scores.shape[0]):
-            face = FIVE_OF[r] if joker else -1
-            face_open = face >= 0 and open_face[face] >= 0
-            for o in range(n):
-                nxt[b, r, o] = NONE
-                points[b, r, o] = 0.0
-                score = _box_score(
-                    filled, r, o, face, face_open, lower_open, scores, faces, jokers, forced
-                )
-                if score >= 0:
-                    points[b, r, o], nxt[b, r, o] = _move(
-                        filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift
-                    )
+            _roll_options(
+                stages[b], r, scores, faces, jokers, yahtzee_box, forced, bonus, shift,
+                points[b, r], nxt[b, r],
+            )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def _exit_options(
+    stages, rolls, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt
+):  # fmt: skip
+    """Each stage's options at one final roll, rolls[b] (``Stages.exit_options``)."""
+    for b in prange(len(stages)):
+        _roll_options(
+            stages[b], rolls[b], scores, faces, jokers, yahtzee_box, forced, bonus, shift,
+            points[b], nxt[b],
+        )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
@@ -470,6 +492,16 @@ class Yahtzee(MarkovGame):
                 groups, firsts, values, sign, out, scores, faces, jokers, yb, forced, bonus, shift
             )
 
+        def exit_options(stages: np.ndarray, rolls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            shape = (len(stages), len(card))
+            points, nxt = np.empty(shape), np.empty(shape, dtype=np.int64)
+            _exit_options(
+                np.ascontiguousarray(stages, dtype=np.int64),
+                np.ascontiguousarray(rolls, dtype=np.int64),
+                scores, faces, jokers, yb, forced, bonus, shift, points, nxt,
+            )  # fmt: skip
+            return points, nxt
+
         return Stages(
             count=1 << (len(card) + shift),
             layers=self._layers(),
@@ -479,6 +511,7 @@ class Yahtzee(MarkovGame):
             exits=exits,
             lanes=1 << shift,
             exit_values=exit_values,
+            exit_options=exit_options,
         )
 
     def state_family(self, state: int) -> int:

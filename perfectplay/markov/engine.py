@@ -40,6 +40,28 @@ class MarkovEngine(Engine):
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
 
+    def player(self, game: MarkovGame, progress, kept) -> tuple[float, Any]:
+        """The expected objective's strategy, ready to play (``markov.simulate``): a
+        staged game's stage values (`kept`: kept, else solved and kept), another's
+        policy on its graph (solved in floats)."""
+        from functools import partial
+
+        from ..errors import Unsupported
+        from .simulate import play_graph, play_stages
+
+        if "expected" not in game.objectives:
+            raise Unsupported(f"{game.name}: simulate plays the expected objective's strategy")
+        objective = Objective("expected")
+        st = game.stages()
+        if st is not None:
+            strategy = kept(game, objective, progress)
+            sign = 1.0 if game.pays else -1.0
+            play = partial(play_stages, st, strategy.values, strategy.listed, sign)
+            return float(strategy.values[st.start]), play
+        solution = self.solve(game, objective, exact=False, progress=progress)
+        cost = partial(play_graph, solution.strategy)
+        return solution.value_float, lambda *a: game.measure.sign * cost(*a)
+
     def size(self, game: MarkovGame) -> Size | None:
         """A game solved by stages: its stages, each one pass over the turn template (what
         the solve's time grows with: Yahtzee's 536,320 take seconds), known before

@@ -128,6 +128,10 @@ def solve_markov(
                 "(--without stages solves a small one as a graph, exactly)"
             )
 
+        if objective.name == "probability":
+            from .stage_target import solve_target
+
+            return solve_target(game, objective, progress, cluster)
         return solve_stages(game, objective, progress, distribution, cluster)
     if cluster is not None:
         raise Unsupported(

@@ -183,6 +183,31 @@ class Stages:
         None
     )
 
+    #: The options at one exit slot of each stage, ``exit_options(stages, slots) ->
+    #: (points, next)`` of shape (B, options), as ``exits`` gives them there; or None:
+    #: read from ``exits`` (``options_at``). A game may give it where its whole exit
+    #: arrays cost much more than one slot's (the simulation asks a slot a turn).
+    exit_options: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+
+    def options_at(self, stages: np.ndarray, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The points and next stage of every option at exit slot slots[b] of stage
+        stages[b] (arrays (B, options)): ``exit_options``, or the exit rule's arrays of
+        each stage asked once."""
+        stages = np.asarray(stages, dtype=np.int64)
+        slots = np.asarray(slots, dtype=np.int64)
+        if self.exit_options is not None:
+            points, nxt = self.exit_options(stages, slots)
+        else:
+            asked, which = np.unique(stages, return_inverse=True)
+            points = np.empty((len(stages), self.options))
+            nxt = np.empty((len(stages), self.options), dtype=np.int64)
+            for a in range(0, len(asked), EXIT_BATCH):
+                p, n = self.exits(asked[a : a + EXIT_BATCH])
+                rows = (which >= a) & (which < a + EXIT_BATCH)
+                points[rows] = p[which[rows] - a, slots[rows]]
+                nxt[rows] = n[which[rows] - a, slots[rows]]
+        return np.asarray(points, dtype=np.float64), np.asarray(nxt, dtype=np.int64)
+
     @property
     def width(self) -> int:
         """State codes per stage: the template's nodes and its exit slots."""

@@ -23,6 +23,7 @@ number of points still needed.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import time
 from dataclasses import dataclass
@@ -138,7 +139,7 @@ def solve_target(
     if cluster is not None:
         from .stage_cluster import solve_on_cluster
 
-        part, spread = solve_on_cluster(game, objective, cluster, progress)
+        part, spread = solve_on_cluster(game, objective, cluster, progress, TargetPart)
         return _solution(game, objective, part.rows, part.used, t0, spread)
     rows = TargetRows.reserved(st, horizon)
     used = done = 0
@@ -179,6 +180,41 @@ def _solution(
             **stats,
         },
     )
+
+
+class TargetPart:
+    """What one process of a solve over a cluster knows (``stage_cluster.Part``): every
+    stage's row solved so far; it solves a part of a layer from them."""
+
+    def __init__(self, spec: tuple[type, dict], objective: Objective):
+        cls, params = spec
+        self.game = cls(**params)
+        self.st = self.game.stages()
+        self.rows = TargetRows.reserved(self.st, int(objective.horizon))
+        self.used = 0
+
+    def solve(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of stages `codes` (a part of a layer): each one's width, and the rows
+        one after the other, in their order."""
+        part = dataclasses.replace(self.st, layers=(codes,))
+        widths, rows = [], []
+        for batch in target_batches(part, self.rows):
+            data = np.empty(int(batch.widths.sum()))
+            starts = np.concatenate(([0], np.cumsum(batch.widths)[:-1]))
+            self.rows.turns.run(batch.exits, batch.firsts, batch.widths, data, starts)
+            widths.append(batch.widths)
+            rows.append(data)
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.concatenate(widths), np.concatenate(rows)
+
+    def learn(self, codes: np.ndarray, solved: tuple[np.ndarray, np.ndarray]) -> None:
+        """Take the rows `solved` (``solve``'s) of stages `codes` as known."""
+        widths, data = solved
+        offsets = self.used + np.concatenate(([0], np.cumsum(widths)[:-1]))
+        self.rows.data[self.used : self.used + len(data)] = data
+        self.rows.offset[codes], self.rows.width[codes] = offsets, widths
+        self.used += len(data)
 
 
 class TurnPass:

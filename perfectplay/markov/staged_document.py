@@ -20,8 +20,11 @@ prints its summary, verify holds its chances to a sum of one and its mean to the
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
-from functools import lru_cache
+import os
+from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 from zipfile import ZipFile
 
@@ -130,6 +133,54 @@ class StagedStrategy(Strategy):
         # Yahtzee game's review took 0.35 s, now 0.017 s, 2026-11-27); 1,024 turns of
         # 1,597 floats each are 15 MB at most
         self.turn = lru_cache(maxsize=TURNS_KEPT)(self._turn)
+        self.turn_moments = lru_cache(maxsize=TURNS_KEPT)(self._turn_moments)
+
+    #: Where the stages' second moments are kept once worked out (``kept.py`` sets it
+    #: beside the kept document: a NumPy file), or None: worked out for this reading.
+    moments_file: Path | None = None
+
+    @cached_property
+    def moments(self) -> np.ndarray:
+        """Every stage's second moment of the score to come (``stage_moments``): read
+        from `moments_file` where it holds them, else worked out (a pass over the stages,
+        about as long as the score distribution's) and written there."""
+        from .stage_moments import second_moments
+
+        path = self.moments_file
+        if path is not None and path.is_file():
+            try:
+                kept = np.load(path, allow_pickle=False)
+                if kept.shape == (self.stages.count,) and np.isfinite(kept).all():
+                    return kept
+            except (OSError, ValueError):
+                pass  # (unreadable: worked out again, and written again)
+        moments = second_moments(self.game, self.values, self.listed)
+        if path is not None:
+            with contextlib.suppress(OSError):
+                tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+                with open(tmp, "wb") as handle:
+                    np.save(handle, moments)
+                os.replace(tmp, path)
+        return moments
+
+    def _turn_moments(self, stage: int) -> np.ndarray:
+        """The second moment of the score to come at every node and exit slot of
+        `stage`'s turn (``stage_moments.turn_moments``)."""
+        from .stage_moments import turn_moments
+
+        sign = 1.0 if self.game.pays else -1.0
+        values = np.where(self.listed, self.values, 0.0)
+        return turn_moments(self.stages, sign, values, self.moments, np.array([stage]))[0]
+
+    def spread(self, state: int) -> float:
+        """The standard deviation of the score to come from state `state` (a node or
+        slot of a stage's turn) under this strategy: sqrt(M2 - V^2)."""
+        st = self.stages
+        if state == game_over(st):
+            return 0.0
+        stage, node = divmod(int(state), st.width)
+        mean = self.turn(stage)[node]
+        return float(np.sqrt(max(0.0, self.turn_moments(stage)[node] - mean * mean)))
 
     def _turn(self, stage: int) -> np.ndarray:
         """The value of every node and exit slot of `stage`'s turn (the game's terms),

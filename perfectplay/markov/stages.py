@@ -21,6 +21,7 @@ strategy then follows from the values (``markov.stage_distribution``).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import time
 from dataclasses import dataclass
@@ -91,15 +92,11 @@ def solve_stages(
     cluster: str | None = None,
 ) -> Solution:
     """Solve a staged `game` (``game.stages()`` is not None) for the expected objective
-    (or a target score: ``stage_target``); with `distribution`, also the final score's
+    (a target score: ``stage_target``); with `distribution`, also the final score's
     distribution under the strategy (``stage_distribution``: a forward pass over the
     stages, several times the solve's time, made where it is written: ``solve --json``,
     ``--out``, ``--plot``); with `cluster` (a Dask cluster: ``cluster.cluster_lanes``),
     each layer split over its workers (``stage_cluster``)."""
-    if objective.name == "probability":
-        from .stage_target import solve_target
-
-        return solve_target(game, objective, progress, cluster)
     if objective.name != "expected":
         raise Unsupported(
             f"{game.name} is solved by stages, for the expected score or a target score "
@@ -121,7 +118,7 @@ def solve_stages(
     else:
         from .stage_cluster import solve_on_cluster
 
-        part, spread = solve_on_cluster(game, objective, cluster, progress)
+        part, spread = solve_on_cluster(game, objective, cluster, progress, StagePart)
         values, solved, done = part.values, part.solved, int(part.solved.sum())
     if not solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
@@ -166,6 +163,34 @@ def solve_stages(
         },
         distribution=chances,
     )
+
+
+class StagePart:
+    """What one process of a solve over a cluster knows (``stage_cluster.Part``): every
+    stage's value solved so far; it solves a part of a layer from them."""
+
+    def __init__(self, spec: tuple[type, dict], objective: Objective):
+        cls, params = spec
+        self.game = cls(**params)
+        self.st = self.game.stages()
+        self.sign = 1.0 if self.game.pays else -1.0
+        self.values = np.zeros(self.st.count)
+        self.solved = np.zeros(self.st.count, dtype=np.bool_)
+
+    def solve(self, codes: np.ndarray) -> tuple[np.ndarray]:
+        """The values of stages `codes` (a part of a layer), in their order."""
+        part = dataclasses.replace(self.st, layers=(codes,))
+        out = np.empty(len(codes))
+        solved = self.solved.copy()  # (the part's own marks: the layer is learnt whole)
+        order = np.argsort(codes, kind="stable")
+        for batch, best in stage_batches(part, self.sign, self.values, solved):
+            out[order[np.searchsorted(codes[order], batch)]] = best
+        return (out,)
+
+    def learn(self, codes: np.ndarray, solved: tuple[np.ndarray]) -> None:
+        """Take the values `solved` (``solve``'s) of stages `codes` as known."""
+        self.values[codes] = solved[0]
+        self.solved[codes] = True
 
 
 def stage_batches(
@@ -401,6 +426,37 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
 
 #: ``_turns``'s `every` when only the turns' values are wanted.
 NO_ROWS = np.zeros((0, BLOCK))
+
+
+def turn_values(st: Stages, exits: np.ndarray, sign: float) -> np.ndarray:
+    """Every node's and exit slot's value (the game's points times `sign`, maximized) of
+    each block's BLOCK lanes, given their exit slots' values (blocks x slots x BLOCK):
+    ``_turns`` with a row of its own for every node and slot (x at x * BLOCK), a block
+    a worker, the blocks' work kept (blocks x width * BLOCK; the simulation walks a turn
+    by them). A slot without an option is refused in one line."""
+    t = st.template
+    work = np.empty((len(exits), st.width * BLOCK))
+    best = np.empty((len(exits), BLOCK))
+    odd = np.zeros(len(exits), dtype=np.bool_)
+    every = np.arange(st.width, dtype=np.int64)
+    target = t.target.astype(np.int64)
+    _turns(
+        exits,
+        t.kind,
+        t.start,
+        target,
+        every,
+        t.chances(),
+        sign * t.points,
+        work,
+        best,
+        odd,
+        NO_ROWS,
+    )
+    if odd.any():
+        b = int(np.argmax(odd))
+        raise IncompleteRules(f"a turn's exit slot has no option (block {b} of a simulation)")
+    return work
 
 
 @njit(cache=True, parallel=True)

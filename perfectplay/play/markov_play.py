@@ -42,10 +42,16 @@ def play_markov(
     aim = objective or Objective()
     goal = aim.horizon if aim.name == "probability" else None
     state, paid = start or (int(contract.start(game)), 0)
+    start_state = contract.start(game)
+    spread = strategy.spread(start_state) if goal is None else None
     if goal is None:
-        promise = measure.optimal(strategy.value(contract.start(game)))
+        promise = measure.optimal(strategy.value(start_state))
     else:
-        promise = measure.optimal_chance(goal, strategy.value(contract.start(game), goal))
+        promise = measure.optimal_chance(goal, strategy.value(start_state, goal))
+    if spread is not None:
+        promise += (
+            f" (± {spread:.1f}: each choice's ± is the standard deviation of its final total)"
+        )
     console.say(f"[bold]{game}[/bold]: {promise}. {COMMANDS_HELP}")
     card = scorecard(game, position if start else None)
     history: list[tuple[int, int, int]] = []  # (state, outcome, paid) before each decision
@@ -121,7 +127,8 @@ def play_markov(
 def _say_options(console: Console, measure, options, paid: int) -> None:
     """The choices at a decision (``advice.markov_advice``: best first), each with the
     final total it is expected to bring (what was paid or scored so far plus its value
-    to come) and its loss against the best."""
+    to come), its standard deviation where the strategy knows it (a staged game's) and
+    its loss against the best."""
     labels = [o.label for o in options]
     width = max(len(label) for label in labels)
     for i, (o, label) in enumerate(zip(options, labels), 1):
@@ -130,8 +137,10 @@ def _say_options(console: Console, measure, options, paid: int) -> None:
             continue
         loss = measure.regret(o.value, options[0].value) + 0.0
         mark = "  [green]<- optimal[/green]" if i == 1 else f"  loss {loss:.4f}"
+        spread = "" if o.spread is None else f" ±{o.spread:.1f}"  # (within 80 columns)
         console.say(
-            f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}{mark}"
+            f"  {i:>2}. {label:{width}}  {measure.expected_final} {paid + o.value:.4f}"
+            f"{spread}{mark}"
         )
 
 

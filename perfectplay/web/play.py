@@ -695,7 +695,8 @@ def _markov_choices(game, strategy, state: int, k: int, paid: int, budget: int |
         Choice(
             o.label,
             o.action,
-            f"{paid + o.value:.4f} {measure.unit}",
+            f"{paid + o.value:.4f} {measure.unit}"
+            + ("" if o.spread is None else f" (sd {o.spread:.2f})"),
             measure.regret(o.value, options[0].value) + 0.0,
             i == 0,
             _keep(game, state, o.action),

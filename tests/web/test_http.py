@@ -860,10 +860,10 @@ def test_a_yahtzee_board_lists_its_choices_best_first_by_expected_final_score(cl
             time.sleep(0.2)
         rows = re.findall(
             r'<li class="option( chosen)?"><a href="([^"]+)"[^>]*>[^<]*</a> <span class="cost">'
-            r"([\d.]+) points</span> (?:<strong>optimal</strong>|<span class=\"loss\">loss "
-            r"([\d.]+)</span>)",
+            r"([\d.]+) points \(sd [\d.]+\)</span> (?:<strong>optimal</strong>|<span "
+            r"class=\"loss\">loss ([\d.]+)</span>)",
             page,
-        )
+        )  # (each with the standard deviation of its final score: ``advice.Option.spread``)
         finals = [float(r[2]) for r in rows]
         assert len(rows) > 1 and finals == sorted(finals, reverse=True), page
         assert page.count('class="die"') == 5  # (the five dice drawn)

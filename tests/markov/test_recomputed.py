@@ -6,6 +6,7 @@ written apart."""
 
 import itertools
 import math
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -20,6 +21,7 @@ from perfectplay.errors import Unsupported
 from perfectplay.markov import solve as markov_solve
 from perfectplay.markov.speedups import SpeedUps
 
+from ..cli_runner import perfectplay
 from .compiled_table import CompiledTable
 from .test_streamed import block_games, faults
 
@@ -172,3 +174,13 @@ def test_the_recomputed_memory_estimate_holds_what_is_allocated():
     tracemalloc.stop()
     held = peak + reached.bits.nbytes  # (the bitmap was made before)
     assert held / 3 <= estimate <= 3 * held
+
+
+def test_the_summary_says_which_graph_the_solve_used():
+    with mock.patch.object(markov_solve, "available", return_value=500_000):
+        recomputed = perfectplay("solve", "cant-stop", "length=1")
+    stored = perfectplay("solve", "cant-stop", "length=1", "--float")
+    assert recomputed.returncode == stored.returncode == 0, recomputed.stderr + stored.stderr
+    assert re.search(r"graph\s+│ rules recomputed each sweep \(no edge kept\)", recomputed.stdout)
+    assert re.search(r"graph\s+│ stored \(every edge kept\)", stored.stdout)
+    assert "optimal to tolerance" in recomputed.stdout

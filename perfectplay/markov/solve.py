@@ -120,13 +120,17 @@ def solve_markov(
     if speedups.stages and game.stages() is not None:
         from .stages import solve_stages
 
-        if exact:
-            raise Unsupported(
-                f"{game.name} is solved by stages, in floats: --exact is refused "
-                "(--without stages solves a small one as a graph, exactly)"
-            )
+        from .stage_proof import proof_refusal, prove_stages
 
-        return solve_stages(game, objective, progress, distribution)
+        refusal = proof_refusal(game.stages())
+        if exact and refusal is not None:
+            raise Unsupported(
+                f"{game.name} is solved by stages, in floats: --exact is refused ({refusal})"
+            )
+        sol = solve_stages(game, objective, progress, distribution)
+        if exact is not False:
+            prove_stages(game, sol)
+        return sol
     progress = progress or Silent()
     t0 = time.perf_counter()
     progress.stage("exploring", unit="states")

@@ -74,7 +74,7 @@ def prove_stages(game, solution: Solution) -> None:
     solution.value = Fraction(int(start.p), int(start.q))
     solution.exact = solution.proven = True
     solution.status = PROVEN
-    solution.stats["proof_seconds"] = round(time.perf_counter() - t0, 4)
+    solution.stats["exact_seconds"] = round(time.perf_counter() - t0, 4)
 
 
 def _exact_values(st: Stages, sign: int, guesses: np.ndarray) -> dict[int, fmpq]:
@@ -142,18 +142,18 @@ def _turn(edges, chance, totals, slots, x: fmpq) -> tuple[fmpq, fmpq]:
     the right)."""
     n = len(edges)
     value: list = [None] * n
-    slope: list = [None] * n
+    slope: list = [None] * n  # (the int 0 where no return is chosen: cheap to add)
     for options in slots:
         best = max(((w + x if back else w), int(back)) for w, back in options)
         value.append(best[0])
-        slope.append(fmpq(best[1]))
+        slope.append(best[1])
     for i in range(n - 1, -1, -1):
         if chance[i]:
-            v, b = fmpq(0), fmpq(0)
+            v, b = fmpq(0), 0
             for c, w, q in edges[i]:
                 v += w * (q + value[c])
                 b += w * slope[c]
-            value[i], slope[i] = v / int(totals[i]), b / int(totals[i])
+            value[i], slope[i] = v / int(totals[i]), (fmpq(b) / int(totals[i]) if b else 0)
         else:
             value[i], slope[i] = max((q + value[c], slope[c]) for c, _, q in edges[i])
     return value[0], slope[0]

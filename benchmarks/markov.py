@@ -61,12 +61,13 @@ average 8 to 11 on the 2 cores (wall times inflated; CPU seconds of the solve):
 
     case                   wall      CPU     peak MiB  bytes/state  value
     cantstop-2             11.2 s    4.7 s      721      2,856      1.667094530703 (stored)
-    cantstop-recomputed-2  124 s     49.0 s     306          8.4    1.667094530703
+    cantstop-recomputed-2  82 s      13.4 s     157         60      1.667094530703
     numpy-cantstop-2       255 s    127.8 s    1,081      6,915     1.667094530703
 
-(155,208 states reached; the plain solver enumerates 159,624 valid pairs, 32 sweeps.)
-The recomputed solve's CPU is mostly its two threads waiting for each other under that
-load (numba's workqueue layer spins); alone on one thread it takes 23.6 s of CPU.
+(155,208 states reached; the plain solver enumerates 159,624 valid pairs, 32 sweeps;
+the recomputed solve's few MiB above its start are noise at this size: 20 bytes a state
+by its estimate.) Before its levels were given to Python threads, numba's workqueue
+layer spun while the threads waited for each other: 124 s, 49.0 s of CPU.
 On the board of 11.2 M states the plain table would take 59 GiB: not run.
 
 trios-100 is 53,408,689 states and 207,246,729 choices, 212.253693214, all 99 smaller n

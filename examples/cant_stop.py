@@ -222,7 +222,7 @@ def _fill(params, bits, start, K, C, arrays):
     return fill(_rules, params, bits, start, K, C, arrays)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _solve_recomputed(params, bits, K, C, span, limits, V, rank, blocks, step):
     return solve_recomputed(_rules, params, bits, K, C, span, limits, V, rank, blocks, step)
 

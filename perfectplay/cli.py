@@ -615,6 +615,14 @@ def _with_flags(assignments, possible_only: bool) -> list[str]:
     return [*assignments, *(["possible_only=1"] if possible_only else [])]
 
 
+#: What a Markov solve's graph (``stats["graph"]``) was, as the summary says it.
+GRAPHS = {
+    "stored": "stored (every edge kept)",
+    "as explored": "solved as explored (no edge kept)",
+    "recomputed": "rules recomputed each sweep (no edge kept)",
+}
+
+
 def _print_summary(game, solution, out, plot) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -654,6 +662,8 @@ def _print_summary(game, solution, out, plot) -> None:
         )
     if "cluster" in solution.stats:
         table.add_row("cluster", solution.stats["cluster"])
+    if "graph" in solution.stats:
+        table.add_row("graph", GRAPHS.get(solution.stats["graph"], solution.stats["graph"]))
     for key in (
         "states", "stages", "choices", "sweeps", "exact_rounds", "nodes", "seconds",
         "distribution_seconds",

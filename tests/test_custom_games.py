@@ -27,7 +27,7 @@ def _blocks() -> list[str]:
 
 def test_every_example_of_the_how_to_runs(request, monkeypatch):
     blocks = _blocks()
-    assert len(blocks) == 14
+    assert len(blocks) == 15
     folder = _module_folder(request)
     monkeypatch.syspath_prepend(str(folder))
     namespace = {"__name__": "custom_games_doc"}

@@ -1,5 +1,7 @@
 """`perfectplay show` prints exported strategies as trees; `--plot` draws a PNG."""
 
+import re
+
 from .cli_runner import assert_one_line_error
 from .cli_runner import perfectplay as cli
 
@@ -30,10 +32,16 @@ def test_show_writes_an_exact_value_as_its_fraction_and_a_float_as_a_rounded_dec
     ``7.122428516...`` as ``1424485703283869/200000000000000``."""
     exact, rounded = tmp_path / "trios.json", tmp_path / "yahtzee.json"
     assert cli("solve", "tricky-trios", "n=2", "--out", str(exact), "--quiet").returncode == 0
-    assert cli("solve", "yahtzee", "card=3", "--out", str(rounded), "--quiet").returncode == 0
+    solved = cli("solve", "yahtzee", "card=3", "--float", "--out", str(rounded), "--quiet")
+    assert solved.returncode == 0
     assert "expected rounds = 17/5 " in cli("show", str(exact), "--depth", "0").stdout
     title = " ".join(cli("show", str(rounded), "--depth", "0").stdout.split())
     assert "= 7.122428516 (rounded)" in title and "/" not in title.partition("(rounded)")[0]
+    # the same card proven by its stages (``stage_proof``): its fraction, in full
+    assert cli("solve", "yahtzee", "card=3", "--out", str(rounded), "--quiet").returncode == 0
+    title = " ".join(cli("show", str(rounded), "--depth", "0").stdout.split())
+    assert "(rounded)" not in title
+    assert re.search(r"= \d+/\d+ \(claimed proven optimal", title), title
 
 
 def test_show_refuses_a_file_that_is_not_a_strategy(tmp_path):

@@ -16,8 +16,12 @@ around ``solve_recomputed`` with the rules as a global, for the reasons in
   level, one more than the highest level it exits to (the blocks a block's choices leave
   to all have lower levels; blocks of one level never lead to one another);
 * ``SORT``: the blocks listed level by level;
-* level 0, 1, ...: the blocks of one level solved at once, in parallel (``prange``),
-  each by Gauss-Seidel sweeps over its states in code order, its exits' values final,
+* level 0, 1, ...: the blocks of one level solved at once, one call of the wrapper per
+  thread (Python threads: the wrapper is ``nogil``), each taking every threads-th block
+  of the level (its share, ``Blocks.share``; a thread that finishes first waits blocked,
+  where numba's workqueue layer spun: two-thirds of the CPU of Can't Stop's board of
+  11.2 M states went to system time on two shared cores), each block solved by
+  Gauss-Seidel sweeps over its states in code order, its exits' values final,
   stopped as the stored graph's sweeps stop (``kernels.sweeps``: the same arithmetic,
   state by state, so the values are the stored graph's solved by blocks, bit for bit).
 
@@ -33,10 +37,12 @@ list (8 bytes per block reached); per thread, one state's padded expansion.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .by_components import FORWARD, NEVER_ENDS, NO_CONVERGENCE, OK
 from .compiled import clear_expansion, count_below, pop_lowest, rank_of
@@ -50,13 +56,16 @@ class Blocks(NamedTuple):
     """The blocks' arrays: `level`, an int32 per block number (``code // span``);
     `order`, the blocks reached, level by level (int64, one per block reached); `starts`,
     where each level's blocks begin in `order` (one more than the levels); `status` and
-    `sweeps`, each block's outcome and sweeps (int8, int32; one per block reached)."""
+    `sweeps`, each block's outcome and sweeps (int8, int32; one per block reached);
+    `share`, (this call's thread, threads): a level's step solves blocks thread, thread
+    + threads, ... of the level."""
 
     level: np.ndarray
     order: np.ndarray
     starts: np.ndarray
     status: np.ndarray
     sweeps: np.ndarray
+    share: np.ndarray
 
 
 def recomputed_bytes(states: int, bound: int, span: int, outcomes: int, choices: int) -> int:
@@ -80,7 +89,12 @@ def empty_blocks(bound: int, span: int) -> Blocks:
     none8, none32 = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
     zero64 = np.zeros(1, dtype=np.int64)
     return Blocks(
-        np.zeros((bound + span - 1) // span, dtype=np.int32), zero64, zero64, none8, none32
+        np.zeros((bound + span - 1) // span, dtype=np.int32),
+        zero64,
+        zero64,
+        none8,
+        none32,
+        np.array([0, 1], dtype=np.int64),
     )
 
 
@@ -243,8 +257,10 @@ def solve_recomputed(rules, params, bits, K, C, span, limits, V, rank, blocks, s
     """One step of the recomputed solve (see the module docstring) over the reachable
     codes of `bits`: ``LEVELS`` (fills `rank`, V's start and the blocks' levels; returns
     (status, failing code, blocks reached, levels)), ``SORT`` (lists the blocks by level)
-    or a level's number (solves its blocks in parallel; returns (status, failing code,
-    blocks, most sweeps in one)). Status as ``by_components.solve_by_components``'s."""
+    or a level's number (solves this call's share of its blocks, ``Blocks.share``; returns
+    (OK, -1, blocks, most sweeps in one), each block's status and, where it failed, its
+    failing code in place of its number in ``order``). Status as
+    ``by_components.solve_by_components``'s."""
     words = bits.shape[0]
     if step == LEVELS:
         count_below(bits, rank)
@@ -305,21 +321,19 @@ def solve_recomputed(rules, params, bits, K, C, span, limits, V, rank, blocks, s
         return OK, -1, order.shape[0], starts.shape[0] - 1
     order, status_of, sweeps_of = blocks.order, blocks.status, blocks.sweeps
     lo, hi = blocks.starts[step], blocks.starts[step + 1]
+    first, threads = lo + blocks.share[0], blocks.share[1]
     end = 64 * words
-    for j in prange(lo, hi):  # (the arrays as locals: a tuple's read inside is a copy)
+    most = 0
+    for j in range(first, hi, threads):
         b = order[j]
         status, failing, done = _solve_block(
             rules, params, bits, rank, b * span, min((b + 1) * span, end), V, limits, K, C
         )
         status_of[j] = status
         sweeps_of[j] = done
+        most = max(most, done)
         if status != OK:
-            order[j] = failing  # the failing code, read back below
-    most = 0
-    for j in range(lo, hi):
-        if status_of[j] != OK:
-            return status_of[j], order[j], hi - lo, most
-        most = max(most, sweeps_of[j])
+            order[j] = failing  # the failing code, read back by ``solve_by_levels``
     return OK, -1, hi - lo, most
 
 
@@ -334,7 +348,7 @@ def solve_by_levels(game, rules, reached, limits, progress) -> tuple[np.ndarray,
     V, rank = np.empty(reached.states), np.empty(len(bits), dtype=np.int32)
     blocks = empty_blocks(64 * len(bits), int(span))
 
-    def step(number: int):
+    def step(number: int, blocks: Blocks):
         return rules.solve_recomputed(
             rules.params,
             bits,
@@ -348,17 +362,30 @@ def solve_by_levels(game, rules, reached, limits, progress) -> tuple[np.ndarray,
             np.int64(number),
         )
 
-    status, failing, n_blocks, levels = step(LEVELS)
+    status, failing, n_blocks, levels = step(LEVELS, blocks)
     if status != OK:
         return V, rank, {"status": int(status), "failing": int(failing)}
     blocks = sized(blocks, int(n_blocks), int(levels))
-    step(SORT)
+    step(SORT, blocks)
     progress.stage("value iteration by blocks, the rules recomputed at every sweep", unit="levels")
+    threads = 1 if _parallel(rules.solve_recomputed) else numba.get_num_threads()
+    shares = [blocks._replace(share=np.array([t, threads], dtype=np.int64)) for t in range(threads)]
     most = 0
-    for level in range(int(levels)):
-        status, failing, _, deepest = step(level)
-        if status != OK:
-            return V, rank, {"status": int(status), "failing": int(failing)}
-        most = max(most, int(deepest))
-        progress.update(level + 1, f"of {int(levels):,}")
+    with ThreadPoolExecutor(threads) as pool:
+        for level in range(int(levels)):
+            done = list(pool.map(lambda share, level=level: step(level, share), shares))
+            lo, hi = blocks.starts[level], blocks.starts[level + 1]
+            failed = np.flatnonzero(blocks.status[lo:hi] != OK)
+            if len(failed):  # the first failing block of the level, whatever the threads
+                j = lo + failed[0]
+                return V, rank, {"status": int(blocks.status[j]), "failing": int(blocks.order[j])}
+            most = max(most, *(int(deepest) for *_, deepest in done))
+            progress.update(level + 1, f"of {int(levels):,}")
     return V, rank, {"status": OK, "blocks": int(n_blocks), "levels": int(levels), "sweeps": most}
+
+
+def _parallel(wrapper) -> bool:
+    """Whether the game's wrapper was compiled ``parallel=True`` (as the docs once taught):
+    it may then not be called from two threads at once (numba's workqueue layer aborts
+    the process)."""
+    return bool(getattr(wrapper, "targetoptions", {}).get("parallel"))

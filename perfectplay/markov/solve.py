@@ -122,17 +122,26 @@ def solve_markov(
     if speedups.stages and game.stages() is not None:
         from .stages import solve_stages
 
-        if exact:
-            raise Unsupported(
-                f"{game.name} is solved by stages, in floats: --exact is refused "
-                "(--without stages solves a small one as a graph, exactly)"
-            )
+        from .stage_proof import proof_refusal, prove_stages
 
         if objective.name == "probability":
+            if exact:
+                raise Unsupported(
+                    f"{game.name}: a target score is solved by stages in floats: --exact is "
+                    "refused (--without stages solves a small one as a graph, exactly)"
+                )
             from .stage_target import solve_target
 
             return solve_target(game, objective, progress, cluster)
-        return solve_stages(game, objective, progress, distribution, cluster)
+        refusal = proof_refusal(game.stages())
+        if exact and refusal is not None:
+            raise Unsupported(
+                f"{game.name} is solved by stages, in floats: --exact is refused ({refusal})"
+            )
+        sol = solve_stages(game, objective, progress, distribution, cluster)
+        if exact is not False:
+            prove_stages(game, sol)
+        return sol
     if cluster is not None:
         raise Unsupported(
             f"{game.name}: --cluster splits the layers of a game solved by stages (Yahtzee, "

@@ -261,11 +261,22 @@ class StagedStrategy(Strategy):
                 f"its score distribution sums to one and its mean is the value (within "
                 f"{MEAN_TOLERANCE:g})"
             )
+        proven = doc.get("exact") is True and doc.get("proven") is True
         verdict.data.update(
-            {"stages": int(done.sum()), "value": format_value(value), "max_error": worst}
+            {
+                "stages": int(done.sum()),
+                "value": doc["value"] if proven else format_value(value),
+                "max_error": worst,
+            }
         )
-        verdict.optimality = "float check"  # every stage the best of its options, recomputed
         verdict.data["check"] = f"float check, tolerance {TOLERANCE:g}"
+        if proven:  # the exact fraction (``stage_proof``): re-established by solving again
+            verdict.lines.append(
+                f"every stage is the best of its options ({verdict.data['check']})"
+            )
+            verdict.optimality = "claimed"
+        else:
+            verdict.optimality = "float check"  # every stage the best of its options
         settle_optimality(verdict, self, resolve)
         return verdict
 

@@ -13,9 +13,9 @@ The engine (`solve_stages`) solves the layers in batches: the exit values of eve
 in blocks of BLOCK stages side by side (a group's lanes, when the game declares groups
 and their compiled exit-value rule, else any stages of the layer), blocks in parallel,
 in one compiled kernel. It keeps one float per stage (8 bytes; 8 MiB for Yahtzee's 1M)
-and nothing else. Values are floats, "optimal to tolerance" (their rounding only): exact
-fractions of this size are out of reach. The final score's whole distribution under the
-strategy then follows from the values (``markov.stage_distribution``).
+and nothing else. Values are floats, "optimal to tolerance" (their rounding only); a game
+of few stages is then proven exactly (``markov.stage_proof``). The final score's whole
+distribution under the strategy then follows from the values (``markov.stage_distribution``).
 """
 
 from __future__ import annotations

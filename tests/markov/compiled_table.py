@@ -54,7 +54,7 @@ def _solve_blocks(params, bits, K, C, span, limits, V, chosen, rank):
     return solve_blocks(_rules, params, bits, K, C, span, limits, V, chosen, rank)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _solve_recomputed(params, bits, K, C, span, limits, V, rank, blocks, step):
     return solve_recomputed(_rules, params, bits, K, C, span, limits, V, rank, blocks, step)
 

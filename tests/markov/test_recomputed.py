@@ -4,8 +4,10 @@ same refusals; chosen by the memory available and said; and solitaire Can't Stop
 written as docs/custom-games.md teaches (examples/cant_stop.py), against a plain solver
 written apart."""
 
+import dataclasses
 import itertools
 import math
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,13 +16,18 @@ from unittest import mock
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from numba import njit
 
 from perfectplay import solve
 from perfectplay.errors import Unsupported
+from perfectplay.markov import recomputed as recomputed_module
 from perfectplay.markov import solve as markov_solve
+from perfectplay.markov.recomputed import solve_recomputed
 from perfectplay.markov.speedups import SpeedUps
 
+from ..cli_runner import perfectplay
 from .compiled_table import CompiledTable
+from .compiled_table import _rules as table_rules
 from .test_streamed import block_games, faults
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
@@ -172,3 +179,36 @@ def test_the_recomputed_memory_estimate_holds_what_is_allocated():
     tracemalloc.stop()
     held = peak + reached.bits.nbytes  # (the bitmap was made before)
     assert held / 3 <= estimate <= 3 * held
+
+
+def test_the_summary_says_which_graph_the_solve_used():
+    with mock.patch.object(markov_solve, "available", return_value=500_000):
+        recomputed = perfectplay("solve", "cant-stop", "length=1")
+    stored = perfectplay("solve", "cant-stop", "length=1", "--float")
+    assert recomputed.returncode == stored.returncode == 0, recomputed.stderr + stored.stderr
+    assert re.search(r"graph\s+│ rules recomputed each sweep \(no edge kept\)", recomputed.stdout)
+    assert re.search(r"graph\s+│ stored \(every edge kept\)", stored.stdout)
+    assert "optimal to tolerance" in recomputed.stdout
+
+
+@njit(nogil=True, parallel=True)
+def _parallel_wrapper(params, bits, K, C, span, limits, V, rank, blocks, step):
+    """The wrapper as docs/custom-games.md once taught it (``parallel=True``)."""
+    return solve_recomputed(table_rules, params, bits, K, C, span, limits, V, rank, blocks, step)
+
+
+class ParallelTable(CompiledTable):
+    def compiled_rules(self):
+        return dataclasses.replace(super().compiled_rules(), solve_recomputed=_parallel_wrapper)
+
+
+def test_a_wrapper_compiled_parallel_is_called_on_one_thread():
+    """numba's fork-safe layer aborts the process when a parallel function is entered
+    from two threads: such a wrapper solves a level's blocks on one thread, the same bits."""
+    table = {1: [(1, [(0, 1)]), (1, [(1, 1)])], 2: [(1, [(1, 1), (0, 5)])]}
+    kw = dict(table=table, terminal=frozenset({0}), n=3, start=2, cycle_span=2)
+    old, new = ParallelTable(**kw), CompiledTable(**kw)
+    assert recomputed_module._parallel(old.compiled_rules().solve_recomputed)
+    assert not recomputed_module._parallel(new.compiled_rules().solve_recomputed)
+    a, b = solve(old, graph="recomputed"), solve(new, graph="recomputed")
+    assert a.value == b.value and abs(a.value - 3) < 1e-9  # (heads at 2 flips on average)

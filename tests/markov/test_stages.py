@@ -101,8 +101,11 @@ def expectimax(turns: int, fee: int) -> Fraction:
 @pytest.mark.parametrize("turns,fee", [(1, 0), (3, 0), (3, 1), (7, 2)])
 def test_a_staged_game_equals_brute_force(turns, fee):
     sol = solve(Doubling(turns=turns, fee=fee))
-    assert sol.value == pytest.approx(float(expectimax(turns, fee)), rel=1e-12)
-    assert sol.status == "optimal to tolerance" and not sol.exact
+    assert sol.value == expectimax(turns, fee)  # the stages proven exactly
+    assert sol.status == "proven optimal" and sol.exact
+    floats = solve(Doubling(turns=turns, fee=fee), exact=False)
+    assert floats.value == pytest.approx(float(expectimax(turns, fee)), rel=1e-12)
+    assert floats.status == "optimal to tolerance" and not floats.exact
     assert sol.stats["stages"] == 2 * turns
 
 

@@ -279,12 +279,19 @@ def test_plot_draws_the_stage_values_by_boxes_filled(tmp_path):
 
 
 def test_exact_is_refused_in_one_line():
-    res = perfectplay("solve", "yahtzee", SMALL, "--exact")
+    res = perfectplay("solve", "yahtzee", "--exact")  # (refused before solving)
     assert res.returncode == 2
     assert res.stderr == (
         "perfectplay: error: yahtzee is solved by stages, in floats: --exact is refused "
-        "(--without stages solves a small one as a graph, exactly)\n"
+        "(its exact proof would take 536,320 stages times 6,216 template edges in "
+        "rationals, more than 1,000,000)\n"
     )
+
+
+def test_a_small_card_is_proven():
+    sol = solve(load_game(f"yahtzee({SMALL})"))
+    assert sol.status == "proven optimal" and sol.exact
+    assert abs(float(sol.value) - solve(load_game(f"yahtzee({SMALL})"), exact=False).value) < 1e-12
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,11 @@ least H of them (``--objective probability --horizon H``), and the strategy reac
 A stage's value becomes a row over the points still needed: ``V[s, h]``, the best
 chance to score at least h more points from stage s, for h = 0 to H (``V[s, 0] = 1``:
 nothing more is needed; the game ends). An exit option paying p points to stage n is
-worth ``V[n, max(h - p, 0)]``, an edge of the turn paying q reads its target's row q
-places on; the turn template is then solved as for the expected score, its lanes the
-points still needed of one stage instead of 64 stages' values. One solve serves every
-target up to H: the start's row holds them all.
+worth ``V[n, max(h - p, 0)]``; the turn template is then solved by the expected score's
+own kernel (``stages._turns``), its 64 lanes 64 numbers of points still needed of one
+stage instead of 64 stages' values. One solve serves every target up to H: the start's
+row holds them all. A turn whose edges pay points on the way is refused in one line
+(a row read some places on would cross the kernel's blocks of 64).
 
 A row ends after the most points its stage can still bring (``V[s, h] = 0`` past it):
 a late stage's row is short (one box left: at most 50 points). Rows are kept one after
@@ -40,7 +41,7 @@ from ..solution import CONVERGED, Solution
 from .stage_model import END, NONE, Stages
 from .stages import BLOCK, NO_ROWS, _exit_arrays, _refuse_bad, _turns
 
-#: The exit rows of a batch of stages (stages x slots x (H + 1) floats) at most.
+#: The exit rows of a batch of stages (blocks x slots x BLOCK floats) at most.
 BATCH_BYTES = 32 << 20
 #: The strategy of a solution document for a target (read by ``markov.target_document``).
 KIND = "markov-stages-target"

@@ -32,8 +32,7 @@ _PARTS: dict[str, Part] = {}
 
 class Part(Protocol):
     """What one process knows of a staged solve (``stages.StagePart``,
-    ``stage_target.TargetPart``): made from the game's class and parameters (`spec`) and
-    the objective, it solves a part of a layer from what it knows (``solve``) and learns
+    ``stage_target.TargetPart``): made from the game and the objective, it solves a part of a layer from what it knows (``solve``) and learns
     each layer's values (``learn``)."""
 
     st: Stages
@@ -48,7 +47,8 @@ def _on_worker(key: str, kind: type, spec: tuple, objective: Objective, learnt, 
     then solve `codes` (a `kind` of Part's)."""
     part = _PARTS.get(key)
     if part is None:
-        part = _PARTS[key] = kind(spec, objective)
+        cls, params = spec  # (a class goes by its module's name; its game is made here)
+        part = _PARTS[key] = kind(cls(**params), objective)
     if learnt is not None:
         part.learn(*learnt)
     return part.solve(codes)
@@ -64,7 +64,7 @@ def solve_layers(game, objective: Objective, lanes: list[Executor], progress, ki
     gathered here; returns this machine's `kind` of Part, holding them all."""
     key = uuid.uuid4().hex
     spec = (type(game), dict(game.params))
-    mine = kind(spec, objective)
+    mine = kind(game, objective)
     learnt, done = None, 0
     try:
         for layer in mine.st.layers:

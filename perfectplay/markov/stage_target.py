@@ -60,6 +60,8 @@ class TargetRows:
     data: np.ndarray
     #: The turn's pass for this horizon (the template's arrays, the threads' rows).
     turns: TurnPass
+    #: How many floats of data the solved rows take (the next row goes there).
+    used: int = 0
 
     @classmethod
     def reserved(cls, st: Stages, horizon: int) -> TargetRows:
@@ -77,6 +79,14 @@ class TargetRows:
     @property
     def solved(self) -> np.ndarray:
         return self.offset >= 0
+
+    def place(self, codes: np.ndarray, widths: np.ndarray) -> np.ndarray:
+        """Room for the rows of stages `codes` (`widths` long), one after the other after
+        the rows placed before: where each one starts in data."""
+        offsets = self.used + np.concatenate(([0], np.cumsum(widths)[:-1]))
+        self.offset[codes], self.width[codes] = offsets, widths
+        self.used += int(widths.sum())
+        return offsets
 
     def row(self, stage: int) -> np.ndarray:
         """Stage `stage`'s chances for 0 to H points still needed (a copy)."""
@@ -141,28 +151,23 @@ def solve_target(
         from .stage_cluster import solve_on_cluster
 
         part, spread = solve_on_cluster(game, objective, cluster, progress, TargetPart)
-        return _solution(game, objective, part.rows, part.used, t0, spread)
+        return _solution(game, objective, part.rows, t0, spread)
     rows = TargetRows.reserved(st, horizon)
-    used = done = 0
+    done = 0
     for batch in target_batches(st, rows):
-        codes, widths = batch.codes, batch.widths
-        offsets = used + np.concatenate(([0], np.cumsum(widths)[:-1]))
-        rows.turns.run(batch.exits, batch.firsts, widths, rows.data, offsets)
-        rows.offset[codes], rows.width[codes] = offsets, widths
-        used += int(widths.sum())
-        done += len(codes)
+        offsets = rows.place(batch.codes, batch.widths)
+        rows.turns.run(batch.exits, batch.firsts, batch.widths, rows.data, offsets)
+        done += len(batch.codes)
         progress.update(done)
-    return _solution(game, objective, rows, used, t0, {})
+    return _solution(game, objective, rows, t0, {})
 
 
-def _solution(
-    game, objective: Objective, rows: TargetRows, used: int, t0: float, stats
-) -> Solution:
-    """The solution of `rows` (the first `used` floats of their data solved)."""
+def _solution(game, objective: Objective, rows: TargetRows, t0: float, stats) -> Solution:
+    """The solution of `rows` (the first ``rows.used`` floats of their data solved)."""
     st = game.stages()
     if not rows.solved[st.start]:
         raise IncompleteRules(f"{game.name}: the start stage {st.start} is in no layer")
-    rows.data = rows.data[:used]
+    rows.data = rows.data[: rows.used]
     horizon = rows.horizon
     return Solution(
         game=game.name,
@@ -176,7 +181,7 @@ def _solution(
         stats={
             "stages": int(rows.solved.sum()),
             "template_nodes": st.template.nodes,
-            "row_floats": used,
+            "row_floats": rows.used,
             "seconds": round(time.perf_counter() - t0, 4),
             **stats,
         },
@@ -187,12 +192,9 @@ class TargetPart:
     """What one process of a solve over a cluster knows (``stage_cluster.Part``): every
     stage's row solved so far; it solves a part of a layer from them."""
 
-    def __init__(self, spec: tuple[type, dict], objective: Objective):
-        cls, params = spec
-        self.game = cls(**params)
-        self.st = self.game.stages()
+    def __init__(self, game, objective: Objective):
+        self.st = game.stages()
         self.rows = TargetRows.reserved(self.st, int(objective.horizon))
-        self.used = 0
 
     def solve(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows of stages `codes` (a part of a layer): each one's width, and the rows
@@ -212,10 +214,9 @@ class TargetPart:
     def learn(self, codes: np.ndarray, solved: tuple[np.ndarray, np.ndarray]) -> None:
         """Take the rows `solved` (``solve``'s) of stages `codes` as known."""
         widths, data = solved
-        offsets = self.used + np.concatenate(([0], np.cumsum(widths)[:-1]))
-        self.rows.data[self.used : self.used + len(data)] = data
-        self.rows.offset[codes], self.rows.width[codes] = offsets, widths
-        self.used += len(data)
+        start = self.rows.used
+        self.rows.place(codes, widths)
+        self.rows.data[start : start + len(data)] = data
 
 
 class TurnPass:

@@ -169,11 +169,9 @@ class StagePart:
     """What one process of a solve over a cluster knows (``stage_cluster.Part``): every
     stage's value solved so far; it solves a part of a layer from them."""
 
-    def __init__(self, spec: tuple[type, dict], objective: Objective):
-        cls, params = spec
-        self.game = cls(**params)
-        self.st = self.game.stages()
-        self.sign = 1.0 if self.game.pays else -1.0
+    def __init__(self, game, objective: Objective):
+        self.st = game.stages()
+        self.sign = 1.0 if game.pays else -1.0
         self.values = np.zeros(self.st.count)
         self.solved = np.zeros(self.st.count, dtype=np.bool_)
 

@@ -87,6 +87,7 @@ def decode_rows(strategy: Any, game) -> TargetRows:
         np.zeros(st.count, dtype=np.int64),
         data.astype(np.float64, copy=False),
         TurnPass(st, horizon),
+        used=len(data),
     )
     rows.offset[codes], rows.width[codes] = offset, width
     return rows
@@ -155,7 +156,7 @@ class TargetStrategy(Strategy):
         game, doc, st, stored = self.game, self.document, self.stages, self.rows
         checked = TargetRows(
             stored.horizon, np.full(st.count, -1, dtype=np.int64), stored.width, stored.data,
-            stored.turns,
+            stored.turns, stored.used,
         )  # fmt: skip
         worst, done = 0.0, 0
         for batch in target_batches(st, checked):

@@ -34,12 +34,13 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ..aligned import aligned_empty
 from ..errors import IncompleteRules, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, Solution
 from .stage_model import END, NONE, Stages
-from .stages import BLOCK, NO_ROWS, _exit_arrays, _refuse_bad, _turns
+from .stages import BLOCK, _exit_arrays, _refuse_bad, _turns
 
 #: The exit rows of a batch of stages (blocks x slots x BLOCK floats) at most.
 BATCH_BYTES = 32 << 20
@@ -238,22 +239,20 @@ class TurnPass:
         self.chances = t.chances()
         self.row, rows = t.rows
         self.source = self.row[t.target]
-        self.work = np.empty((numba.get_num_threads(), rows * BLOCK))
+        self.work = aligned_empty((numba.get_num_threads(), rows * BLOCK))
 
     def run(
         self, exits: np.ndarray, firsts: np.ndarray, widths: np.ndarray, data: np.ndarray,
-        offsets: np.ndarray, every: np.ndarray | None = None,
+        offsets: np.ndarray,
     ) -> None:  # fmt: skip
         """Stage b's row into ``data[offsets[b]:][:widths[b]]`` from its exits' blocks
-        (``exits[firsts[b]:]``: blocks x slots x BLOCK); with `every` (one stage: nodes
-        + slots x its blocks * BLOCK), every node's and exit slot's row there too."""
+        (``exits[firsts[b]:]``: blocks x slots x BLOCK)."""
         t = self.template
         best = np.empty((len(exits), BLOCK))
         odd = np.zeros(len(exits), dtype=np.bool_)
-        every = NO_ROWS if every is None else every
         _turns(
             exits, t.kind, t.start, self.source, self.row, self.chances, t.points, self.work,
-            best, odd, every,
+            best, odd,
         )  # fmt: skip
         _rows_from_blocks(best.reshape(-1), firsts, widths, data, offsets)
 
@@ -293,7 +292,7 @@ def exit_rows(st: Stages, codes: np.ndarray, rows: TargetRows) -> ExitRows:
     _refuse(codes, bad, st.options)
     blocks = -(-widths // BLOCK)
     firsts = np.concatenate(([0], np.cumsum(blocks)[:-1]))
-    exits = np.empty((int(blocks.sum()), st.template.slots, BLOCK))
+    exits = aligned_empty((int(blocks.sum()), st.template.slots, BLOCK))
     _target_exits(points, nxt, rows.offset, rows.width, rows.data, widths, firsts, exits)
     return ExitRows(codes, widths, firsts, exits)
 

@@ -31,6 +31,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ..aligned import aligned_empty
 from ..errors import IncompleteRules, Unsupported
 from ..objectives import Objective
 from ..progress import Silent
@@ -209,8 +210,8 @@ def stage_batches(
     chances, paid = t.chances(), sign * t.points
     kept, rows = t.rows
     source = kept[t.target]
-    work = np.empty((numba.get_num_threads(), rows * BLOCK))
-    room = np.empty(BATCH_BYTES // 8)
+    work = aligned_empty((numba.get_num_threads(), rows * BLOCK))
+    room = aligned_empty(BATCH_BYTES // 8)
     for layer in st.layers:
         layer = np.ascontiguousarray(layer, dtype=np.int64)
         if len(layer) and (layer.min() < 0 or layer.max() >= st.count):
@@ -224,9 +225,7 @@ def stage_batches(
                 """The batch's stages' values from their exits' (``_turns``)."""
                 best = np.empty((len(exits), BLOCK))
                 odd = np.zeros(len(exits), dtype=np.bool_)
-                _turns(
-                    exits, t.kind, t.start, source, kept, chances, paid, work, best, odd, NO_ROWS
-                )
+                _turns(exits, t.kind, t.start, source, kept, chances, paid, work, best, odd)
                 if odd.any():  # a slot without an option, or not a number (a lane in use?)
                     mine = odd[row]
                     _refuse_empty(codes[mine], exits[row[mine], :, lane[mine]])
@@ -422,53 +421,34 @@ def _refuse_bad(batch: np.ndarray, bad: np.ndarray, options: int) -> None:
     )
 
 
-#: ``_turns``'s `every` when only the turns' values are wanted.
-NO_ROWS = np.zeros((0, BLOCK))
-
-
 def turn_values(st: Stages, exits: np.ndarray, sign: float) -> np.ndarray:
     """Every node's and exit slot's value (the game's points times `sign`, maximized) of
     each block's BLOCK lanes, given their exit slots' values (blocks x slots x BLOCK):
     ``_turns`` with a row of its own for every node and slot (x at x * BLOCK), a block
     a worker, the blocks' work kept (blocks x width * BLOCK; the simulation walks a turn
-    by them). A slot without an option is refused in one line."""
+    by them, a target's advice reads a stage's every node). A slot without an option is
+    refused in one line."""
     t = st.template
-    work = np.empty((len(exits), st.width * BLOCK))
+    work = aligned_empty((len(exits), st.width * BLOCK))
     best = np.empty((len(exits), BLOCK))
     odd = np.zeros(len(exits), dtype=np.bool_)
     every = np.arange(st.width, dtype=np.int64)
     target = t.target.astype(np.int64)
-    _turns(
-        exits,
-        t.kind,
-        t.start,
-        target,
-        every,
-        t.chances(),
-        sign * t.points,
-        work,
-        best,
-        odd,
-        NO_ROWS,
-    )
+    _turns(exits, t.kind, t.start, target, every, t.chances(), sign * t.points, work, best, odd)
     if odd.any():
-        b = int(np.argmax(odd))
-        raise IncompleteRules(f"a turn's exit slot has no option (block {b} of a simulation)")
+        raise IncompleteRules(f"a turn's exit slot has no option (block {int(np.argmax(odd))})")
     return work
 
 
 @njit(cache=True, parallel=True)
-def _turns(exits, kind, start, source, row, chance, paid, work, best, odd, every):
-    """best[b], the value of block b's BLOCK lanes: the template from its last node back
-    to node 0, the lanes side by side (each edge read once for all of them), its exit
-    slots' values given (exits[b]: slots x lanes; odd[b] set where one of them is not a
-    finite number: a slot without an option). With `every` not empty (nodes + slots x
-    blocks * BLOCK), every node's and slot's lanes too, block b's at b * BLOCK. Node or slot x is kept in row[x] of the
-    thread's work (``Template.rows``), an edge reads row source[e]; each thread takes
-    every threads-th block. The lanes are a constant (a loop of a known length is
-    vectorised whole, where one of a length known at run time left a scalar remainder
-    as costly as the rest), and rows are addressed in flat arrays (a 2-d array's rows
-    cost three times as much to loop over)."""
+def _turns(exits, kind, start, source, row, chance, paid, work, best, odd):
+    """best[b], the value of block b's BLOCK lanes: its exit slots' values given (exits[b]:
+    slots x lanes; odd[b] set where one of them is not a finite number: a slot without an
+    option) copied into the thread's rows, the template solved over them (``_turn``), its
+    start's row read. Node or slot x is kept in row[x] of the thread's work (``Template
+    .rows``; work 64-byte aligned, ``aligned_empty``: a row read across two cache lines
+    costs half as much again), an edge reads row source[e]; each thread takes every
+    threads-th block."""
     n_nodes = len(kind)
     blocks, slots = exits.shape[0], exits.shape[1]
     flat = exits.reshape(-1)
@@ -479,39 +459,73 @@ def _turns(exits, kind, start, source, row, chance, paid, work, best, odd, every
             finite = True
             for s in range(slots):
                 r, x = row[n_nodes + s] * BLOCK, (b * slots + s) * BLOCK
+                into, given = buf[r : r + BLOCK], flat[x : x + BLOCK]
                 for lane in range(BLOCK):
-                    buf[r + lane] = flat[x + lane]
-                    finite &= abs(flat[x + lane]) < np.inf
-                if every.shape[0]:
-                    every[n_nodes + s, b * BLOCK : (b + 1) * BLOCK] = buf[r : r + BLOCK]
+                    into[lane] = given[lane]
+                    finite &= abs(given[lane]) < np.inf
             odd[b] = not finite
-            for i in range(n_nodes - 1, -1, -1):
-                e0, e1, r = start[i], start[i + 1], row[i] * BLOCK
-                out, c, q = buf[r : r + BLOCK], source[e0] * BLOCK, paid[e0]
-                child = buf[c : c + BLOCK]
-                if kind[i] == CHANCE:
-                    p = chance[e0]
-                    for lane in range(BLOCK):
-                        out[lane] = p * (q + child[lane])
-                    for e in range(e0 + 1, e1):
-                        c, p, q = source[e] * BLOCK, chance[e], paid[e]
-                        child = buf[c : c + BLOCK]
-                        for lane in range(BLOCK):
-                            out[lane] += p * (q + child[lane])
-                else:
-                    for lane in range(BLOCK):
-                        out[lane] = q + child[lane]
-                    for e in range(e0 + 1, e1):
-                        c, q = source[e] * BLOCK, paid[e]
-                        child = buf[c : c + BLOCK]
-                        for lane in range(BLOCK):
-                            a, v = out[lane], q + child[lane]
-                            out[lane] = a if a >= v else v
-                if every.shape[0]:
-                    every[i, b * BLOCK : (b + 1) * BLOCK] = out
+            _turn(buf, kind, start, source, row, chance, paid)
             r = row[0] * BLOCK
             for lane in range(BLOCK):
                 best[b, lane] = buf[r + lane]
+
+
+@njit(cache=True)
+def _turn(buf, kind, start, source, row, chance, paid):
+    """The template from its last node back to node 0 over one block's rows in `buf` (its
+    exit slots' rows filled), BLOCK lanes side by side, each edge read once for all of
+    them, two edges a pass (a pass reads its row and writes it once for two edges: the
+    rows live in the second-level cache, and a pass costs its reads and writes, not its
+    arithmetic; one edge a pass took 1.8 times as long). A chance node's row is the mean
+    of its edges' (points plus child), a decision node's the best. The lanes are a
+    constant (a loop of a known length is vectorised whole, where one of a length known at
+    run time left a scalar remainder as costly as the rest), and rows are addressed in a
+    flat array (a 2-d array's rows cost three times as much to loop over)."""
+    for i in range(len(kind) - 1, -1, -1):
+        e0, e1, r = start[i], start[i + 1], row[i] * BLOCK
+        out = buf[r : r + BLOCK]
+        c, q = source[e0] * BLOCK, paid[e0]
+        x = buf[c : c + BLOCK]
+        if kind[i] == CHANCE:
+            p = chance[e0]
+            e = e0 + 1
+            if (e1 - e0) % 2 == 0:  # (a first pass of two edges: then pairs to the end)
+                d, qq, pp = source[e] * BLOCK, paid[e], chance[e]
+                y = buf[d : d + BLOCK]
+                for lane in range(BLOCK):
+                    out[lane] = p * (q + x[lane]) + pp * (qq + y[lane])
+                e += 1
+            else:
+                for lane in range(BLOCK):
+                    out[lane] = p * (q + x[lane])
+            while e < e1:
+                c, q, p = source[e] * BLOCK, paid[e], chance[e]
+                d, qq, pp = source[e + 1] * BLOCK, paid[e + 1], chance[e + 1]
+                x, y = buf[c : c + BLOCK], buf[d : d + BLOCK]
+                for lane in range(BLOCK):
+                    out[lane] += p * (q + x[lane]) + pp * (qq + y[lane])
+                e += 2
+        else:
+            e = e0 + 1
+            if (e1 - e0) % 2 == 0:
+                d, qq = source[e] * BLOCK, paid[e]
+                y = buf[d : d + BLOCK]
+                for lane in range(BLOCK):
+                    u, v = q + x[lane], qq + y[lane]
+                    out[lane] = u if u >= v else v
+                e += 1
+            else:
+                for lane in range(BLOCK):
+                    out[lane] = q + x[lane]
+            while e < e1:
+                c, q = source[e] * BLOCK, paid[e]
+                d, qq = source[e + 1] * BLOCK, paid[e + 1]
+                x, y = buf[c : c + BLOCK], buf[d : d + BLOCK]
+                for lane in range(BLOCK):
+                    u, v, a = q + x[lane], qq + y[lane], out[lane]
+                    u = u if u >= v else v
+                    out[lane] = a if a >= u else u
+                e += 2
 
 
 @njit(cache=True, parallel=True)

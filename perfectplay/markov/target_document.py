@@ -34,7 +34,7 @@ from ..verdict import Verdict, close, settle_optimality, short
 from . import contract
 from .stage_model import game_over
 from .stage_target import FORMAT, KIND, TargetRows, TurnPass, exit_rows, target_batches
-from .stages import BLOCK
+from .stages import BLOCK, turn_values
 
 #: Recorded and recomputed chances agree within this (float sums in another order).
 TOLERANCE = 1e-9
@@ -116,11 +116,9 @@ class TargetStrategy(Strategy):
             raise BadPath(f"the file lists no row for stage {stage}")
         batch = exit_rows(self.stages, np.array([stage], dtype=np.int64), self.rows)
         w = int(batch.widths[0])
-        every = np.empty((self.stages.width, len(batch.exits) * BLOCK))
-        scratch = np.empty(w)
-        self.rows.turns.run(
-            batch.exits, batch.firsts, batch.widths, scratch, np.zeros(1, np.int64), every
-        )
+        work = turn_values(self.stages, batch.exits, 1.0)  # (blocks x nodes and slots x BLOCK)
+        every = work.reshape(len(work), self.stages.width, BLOCK).transpose(1, 0, 2)
+        every = every.reshape(self.stages.width, -1)
         nodes = np.zeros((self.stages.width, self.horizon + 1))
         nodes[:, :w] = every[:, :w]
         nodes.flags.writeable = False

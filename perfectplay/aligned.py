@@ -30,3 +30,10 @@ def aligned_empty(shape: int | tuple[int, ...], dtype: type = np.float64) -> np.
     raw = np.empty(size + LINE, dtype=np.uint8)
     skip = -raw.ctypes.data % LINE
     return raw[skip : skip + size].view(dtype).reshape(shape)
+
+
+def aligned_zeros(shape: int | tuple[int, ...], dtype: type = np.float64) -> np.ndarray:
+    """``aligned_empty``, filled with zeros."""
+    out = aligned_empty(shape, dtype)
+    out.fill(0)
+    return out

@@ -530,7 +530,7 @@ def markov_advice(game, decision, objective: Objective | None = None, strategy=N
     stages; ``decision.budget`` the points still needed, the whole target if None), its
     best chance of reaching it; the strategy's choice first among the best, the others
     best first."""
-    from .catalogue import load_strategy
+    from .catalogue import strategy_of
     from .engine import solve
     from .markov import contract
     from .strategy import Decision
@@ -539,7 +539,7 @@ def markov_advice(game, decision, objective: Objective | None = None, strategy=N
     check_markov_objective(game, aim)
     target = aim.name == "probability"
     if strategy is None:
-        strategy = load_strategy(solve(game, aim, exact=False).export())
+        strategy = strategy_of(game, solve(game, aim, exact=False))
     state, k = int(decision.state), int(decision.outcome)
     needed = (aim.horizon if decision.budget is None else decision.budget) if target else None
     exp = contract.expansion(game, np.array([state], dtype=np.int64))

@@ -257,7 +257,7 @@ def solve(
     from .engine import SolveArgs, engine_of, solve as run
     from .objectives import objective_for
     from .progress import reporter
-    from .solution import check_outputs, files_read, write_json_atomically
+    from .solution import check_outputs, files_read
 
     g = load_game(game, _with_flags(assignments, possible_only))
     # before the work, which can take minutes
@@ -308,7 +308,7 @@ def solve(
             store.close()
     progress.close()
     if out:
-        write_json_atomically(out, solution.export())
+        solution.write(out)
     if plot:
         from .plot import plot_solution
 

@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - the message is the point
 
 from .deduction.contract import codes, feedback, sizes
 from .advice import advise
-from .catalogue import game_class, game_names, load_game, load_strategy
+from .catalogue import game_class, game_names, load_game, strategy_of
 from .engine import solve
 from .game import Game
 from .objectives import Objective
@@ -398,7 +398,7 @@ class OptimalAgent:
     def __init__(self, env: gymnasium.Env):
         self.env = env.unwrapped
         self.solution = solve(self.env.game, self.env.objective)
-        self.strategy: Strategy = load_strategy(self.solution.export())
+        self.strategy: Strategy = strategy_of(self.env.game, self.solution)
 
     def act(self, observation: Any = None) -> int:
         """The optimal action at the environment's current position."""

@@ -29,6 +29,7 @@ from pathlib import Path
 from .errors import PerfectplayError
 from .game import Game
 from .objectives import Objective
+from .solution import Solution
 from .strategy import Strategy
 
 #: Environment variable naming the folder of kept strategies (tests point it elsewhere;
@@ -62,10 +63,15 @@ def kept_strategy(game: Game, objective: Objective) -> Strategy | None:
     """`game`'s strategy for `objective` as kept (its document: ``Strategy.document``),
     if one is kept and reads as the game's strategy (``catalogue.load_strategy``); else
     None."""
+    path = kept_path(game, objective)
+    return None if path is None else read_kept(path)
+
+
+def read_kept(path: Path) -> Strategy | None:
+    """The strategy kept in `path`, if it is there and reads as a strategy; else None."""
     from .catalogue import load_strategy
 
-    path = kept_path(game, objective)
-    if path is None or not path.is_file():
+    if not path.is_file():
         return None
     try:
         with open(path) as handle:
@@ -83,16 +89,14 @@ def _keep_moments_beside(strategy: Strategy, path: Path | None) -> None:
         strategy.moments_file = path.with_suffix(".moments.npy")
 
 
-def keep_document(path: Path | None, document: dict) -> bool:
-    """Keep `document` (``Solution.export()``) in `path` (``kept_path``: None, a game not
-    kept); False where it is not kept (also a cache that cannot be written)."""
-    from .solution import write_json_atomically
-
+def keep_solution(path: Path | None, solution: Solution) -> bool:
+    """Keep `solution`'s document (``Solution.write``) in `path` (``kept_path``: None, a
+    game not kept); False where it is not kept (also a cache that cannot be written)."""
     if path is None:
         return False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_json_atomically(path, document)
+        solution.write(path)
     except (OSError, PerfectplayError):
         return False
     return True
@@ -101,15 +105,15 @@ def keep_document(path: Path | None, document: dict) -> bool:
 def strategy_for(game: Game, objective: Objective = Objective(), progress=None) -> Strategy:
     """The strategy a Markov game is played with (floating point): the kept one, else
     solved (with `progress`) and kept."""
-    from .catalogue import load_strategy
+    from .catalogue import strategy_of
     from .engine import solve
 
     kept = kept_strategy(game, objective)
     if kept is not None:
         return kept
-    document = solve(game, objective, progress=progress, exact=False).export()
+    solution = solve(game, objective, progress=progress, exact=False)
+    strategy = strategy_of(game, solution)
     path = kept_path(game, objective)
-    strategy = load_strategy(document)
-    if keep_document(path, document):
+    if keep_solution(path, solution):
         _keep_moments_beside(strategy, path)
     return strategy

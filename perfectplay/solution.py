@@ -11,7 +11,7 @@ import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .errors import PerfectplayError
 from .objectives import Objective
@@ -181,14 +181,26 @@ class Solution:
             **self.stats,
         }
 
-    def export(self) -> dict[str, Any]:
-        """The whole solution, strategy included, as a JSON-ready document."""
+    def export(self, strategy: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole solution, strategy included, as a JSON-ready document (`strategy`
+        in place of the strategy's own ``to_json``, where given)."""
         return {
             "format": "perfectplay-solution",
             "version": 1,
             **self.to_dict(),
-            "strategy": self.strategy.to_json(),
+            "strategy": self.strategy.to_json() if strategy is None else strategy,
         }
+
+    def write(self, path: str | os.PathLike, option: str = "--out") -> None:
+        """The document (``export``) written to `path` (``write_json_atomically``); a
+        strategy whose text is large (a target's rows, ``TargetRows.json_chunks``: half
+        a GB for Yahtzee's to 300) is written a chunk at a time, never held whole."""
+        chunks = getattr(self.strategy, "json_chunks", None)
+        if chunks is None:
+            write_json_atomically(path, self.export(), option)
+        else:
+            document = self.export(self.strategy.to_json(columns=STREAMED))
+            write_json_atomically(path, document, option, streamed=chunks())
 
 
 #: What ``--out`` and ``--plot`` promise, in their help (``check_outputs``,
@@ -343,12 +355,29 @@ def write_atomically(
         raise
 
 
-def write_json_atomically(path: str | os.PathLike, document: Any, option: str = "--out") -> None:
-    """Write `document` as JSON to `path`, atomically (``write_atomically``)."""
+#: The string a document holds where ``write_json_atomically`` writes a streamed one (no
+#: base64 text holds an "@").
+STREAMED = "@streamed@"
+
+
+def write_json_atomically(
+    path: str | os.PathLike, document: Any, option: str = "--out",
+    streamed: Iterable[str] | None = None,
+) -> None:  # fmt: skip
+    """Write `document` as JSON to `path`, atomically (``write_atomically``); with
+    `streamed`, its last string equal to STREAMED written from those chunks (text that
+    needs no escaping: base64), so that it is never held whole."""
 
     def write(tmp: str) -> None:
         with open(tmp, "w") as handle:
-            json.dump(document, handle, separators=(",", ":"))
+            if streamed is None:
+                json.dump(document, handle, separators=(",", ":"))
+            else:
+                text = json.dumps(document, separators=(",", ":"))
+                head, tail = text.rsplit(json.dumps(STREAMED), 1)
+                handle.write(head + '"')
+                handle.writelines(streamed)
+                handle.write('"' + tail)
             handle.write("\n")
 
     write_atomically(path, write, option)

@@ -24,7 +24,7 @@ NAMES = ["plumbing", "vocabulary", "protocol", "engine", "games", "registry", "s
 #: games'). A new module must be placed here: the test names any it cannot place.
 PLACED = {
     PLUMBING: """errors progress store cluster kernel_cache numba_hooks numba_start threading_layer
-        allocator speedups ranges memory reading compile_errors""",
+        allocator speedups ranges memory reading compile_errors aligned""",
     VOCABULARY: "game measure params objectives solution strategy engine verdict shards",
     PROTOCOL: """deduction.model deduction.restriction deduction.restriction_kernels
         deduction.contract markov.model markov.contract markov.stage_model markov.table""",

@@ -20,22 +20,24 @@ rows the same way.
 from __future__ import annotations
 
 import base64
-import io
+import binascii
+import zlib
 from functools import lru_cache
 from typing import Any
-from zipfile import ZipFile
 
 import numpy as np
 
 from ..errors import BadFile
-from ..solution import format_value
+from ..solution import Solution, format_value
 from ..strategy import BadPath, Decision, Strategy, View
 from ..verdict import Verdict, close, settle_optimality, short
 from . import contract
 from .stage_model import game_over
-from .stage_target import FORMAT, KIND, TargetRows, TurnPass, exit_rows, target_batches
+from .stage_target import CHUNK, FORMAT, KIND, TargetRows, TurnPass, exit_rows, target_batches
 from .stages import BLOCK, turn_values
 
+#: The columns of a document made from a solve's rows (``of_solution``), encoded on demand.
+LATER = "@later@"
 #: Recorded and recomputed chances agree within this (float sums in another order).
 TOLERANCE = 1e-9
 #: Turns whose every node's row a strategy keeps (a turn of Yahtzee's to 300: 3.8 MB).
@@ -44,31 +46,29 @@ TURNS_KEPT = 16
 
 def decode_rows(strategy: Any, game) -> TargetRows:
     """The rows a document's ``strategy`` holds, BadFile (one line) unless they fit the
-    game's stages and the horizon."""
-    from .policy_file import _UNREADABLE, _header, _read
-
+    game's stages and the horizon. Read CHUNK bytes of text at a time into the columns'
+    one array (Yahtzee's to 300: 1.2 GB of rows from half a GB of text, nothing more)."""
     st = game.stages()
     count, horizon = strategy.get("stages"), strategy.get("horizon")
+    floats = strategy.get("row_floats")
     if strategy.get("encoding") != FORMAT or not isinstance(strategy.get("columns"), str):
         raise BadFile("the stages' rows are missing or in an unknown encoding")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 1 << 20:
         raise BadFile("the file's target (horizon) is not a whole number of points")
     if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= st.count:
         raise BadFile(f"the file does not list between 1 and {st.count:,} stages")
-    try:
-        with ZipFile(io.BytesIO(base64.b64decode(strategy["columns"], validate=True))) as z:
-            columns = {}
-            for name in ("code", "offset", "width", "row"):
-                shape, dtype = _header(z, name)
-                size = count * (horizon + 1) if name == "row" else count
-                if len(shape) != 1 or dtype.kind != ("f" if name == "row" else "i"):
-                    raise BadFile(f"the stages' column {name!r} is not a list of numbers")
-                if shape[0] > size or (name != "row" and shape[0] != count):
-                    raise BadFile(f"the stages' column {name!r} is not {count:,} numbers")
-                columns[name] = _read(z, name)
-    except _UNREADABLE as err:
-        raise BadFile(f"the stages' rows cannot be read ({err.__class__.__name__})") from None
-    codes, offset, width, data = (columns[n] for n in ("code", "offset", "width", "row"))
+    if (
+        isinstance(floats, bool)
+        or not isinstance(floats, int)
+        or not 0 < floats <= count * (horizon + 1)
+    ):
+        raise BadFile(
+            f"the file's rows do not hold between 1 and {count * (horizon + 1):,} chances"
+        )
+    raw = np.empty(8 * (3 * count + floats), dtype=np.uint8)
+    _inflate(strategy["columns"], raw)
+    codes, offset, width = raw[: 24 * count].view("<i8").reshape(3, count)
+    data = raw[24 * count :].view("<f8")
     if (codes < 0).any() or (codes >= st.count).any() or (np.diff(codes) <= 0).any():
         raise BadFile("the stage codes are not increasing codes of the game's stages")
     reached = np.zeros(st.count, dtype=np.bool_)
@@ -85,12 +85,34 @@ def decode_rows(strategy: Any, game) -> TargetRows:
         horizon,
         np.full(st.count, -1, dtype=np.int64),
         np.zeros(st.count, dtype=np.int64),
-        data.astype(np.float64, copy=False),
+        data,
         TurnPass(st, horizon),
         used=len(data),
     )
     rows.offset[codes], rows.width[codes] = offset, width
     return rows
+
+
+def _inflate(text: str, out: np.ndarray) -> None:
+    """Fill `out` (bytes) with the zlib stream whose base64 is `text`, exactly; BadFile
+    (one line) where the text is not base64, not one zlib stream, or not as long."""
+    unpack, at, step = zlib.decompressobj(), 0, 4 * (CHUNK // 3)
+    try:
+        for lo in range(0, len(text), step):
+            packed = base64.b64decode(text[lo : lo + step], validate=True)
+            while packed:
+                got = unpack.decompress(packed, len(out) - at + 1)
+                if at + len(got) > len(out):
+                    raise BadFile("the stages' rows hold more than the file says")
+                out[at : at + len(got)] = np.frombuffer(got, dtype=np.uint8)
+                at += len(got)
+                packed = unpack.unconsumed_tail
+        if not unpack.eof or unpack.unused_data or at != len(out):
+            raise BadFile("the stages' rows end before the file says, or run on past it")
+    except binascii.Error:
+        raise BadFile("the stages' rows cannot be read (not base64)") from None
+    except zlib.error:
+        raise BadFile("the stages' rows cannot be read (not one zlib stream)") from None
 
 
 class TargetStrategy(Strategy):
@@ -100,14 +122,30 @@ class TargetStrategy(Strategy):
     kind = KIND
     game_kind = "markov"
 
-    def __init__(self, game, document: dict[str, Any]):
+    def __init__(self, game, document: dict[str, Any], rows: TargetRows | None = None):
         super().__init__(game, document)
         self.stages = game.stages()
         if self.stages is None or not game.pays:
             raise BadFile(f"{game.name} is not a scored game solved by stages")
-        self.rows = decode_rows(document["strategy"], game)
+        if rows is None:  # (the text let go once read: half a GB for Yahtzee's to 300)
+            rows = decode_rows(document["strategy"], game)
+            self.document = {**document, "strategy": {**document["strategy"], "columns": LATER}}
+        self.rows = rows
         self.horizon = self.rows.horizon
         self.turn = lru_cache(maxsize=TURNS_KEPT)(self._turn)
+
+    @classmethod
+    def of_solution(cls, game, solution: Solution) -> TargetStrategy:
+        """The strategy of a target just solved, its rows taken as they are (not encoded
+        and read back: Yahtzee's to 300 are 1.2 GB); encoded when its document is asked
+        for (``to_json``)."""
+        return cls(
+            game, solution.export(solution.strategy.to_json(columns=LATER)), solution.strategy
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        strategy = self.document["strategy"]
+        return self.rows.to_json() if strategy["columns"] == LATER else strategy
 
     def _turn(self, stage: int) -> np.ndarray:
         """Every node's and exit slot's row of `stage`'s turn (nodes + slots x H + 1),

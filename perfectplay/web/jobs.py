@@ -40,11 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BadRules, IncompleteRules, PerfectplayError
-from ..kept import keep_document, kept_path, kept_strategy
+from ..kept import keep_solution, kept_path, kept_strategy, read_kept
 from ..objectives import Objective
 from ..advice import Advice
 from ..progress import Silent
 
+#: The strategy object of the document of a job whose strategy is kept in a file.
+KEPT = {"kind": "kept in a file"}
 #: Solves running at once; more are refused until one ends.
 SOLVES_AT_ONCE = 1
 #: Advices computed at once; a board that finds them all taken answers without one.
@@ -140,6 +142,9 @@ class Job:
     #: catalogue then shows the game as broken (``app._note_broken``).
     rules_broken: bool = False
     seconds: float = 0.0
+    #: The file the strategy is kept in (``kept``: a board's), its document then holding
+    #: none (``KEPT``); None: the document holds it.
+    kept_file: str | None = None
     _strategy: Any = None
     #: Held while the job reads its channel or ends its process: the pages that poll it
     #: run in the server's thread pool, several at once.
@@ -156,11 +161,17 @@ class Job:
 
     @property
     def strategy(self):
-        """The solved strategy (``catalogue.load_strategy`` of the document), read once."""
+        """The solved strategy (``catalogue.load_strategy`` of the document, or of the
+        kept file), read once."""
         if self._strategy is None:
             from ..catalogue import load_strategy
 
-            self._strategy = load_strategy(self.document)
+            if self.kept_file is None:
+                self._strategy = load_strategy(self.document)
+            else:
+                self._strategy = read_kept(Path(self.kept_file))
+                if self._strategy is None:
+                    raise PerfectplayError(f"the strategy kept in {self.kept_file} is gone")
         return self._strategy
 
     def poll(self) -> None:
@@ -177,7 +188,7 @@ class Job:
                 if what == "progress":
                     self.progress = Progress(*payload)
                 elif what == "done":
-                    (self.document, self.pictures), self.state = payload, "done"
+                    (self.document, self.pictures, self.kept_file), self.state = payload, "done"
                 elif what in ("error", "broken"):
                     self.error, self.state = payload, "failed"
                     self.rules_broken = what == "broken"
@@ -299,15 +310,17 @@ def _solve(
         reporter = _Reporter(channel)
         aim = Objective(objective, horizon)
         solution = solve(game, aim, progress=reporter, **options)
+        if keep is not None and keep_solution(Path(keep), solution):  # (the server reads
+            # the file: a target's strategy is half a GB of text, not sent through a pipe)
+            channel.put(("done", (solution.export(KEPT), None, keep)))
+            return
         document, pictures = solution.export(), None
-        if keep is not None:
-            keep_document(Path(keep), document)
         if exact and game.kind == "markov":
             from .pictures import policy_pictures
 
             reporter.stage("drawing the value by state and summing up the policy")
             pictures = policy_pictures(game, solution, document)
-        channel.put(("done", (document, pictures)))
+        channel.put(("done", (document, pictures, None)))
     except (BadRules, IncompleteRules) as err:
         channel.put(("broken", str(err)))
     except PerfectplayError as err:
@@ -490,6 +503,7 @@ class Jobs:
             if kept is not None:  # solved on this machine before: no solve
                 job = Job(str(next(self._ids)), spec, objective, horizon, exact=False)
                 job.document, job._strategy, job.state = kept.document, kept, "done"
+                job.kept_file = str(kept_path(game, aim))
                 self._jobs[job.id] = job
                 self._strategies[key] = job
                 return job

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
 from ..catalogue import game_class, game_names
 from ..errors import PerfectplayError
@@ -208,12 +208,11 @@ def download(request: Request) -> Response:
     job = _finished(request)
     if isinstance(job, Response):
         return job
+    headers = {"Content-Disposition": f'attachment; filename="{file_name(job)}"'}
+    if job.kept_file is not None:  # (the kept file, as solve --out writes it: streamed)
+        return FileResponse(job.kept_file, media_type="application/json", headers=headers)
     body = json.dumps(job.document, separators=(",", ":")) + "\n"
-    return Response(
-        body,
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{file_name(job)}"'},
-    )
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def job_status(request: Request) -> Response:

@@ -10,6 +10,7 @@ import re
 import socket
 import sys
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -831,7 +832,7 @@ def test_a_staged_games_board_is_played_at_once_by_a_server_started_again():
     again shows its board at the first visit, with no solve of its own."""
     from starlette.testclient import TestClient
 
-    from perfectplay.web.jobs import Jobs
+    from perfectplay.web.jobs import KEPT, Jobs
 
     url = "/play/yahtzee?card=4161&seed=5"
     first = Jobs()
@@ -840,6 +841,10 @@ def test_a_staged_games_board_is_played_at_once_by_a_server_started_again():
             if 'id="choices"' in one.get(url).text:
                 break
             time.sleep(0.2)
+        (job,) = first._jobs.values()  # (its strategy kept in a file, not sent back whole)
+        assert job.kept_file is not None and job.document["strategy"] == KEPT
+        download = one.get(f"/jobs/{job.id}/strategy.json")
+        assert download.content == Path(job.kept_file).read_bytes()
     again = Jobs()
     with TestClient(create_app(again)) as two:
         page = two.get(url).text

@@ -2,10 +2,12 @@
 result, three levels of its tree, a long solve cancelled with its button, a Wordle game played to the end with the suggestions
 (one undo), feedback no secret fits refused without losing the game, and the drawn
 tables of dice-cards and Tricky Trios. Screenshots of the explorer, the Wordle game and
-the dice-cards table go to docs/img/ (the README shows them)."""
+the dice-cards table go to docs/img/ (the README shows them) when PERFECTPLAY_SCREENSHOTS
+is set."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +17,16 @@ from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+#: Set (to anything) to have the tests take the docs' pictures again (docs/img/).
+SCREENSHOTS = "PERFECTPLAY_SCREENSHOTS"
+
+
+def _picture(browser, name: str) -> None:
+    """The page as the docs show it, saved as docs/img/`name` when SCREENSHOTS is set (a
+    run of the tests leaves the sources as they were)."""
+    if os.environ.get(SCREENSHOTS):
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(IMAGES / name))
 
 
 def _text(browser) -> str:
@@ -81,8 +93,7 @@ def test_solve_mastermind_and_open_three_levels_of_its_tree(server, browser):
     assert len(set(titles)) == 3 and all(t.startswith("guess ") for t in titles)
     _click(browser, "up")
     assert browser.find_element(By.ID, "title").text == titles[1]
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(IMAGES / "explorer.png"))
+    _picture(browser, "explorer.png")
 
 
 def test_a_long_solve_is_cancelled_with_its_button(server, browser):
@@ -124,8 +135,7 @@ def test_play_wordle_to_the_end_with_the_suggestions_and_one_undo(server, browse
     assert browser.find_element(By.ID, "outcome").text == f"solved in {played} guesses"
     tiles = browser.find_elements(By.CSS_SELECTOR, "#board .row:last-child .tile.mark-G")
     assert len(tiles) == 5
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(IMAGES / "wordle.png"))
+    _picture(browser, "wordle.png")
 
 
 def test_wordles_first_options_are_asked_for_again_until_each_has_both_bounds(server, browser):
@@ -195,8 +205,7 @@ def test_dice_cards_board_draws_the_dice_and_the_cards(server, browser):
         f"face down: {down[0].get_attribute('aria-label').split()[1]}"
         in browser.find_element(By.ID, "state").text
     )
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(IMAGES / "dice-cards-board.png"))
+    _picture(browser, "dice-cards-board.png")
 
 
 def test_tricky_trios_board_draws_the_cards_face_down_then_one_face_up(server, browser):
@@ -247,5 +256,4 @@ def test_yahtzee_dice_are_kept_by_clicking_them(server, browser, screen):
     assert parse_qs(urlsplit(browser.current_url).query)["moves"] == moves
     assert browser.find_element(By.ID, "upper").text == "0"
     assert browser.find_element(By.ID, "bonus").text == "63 to go"
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(IMAGES / f"yahtzee-board-{screen}.png"))
+    _picture(browser, f"yahtzee-board-{screen}.png")

@@ -42,12 +42,14 @@ def play_markov(
     aim = objective or Objective()
     goal = aim.horizon if aim.name == "probability" else None
     state, paid = start or (int(contract.start(game)), 0)
-    start_state = contract.start(game)
-    spread = strategy.spread(start_state) if goal is None else None
-    if goal is None:
-        promise = measure.optimal(strategy.value(start_state))
+    spread = strategy.spread(state) if goal is None else None
+    if goal is None:  # (from a position written: its final total, what was scored counted)
+        expected = paid + strategy.value(state)
+        promise = measure.optimal(expected)
     else:
-        promise = measure.optimal_chance(goal, strategy.value(start_state, goal))
+        promise = measure.optimal_chance(goal, strategy.value(state, max(goal - paid, 0)))
+    if start is not None:
+        promise += " from this position"
     if spread is not None:
         promise += (
             f" (± {spread:.1f}: each choice's ± is the standard deviation of its final total)"
@@ -107,7 +109,10 @@ def play_markov(
             console.say(f"[yellow]{measure.regret_text(loss)}[/yellow]")
         elif choice > 1:
             loss = options[0].value - options[choice - 1].value
-            console.say(f"[yellow]that lowers the chance of {goal} by {loss:.4f}[/yellow]")
+            console.say(
+                f"[yellow]that lowers the chance of at least {goal} {measure.unit} by "
+                f"{loss:.4f}[/yellow]"
+            )
         if card is not None:
             card.note(state, c, int(cost[c]))
         paid += int(cost[c])
@@ -117,7 +122,8 @@ def play_markov(
     if goal is None:
         console.say(
             f"\n[bold]{measure.finished(paid)}[/bold] "
-            f"(optimal play averages {strategy.value(contract.start(game)):.4f})"
+            f"(optimal play{' from that position' if start is not None else ''} averages "
+            f"{expected:.4f})"
         )
     else:
         console.say(f"\n[bold]{measure.finished_within(paid, goal)}[/bold]")

@@ -435,6 +435,10 @@ def test_play_advises_a_game_played_elsewhere_from_its_position_best_first():
     assert len(rows) == 24 and finals == sorted(finals, reverse=True) and finals[-1] > 20
     assert rows[0][1] == "  <- optimal" and all(r[2] for r in rows[1:])
     assert all(abs(float(r[2]) - (finals[0] - f)) < 2e-4 for r, f in zip(rows[1:], finals[1:]))
+    promised = re.search(
+        r"optimal play scores ([\d.]+) points on average\s+from\s+this\s+position", res.stdout
+    )
+    assert promised and abs(float(promised.group(1)) - finals[0]) < 1e-4  # (the 20 counted)
 
 
 @pytest.mark.parametrize("given", ["on the command line", "typed"])

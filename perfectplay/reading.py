@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Callable
 
 from .errors import BadFile
 from .memory import refuse_beyond, size_text
@@ -39,13 +40,17 @@ def not_a_file(path: str | os.PathLike, mode: int, what: str) -> str | None:
 
 
 def read_text(
-    path: str | os.PathLike, bytes_per_byte: int, what: str, encoding: str | None = None
+    path: str | os.PathLike,
+    bytes_per_byte: int | Callable[[int, int], int],
+    what: str,
+    encoding: str | None = None,
 ) -> str:
     """The text of the regular file `path` (in `encoding`; None: the locale's, as
     ``open`` has it). A FIFO, device, socket or directory is refused at once, and a file
-    whose reading (`bytes_per_byte` bytes of memory for each of its bytes) would exceed
-    the memory available, before it is read (BadFile, one line naming `what` it is:
-    "the document"). OSError and UnicodeDecodeError as ``open`` and ``read`` raise them."""
+    whose reading (`bytes_per_byte` bytes of memory for each of its bytes, or what
+    ``bytes_per_byte(fd, size)`` says of the open file) would exceed the memory
+    available, before it is read (BadFile, one line naming `what` it is: "the
+    document"). OSError and UnicodeDecodeError as ``open`` and ``read`` raise them."""
     before = os.stat(path)
     refusal = not_a_file(path, before.st_mode, what)
     if refusal is not None:
@@ -55,8 +60,13 @@ def read_text(
         refusal = not_a_file(path, info.st_mode, what)
         if refusal is not None:  # replaced since it was looked at
             raise BadFile(refusal)
+        need = (
+            bytes_per_byte(handle.fileno(), info.st_size)
+            if callable(bytes_per_byte)
+            else info.st_size * bytes_per_byte
+        )
         refuse_beyond(
-            info.st_size * bytes_per_byte,
+            need,
             f"reading {what} {os.fspath(path)} ({size_text(info.st_size)})",
             "a smaller file, or more memory",
             error=BadFile,
@@ -68,3 +78,27 @@ def _without_waiting(path: str, flags: int) -> int:
     """``open``'s opener: the file opened without waiting (a FIFO with no writer would
     block the open itself)."""
     return os.open(path, flags | os.O_NONBLOCK)
+
+
+#: Bytes of a file counted at a time (``json_memory``).
+SCAN = 16 << 20
+#: What each of a JSON text's structural characters (``{[,:``) may cost once parsed,
+#: at most: an empty object every three bytes measured 28 bytes a byte (``{},``: two of
+#: them), and ``solution.nesting``'s passes over the text.
+PER_TOKEN = 48
+#: What each byte of it costs besides: the text, and the strings parsed from it (four
+#: bytes a character at most: text outside the first 256 code points).
+PER_BYTE = 5
+
+
+def json_memory(fd: int, size: int) -> int:
+    """The memory reading the JSON text of `size` bytes open as `fd` may take at most:
+    PER_BYTE a byte and PER_TOKEN a structural character (the file counted SCAN bytes at
+    a time, without moving its offset): a document that is mostly one long string (a
+    target's rows in base64: half a GB) is held to a few times its size, not to what as
+    many empty objects would take."""
+    tokens = 0
+    for at in range(0, size, SCAN):
+        chunk = os.pread(fd, min(SCAN, size - at), at)
+        tokens += sum(chunk.count(c) for c in (b"{", b"[", b",", b":"))
+    return PER_BYTE * size + PER_TOKEN * tokens

@@ -393,11 +393,6 @@ MAX_NESTING = 400
 #: values longer than that are written as text (``format_value``).
 MAX_INT_DIGITS = 4300
 
-#: Memory reading a document takes for each of its bytes, at most: the Python objects
-#: of the most wasteful JSON (an empty object every three bytes: 28 bytes a byte,
-#: measured) and ``nesting``'s passes over the text.
-DOCUMENT_BYTES_PER_BYTE = 32
-
 #: A JSON string, escapes included (what ``nesting`` skips); one left open runs to the
 #: end of the text. Possessive, and matching wherever a quote starts, so that the text
 #: is read once: a string that never closed used to be sought again from each escaped
@@ -412,10 +407,10 @@ def read_document(path: str | os.PathLike) -> Any:
     integer longer than `MAX_INT_DIGITS` digits; a FIFO, device, socket or directory,
     or a file too large for the memory available, refused before it is read
     (``reading.read_text``)."""
-    from .reading import read_text
+    from .reading import json_memory, read_text
 
     try:
-        text = read_text(path, DOCUMENT_BYTES_PER_BYTE, "the document")
+        text = read_text(path, json_memory, "the document")
     except (OSError, UnicodeDecodeError) as err:
         raise PerfectplayError(f"{path}: not a JSON document ({err.__class__.__name__})") from None
     depth = nesting(text)

@@ -145,13 +145,31 @@ def test_a_fifo_a_device_or_a_socket_is_refused_at_once(tmp_path):
 
 
 def test_a_document_larger_than_the_memory_is_refused_before_it_is_read(tmp_path):
-    """A file of 200 MB (sparse: no disk taken) takes about 6 GB to read as a document:
-    under an address space of 0.75 GiB it is refused, naming its size, without a try."""
+    """A file of 200 MB (sparse: no disk taken) may take 1,000 MB to read as a document
+    (5 bytes a byte: the text and the strings parsed from it): under an address space of
+    0.75 GiB it is refused, naming its size, without a try."""
     big = tmp_path / "big.json"
     with open(big, "wb") as handle:
         handle.truncate(200 << 20)
     res = in_process_of_its_own("verify", str(big), address_space=3 << 28)
-    assert_one_line_error(res, f"reading the document {big} (200 MiB) would take about 6.2 GiB")
+    assert_one_line_error(res, f"reading the document {big} (200 MiB) would take about 1,000 MiB")
+
+
+def test_a_document_is_held_to_what_its_own_text_may_take(tmp_path):
+    """The estimate counts the file's structural characters: empty objects every three
+    bytes (the most wasteful JSON, 28 bytes a byte measured) at 37 bytes a byte, one long
+    string (a target's rows in base64) at 5, where both were held to 32."""
+    from perfectplay.reading import json_memory
+
+    for text, per_byte in [
+        ("[" + "{}," * 3_000_000 + "{}]", 37),
+        ('"' + "QUJD" * 3_000_000 + '"', 5),
+    ]:
+        path = tmp_path / "d.json"
+        path.write_text(text)
+        with open(path, "rb") as handle:
+            need = json_memory(handle.fileno(), len(text))
+        assert per_byte - 0.01 < need / len(text) < per_byte + 0.01
 
 
 def test_a_string_left_open_is_read_once():

@@ -200,6 +200,22 @@ def _expansion(game, code: int, live: bool):
     return Expansion(np.zeros((1, 1), np.int64), np.full((1, 1, 1), -1), np.zeros((1, 1, 1)))
 
 
+def best_choice(game, position: Decision, worth, highest: bool) -> int | None:
+    """The first best choice after outcome ``position.outcome`` of ``position.state``
+    (None where there is none), each legal choice worth ``worth(state, paid)``: what a
+    strategy makes of the state it leads to, with what it pays on the way; the highest
+    first (points, a chance) or the lowest (a cost). The one walk of a state's choices
+    behind a staged strategy's play, for the expected score and for a target."""
+    exp = contract.expansion(game, np.array([position.state], dtype=np.int64))
+    nxt = exp.next[0, position.outcome]
+    choices = np.flatnonzero(nxt >= 0)
+    if not len(choices):
+        return None
+    paid = np.broadcast_to(exp.cost, exp.next.shape)[0, position.outcome]
+    worths = [worth(int(nxt[c]), int(paid[c])) for c in choices]
+    return int(choices[int(np.argmax(worths) if highest else np.argmin(worths))])
+
+
 def choices_at(strategy: Strategy, game, code: int, live: bool, budget: int | None = None):
     """The branches of the explorer at state `code` (``live``: not finished): after each
     chance outcome, every legal choice with its expected cost or score (its own plus the

@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from ..errors import Unsupported
 from ..progress import Silent
+from .stage_choices import best_edges, best_exits
 from .stage_model import CHANCE, END, NONE, Stages
 
 #: Stages of a layer worked out at once (the exit rule's arrays: Yahtzee's 60 KB a stage).
@@ -301,7 +302,7 @@ def _exit_chances(
     from `values` (the game's terms: times `sign`, maximized), its choices the first of
     the best as play makes them; the chances forwards from node 0. bad[b]: 1 an option
     taken scores a fraction, 2 it leads to a stage not solved."""
-    n, slots, options = len(kind), points.shape[1], points.shape[2]
+    n, slots = len(kind), points.shape[1]
     batch = points.shape[0]
     for th in prange(threads):
         value = np.empty(n + slots)
@@ -309,30 +310,8 @@ def _exit_chances(
         choice = np.empty(slots, dtype=np.int64)
         chances = np.empty((n + slots) * width)
         for b in range(th, batch, threads):
-            for s in range(slots):
-                best, c = -np.inf, -1
-                for o in range(options):
-                    nx = nxt[b, s, o]
-                    if nx == NONE:
-                        continue
-                    v = sign * (points[b, s, o] + (values[nx] if nx >= 0 else 0.0))
-                    if v > best:
-                        best, c = v, o
-                value[n + s], choice[s] = best, c
-            for i in range(n - 1, -1, -1):
-                e0, e1 = start[i], start[i + 1]
-                if kind[i] == CHANCE:
-                    acc = 0.0
-                    for e in range(e0, e1):
-                        acc += chance[e] * (paid[e] + value[target[e]])
-                    value[i] = acc
-                else:
-                    best, c = -np.inf, e0
-                    for e in range(e0, e1):
-                        v = paid[e] + value[target[e]]
-                        if v > best:
-                            best, c = v, e
-                    value[i], pick[i] = best, c
+            best_exits(points, nxt, values, sign, b, n, value, choice)
+            best_edges(kind, start, target, chance, paid, value, pick)
             chances[:] = 0.0
             chances[0] = 1.0  # (node 0, nothing paid on the way)
             for i in range(n):

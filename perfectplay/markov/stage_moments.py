@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..progress import Silent
-from .stage_model import CHANCE, NONE, Stages
+from .stage_choices import best_edges, best_exits
+from .stage_model import CHANCE, Stages
 
 #: Stages worked out at once (their nodes' moments: 2 x width floats each).
 BATCH = 256
@@ -84,22 +85,17 @@ def _moments(
     slot x of stage codes[b]'s turn, its choices the first best by the values (`paid`
     and the node values times `sign`, maximized, summed in the order the solve and the
     distribution sum them)."""
-    n, slots, options = len(kind), points.shape[1], points.shape[2]
+    n, slots = len(kind), points.shape[1]
     for th in prange(threads):
         value = np.empty(n + slots)
         mean = np.empty(n + slots)
+        choice = np.empty(slots, dtype=np.int64)
+        pick = np.zeros(n, dtype=np.int64)
         for b in range(th, len(codes), threads):
+            best_exits(points, nxt, values, sign, b, n, value, choice)
+            best_edges(kind, start, target, chance, paid, value, pick)
             for s in range(slots):
-                best, o = -np.inf, -1
-                for j in range(options):
-                    to = nxt[b, s, j]
-                    if to == NONE:
-                        continue
-                    v = sign * (points[b, s, j] + (values[to] if to >= 0 else 0.0))
-                    if v > best:
-                        best, o = v, j
-                x = n + s
-                value[x] = best
+                x, o = n + s, choice[s]
                 if o < 0:
                     mean[x], a[b, x], c[b, x] = np.nan, np.nan, 0.0
                     continue
@@ -115,21 +111,15 @@ def _moments(
             for i in range(n - 1, -1, -1):
                 e0, e1 = start[i], start[i + 1]
                 if kind[i] == CHANCE:
-                    acc, m, sa, sc = 0.0, 0.0, 0.0, 0.0
+                    m, sa, sc = 0.0, 0.0, 0.0
                     for e in range(e0, e1):
                         y, q, w = target[e], tpoints[e], chance[e]
-                        acc += w * (paid[e] + value[y])
                         m += w * (q + mean[y])
                         sa += w * (q * q + 2.0 * q * mean[y] + a[b, y])
                         sc += w * c[b, y]
-                    value[i], mean[i], a[b, i], c[b, i] = acc, m, sa, sc
+                    mean[i], a[b, i], c[b, i] = m, sa, sc
                 else:
-                    best, pick = -np.inf, e0
-                    for e in range(e0, e1):
-                        v = paid[e] + value[target[e]]
-                        if v > best:
-                            best, pick = v, e
-                    y, q = target[pick], tpoints[pick]
-                    value[i], mean[i] = best, q + mean[y]
+                    y, q = target[pick[i]], tpoints[pick[i]]
+                    mean[i] = q + mean[y]
                     a[b, i] = q * q + 2.0 * q * mean[y] + a[b, y]
                     c[b, i] = c[b, y]

@@ -211,16 +211,13 @@ class StagedStrategy(Strategy):
         return float(self.turn(stage)[node])
 
     def action(self, position: Decision) -> int | None:
-        """The best choice after outcome ``position.outcome`` of ``position.state``."""
-        exp = contract.expansion(self.game, np.array([position.state], dtype=np.int64))
-        nxt = exp.next[0, position.outcome]
-        choices = np.flatnonzero(nxt >= 0)
-        if not len(choices):
-            return None
-        paid = np.broadcast_to(exp.cost, exp.next.shape)[0, position.outcome]
-        totals = [paid[c] + self.value(int(nxt[c])) for c in choices]
-        pick = np.argmax(totals) if self.game.pays else np.argmin(totals)
-        return int(choices[pick])
+        """The best choice after outcome ``position.outcome`` of ``position.state``: what
+        it pays plus the value of the state it leads to."""
+        from .document import best_choice
+
+        return best_choice(
+            self.game, position, lambda code, paid: paid + self.value(code), self.game.pays
+        )
 
     def verify(self, resolve: bool = True) -> Verdict:
         """Every stage of the game recomputed from its successors' stored values by the

@@ -176,15 +176,12 @@ class TargetStrategy(Strategy):
     def action(self, position: Decision) -> int | None:
         """The choice with the best chance after outcome ``position.outcome`` of
         ``position.state``, ``position.budget`` points still needed (the target if None)."""
+        from .document import best_choice
+
         needed = self.horizon if position.budget is None else position.budget
-        exp = contract.expansion(self.game, np.array([position.state], dtype=np.int64))
-        nxt = exp.next[0, position.outcome]
-        choices = np.flatnonzero(nxt >= 0)
-        if not len(choices):
-            return None
-        paid = np.broadcast_to(exp.cost, exp.next.shape)[0, position.outcome]
-        chances = [self.value(int(nxt[c]), needed - int(paid[c])) for c in choices]
-        return int(choices[int(np.argmax(chances))])
+        return best_choice(
+            self.game, position, lambda code, paid: self.value(code, needed - paid), True
+        )
 
     def verify(self, resolve: bool = True) -> Verdict:
         """Every stage's row recomputed from its successors' stored rows by the solver's

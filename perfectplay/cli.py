@@ -308,7 +308,10 @@ def solve(
             store.close()
     progress.close()
     if out:
-        solution.write(out)
+        try:
+            solution.write(out)
+        except KeyboardInterrupt:  # (the file written whole or not at all)
+            _fail(f"interrupted while writing {out}; nothing written", 130)
     if plot:
         from .plot import plot_solution
 

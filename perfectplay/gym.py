@@ -19,7 +19,8 @@ Markov games: the observation is the state (its index in the compiled game), the
 outcome just drawn, and the budget left (horizon objective); an action is the game's
 choice number; steps with a single choice are played by themselves. A game solved by
 stages (Yahtzee) builds no graph (``StagedEnv``): its observation's state is the game's
-own state code, its turns read from the rules state by state.
+own state code, its turns read from the rules state by state; played for a target, its
+budget is the points still needed.
 
 Rewards: -1 per guess, or minus the cost of a move, or the points it pays in a game that
 pays a score (objective ``expected``); for the objective ``probability``, 1 for finishing
@@ -338,14 +339,9 @@ class StagedEnv(MarkovEnv):
     the game's own state code, its outcome the game's outcome number."""
 
     def _setup(self) -> None:
-        from .errors import Unsupported
         from .markov import contract
         from .markov.stage_model import game_over
 
-        if self.objective.name != "expected":
-            raise Unsupported(
-                f"{self.game.name} is solved by stages, for the expected objective only"
-            )
         st = self.game.stages()
         t = st.template
         chance = [i for i in range(t.nodes) if t.kind[i] == CHANCE]

@@ -115,12 +115,18 @@ class TargetRows:
         stream, in base64 (``json_chunks``), or `columns` in their place (``Solution
         .write`` streams them: Yahtzee's to 300 are half a GB of text)."""
         return {
+            **self.head(),
+            "columns": "".join(self.json_chunks()) if columns is None else columns,
+        }
+
+    def head(self) -> dict[str, Any]:
+        """The ``strategy`` object without its columns (``to_json``)."""
+        return {
             "kind": KIND,
             "horizon": self.horizon,
             "stages": int(self.solved.sum()),
             "row_floats": self.used,
             "encoding": FORMAT,
-            "columns": "".join(self.json_chunks()) if columns is None else columns,
         }
 
     def json_chunks(self) -> Iterator[str]:

@@ -36,8 +36,6 @@ from .stage_model import game_over
 from .stage_target import CHUNK, FORMAT, KIND, TargetRows, TurnPass, exit_rows, target_batches
 from .stages import BLOCK, turn_values
 
-#: The columns of a document made from a solve's rows (``of_solution``), encoded on demand.
-LATER = "@later@"
 #: Recorded and recomputed chances agree within this (float sums in another order).
 TOLERANCE = 1e-9
 #: Turns whose every node's row a strategy keeps (a turn of Yahtzee's to 300: 3.8 MB).
@@ -129,7 +127,7 @@ class TargetStrategy(Strategy):
             raise BadFile(f"{game.name} is not a scored game solved by stages")
         if rows is None:  # (the text let go once read: half a GB for Yahtzee's to 300)
             rows = decode_rows(document["strategy"], game)
-            self.document = {**document, "strategy": {**document["strategy"], "columns": LATER}}
+            self.document = {**document, "strategy": {**document["strategy"], "columns": None}}
         self.rows = rows
         self.horizon = self.rows.horizon
         self.turn = lru_cache(maxsize=TURNS_KEPT)(self._turn)
@@ -140,12 +138,12 @@ class TargetStrategy(Strategy):
         and read back: Yahtzee's to 300 are 1.2 GB); encoded when its document is asked
         for (``to_json``)."""
         return cls(
-            game, solution.export(solution.strategy.to_json(columns=LATER)), solution.strategy
+            game, solution.export({**solution.strategy.head(), "columns": None}), solution.strategy
         )
 
     def to_json(self) -> dict[str, Any]:
         strategy = self.document["strategy"]
-        return self.rows.to_json() if strategy["columns"] == LATER else strategy
+        return self.rows.to_json() if strategy["columns"] is None else strategy
 
     def _turn(self, stage: int) -> np.ndarray:
         """Every node's and exit slot's row of `stage`'s turn (nodes + slots x H + 1),

@@ -156,12 +156,14 @@ class Engine(ABC):
             "and a horizon (--objective probability or probability-then-cost)"
         )
 
-    def player(self, game: Game, progress: Silent, kept: Any) -> tuple[float, Any]:
-        """`game`'s optimal strategy for the expected objective, ready to play
-        (``simulation.simulate``): the value its solve gives, and ``play(games, seed,
-        done)``: each game's final number in the game's terms (a float array), `done`
-        told the games played so far. `kept` is ``kept.strategy_for`` (a staged game's
-        strategy kept, else solved and kept: the registry's, passed down)."""
+    def player(
+        self, game: Game, progress: Silent, kept: Any, objective: Objective = Objective()
+    ) -> tuple[float, Any]:
+        """`game`'s optimal strategy for `objective`, ready to play (``simulation
+        .simulate``): the value its solve gives, and ``play(games, seed, done)``: each
+        game's final number in the game's terms (a float array), `done` told the games
+        played so far. `kept` is ``kept.strategy_for`` (a staged game's strategy kept,
+        else solved and kept: the registry's, passed down)."""
         raise Unsupported(f"{game.name}: simulate plays {_owners('player')} games")
 
     def position(self, game: Game, after: str, needed_for: str) -> Any:

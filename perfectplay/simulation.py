@@ -15,6 +15,7 @@ import numpy as np
 from .engine import engine_of
 from .game import Game
 from .kept import strategy_for
+from .objectives import Objective
 from .progress import Silent
 from .ranges import LARGEST_SEED, within
 
@@ -26,7 +27,8 @@ MOST_GAMES = 10**7
 @dataclass(frozen=True)
 class Simulation:
     """`scores[i]`: the final number of game i (the game's terms), played with `seed`;
-    `value`: the strategy's exact (solved) expectation."""
+    `value`: the strategy's exact (solved) expectation, or, played for a `target`, its
+    exact chance of at least that many points."""
 
     game: str
     unit: str
@@ -35,6 +37,19 @@ class Simulation:
     value: float
     #: The time the games took (the strategy solved or loaded before).
     seconds: float = 0.0
+    #: The points the games were played to reach at least (None: the expected score).
+    target: int | None = None
+
+    @property
+    def reached(self) -> float:
+        """The share of games that scored at least the target."""
+        return float(np.mean(self.scores >= self.target))
+
+    @property
+    def reached_stderr(self) -> float:
+        """The share's standard error."""
+        p = self.reached
+        return math.sqrt(p * (1 - p) / self.games)
 
     @property
     def games(self) -> int:
@@ -92,22 +107,37 @@ class Simulation:
             "min": float(self.scores.min()),
             "max": float(self.scores.max()),
             "histogram": [{"low": a, "high": b, "games": c} for a, b, c in self.histogram()],
+            **(
+                {
+                    "target": self.target,
+                    "reached": self.reached,
+                    "reached_stderr": self.reached_stderr,
+                }
+                if self.target is not None
+                else {}
+            ),
         }
 
 
 def simulate(
-    game: Game, games: int, seed: int | None = None, progress: Silent | None = None
+    game: Game,
+    games: int,
+    seed: int | None = None,
+    progress: Silent | None = None,
+    objective: Objective = Objective(),
 ) -> Simulation:
-    """`games` games of `game` played by its optimal strategy (the expected objective),
-    with `seed` (None: one drawn, and said in the result)."""
+    """`games` games of `game` played by its optimal strategy for `objective` (the
+    expected one; or a target score: a scored game solved by stages), with `seed` (None:
+    one drawn, and said in the result)."""
     games = int(within(games, 1, MOST_GAMES, what="--games"))
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (LARGEST_SEED + 1))
     seed = int(within(seed, 0, LARGEST_SEED, what="--seed"))
     progress = progress or Silent()
-    value, play = engine_of(game).player(game, progress, strategy_for)
+    value, play = engine_of(game).player(game, progress, strategy_for, objective)
     progress.stage("playing", total=games, unit="games")
     t0 = time.perf_counter()
     scores = np.asarray(play(games, seed, progress.update), dtype=float)
     seconds = time.perf_counter() - t0
-    return Simulation(game.name, game.measure.unit, seed, scores, value, seconds)
+    target = objective.horizon if objective.name == "probability" else None
+    return Simulation(game.name, game.measure.unit, seed, scores, value, seconds, target)

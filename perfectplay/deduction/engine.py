@@ -76,7 +76,9 @@ class DeductionEngine(Engine):
 
         return solve_deduction(game, objective, SolveOptions(**options))
 
-    def player(self, game: DeductionGame, progress, kept=None) -> tuple[float, Any]:
+    def player(
+        self, game: DeductionGame, progress, kept=None, objective: Objective = Objective()
+    ) -> tuple[float, Any]:
         """The optimal strategy for the expected guesses, ready to play: each secret's
         guesses counted once by playing its tree against it (``Strategy.action``, the
         feedback the rules give), then each game a secret drawn at random."""
@@ -85,6 +87,10 @@ class DeductionEngine(Engine):
         from .contract import codes, feedback, sizes
         from .document import TreeStrategy
 
+        if objective.name != "expected":
+            raise Unsupported(
+                f"{game.name}: simulate plays a deduction game's expected guesses only"
+            )
         if "expected" not in game.objectives:
             raise Unsupported(f"{game.name}: simulate plays the expected objective's strategy")
         solution = self.solve(game, Objective("expected"), progress=progress)

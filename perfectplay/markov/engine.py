@@ -40,19 +40,27 @@ class MarkovEngine(Engine):
             **({"speedups": switched_off(SpeedUps(), names)} if names else {}),
         }
 
-    def player(self, game: MarkovGame, progress, kept) -> tuple[float, Any]:
-        """The expected objective's strategy, ready to play (``markov.simulate``): a
-        staged game's stage values (`kept`: kept, else solved and kept), another's
-        policy on its graph (solved in floats)."""
+    def player(
+        self, game: MarkovGame, progress, kept, objective: Objective = Objective()
+    ) -> tuple[float, Any]:
+        """The strategy for `objective`, ready to play (``markov.simulate``): a staged
+        game's stage values, or its rows for a target score (`kept`: kept, else solved
+        and kept); another's policy on its graph (solved in floats), the expected
+        objective's."""
         from functools import partial
 
         from ..errors import Unsupported
-        from .simulate import play_graph, play_stages
+        from .simulate import play_graph, play_stages, play_target
 
-        if "expected" not in game.objectives:
-            raise Unsupported(f"{game.name}: simulate plays the expected objective's strategy")
-        objective = Objective("expected")
         st = game.stages()
+        if objective.name == "probability" and st is not None and game.pays:
+            strategy = kept(game, objective, progress)
+            return strategy.value(int(st.start) * st.width), partial(play_target, st, strategy.rows)
+        if objective.name != "expected" or "expected" not in game.objectives:
+            raise Unsupported(
+                f"{game.name}: simulate plays the expected objective's strategy, or a target "
+                "score's in a scored game solved by stages"
+            )
         if st is not None:
             strategy = kept(game, objective, progress)
             sign = 1.0 if game.pays else -1.0

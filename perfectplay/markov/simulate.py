@@ -12,6 +12,12 @@ first of the best edges taken, at the exit slot reached the first of the best op
 (the choices play and ``stage_distribution`` make), and the game moves to that option's
 stage. Games are played in waves of WAVE so that memory stays bounded.
 
+Played for a target (`play_target`), a stage's turn is worked out from its rows instead
+(``stage_target.exit_rows``: one lane for each number of points still needed), each game
+walking it in the lane of the points it still needs, and taking at its exit slot the first
+option with the best chance; a game past all hope (it needs more than its stage can
+still bring) walks a turn of chances 0, its first edges, as ``TargetStrategy`` plays.
+
 Each game's draws come from its own stream (splitmix64, seeded by the run's seed and the
 game's number), so that a seeded run gives the same scores whatever the threads.
 """
@@ -33,6 +39,9 @@ WAVE = 1 << 18
 CHUNK = 32
 #: A game that has not ended after this many turns is refused (a strategy that may never end).
 MOST_TURNS = 100_000
+#: Stages whose turns are worked out at once for a target (Yahtzee's to 300: 5 blocks a
+#: stage of 0.8 MB each).
+TARGET_CHUNK = 8
 
 
 @njit(inline="always")
@@ -234,3 +243,90 @@ def _turns_of(st: Stages, stages: np.ndarray, maxed, solved, sign):
             _stage_exits(codes, p, n, maxed, solved, sign, maxed[codes], exits, bad, loops)
         rows = order[bounds[c] : bounds[c + 1]]
         yield rows, turn_values(st, exits, sign), of[rows] - lo, lanes[rows]
+
+
+def play_target(st: Stages, rows, games: int, seed: int, done=None) -> np.ndarray:
+    """The final score of `games` games played for at least ``rows.horizon`` points by
+    the target's `rows` (``stage_target.TargetRows``): see the module docstring. `done`
+    (if given) is told the games played after each wave."""
+    out = np.empty(games)
+    for first in range(0, games, WAVE):
+        count = min(WAVE, games - first)
+        out[first : first + count] = _target_wave(st, rows, first, count, seed)
+        if done is not None:
+            done(first + count)
+    return out
+
+
+def _target_wave(st: Stages, rows, first: int, count: int, seed: int) -> np.ndarray:
+    """One wave of `count` games (numbered from `first`) played for the target."""
+    t = st.template
+    kind = np.ascontiguousarray(t.kind)
+    start = np.ascontiguousarray(t.start, dtype=np.int64)
+    target = np.ascontiguousarray(t.target, dtype=np.int64)
+    chance, paid = t.chances(), np.zeros(len(target))  # (a target's turn pays nothing)
+    points = np.ascontiguousarray(t.points, dtype=np.float64)
+    stage = np.full(count, st.start, dtype=np.int64)
+    scored = np.zeros(count)
+    rng = streams(seed, first, count)
+    for _ in range(MOST_TURNS):
+        alive = np.flatnonzero(stage != END)
+        if not len(alive):
+            return scored
+        needed = np.maximum(rows.horizon - np.rint(scored[alive]).astype(np.int64), 0)
+        slot = np.empty(len(alive), dtype=np.int64)
+        for at, work, block, lane in _target_turns_of(st, rows, stage[alive], needed):
+            part = np.empty(len(at), dtype=np.int64)
+            _walk(alive[at], block, lane, work, kind, start, target, chance, paid, points, rng,
+                  part, scored)  # fmt: skip
+            slot[at] = part
+        options, nxt = st.options_at(stage[alive], slot)
+        _take_target(alive, options, nxt, rows.offset, rows.width, rows.data, needed, stage, scored)
+    raise Unsupported(f"a game played by the strategy had not ended after {MOST_TURNS} turns")
+
+
+def _target_turns_of(st: Stages, rows, stages: np.ndarray, needed: np.ndarray):
+    """The turns of `stages` for the points still `needed`, TARGET_CHUNK stages at a time:
+    for each chunk, the indices into `stages` it serves, its node values (``turn_values``
+    of the stages' rows' blocks, one block of chances 0 after them) and each game's block
+    and lane there (its points still needed; the block of 0 past its stage's row)."""
+    from .stage_target import exit_rows
+
+    keys, of = np.unique(stages, return_inverse=True)
+    order = np.argsort(of, kind="stable")
+    bounds = np.searchsorted(of[order], np.arange(0, len(keys) + TARGET_CHUNK, TARGET_CHUNK))
+    for c, lo in enumerate(range(0, len(keys), TARGET_CHUNK)):
+        batch = exit_rows(st, keys[lo : lo + TARGET_CHUNK], rows)
+        exits = np.zeros((len(batch.exits) + 1, st.template.slots, BLOCK))
+        exits[:-1] = batch.exits
+        at = order[bounds[c] : bounds[c + 1]]
+        mine, h = of[at] - lo, needed[at]
+        past = h >= batch.widths[mine]
+        block = np.where(past, len(batch.exits), batch.firsts[mine] + h // BLOCK)
+        yield at, turn_values(st, exits, 1.0), block, np.where(past, 0, h % BLOCK)
+
+
+@njit(cache=True, parallel=True)
+def _take_target(games, points, nxt, offset, width, data, needed, stage, scored):
+    """Each game's first option with the best chance of its points still needed at its
+    exit slot (points and next: games x options; a stage's chance of h more points
+    ``data[offset + h]``, 1 for none, 0 past its row or after the game's end): its
+    points scored, its stage the option's (``END``)."""
+    for k in prange(len(games)):
+        best, c = -np.inf, -1
+        for o in range(points.shape[1]):
+            to = nxt[k, o]
+            if to == NONE:
+                continue
+            h = needed[k] - np.int64(points[k, o])
+            if h <= 0:
+                v = 1.0
+            elif to < 0 or h >= width[to]:
+                v = 0.0
+            else:
+                v = data[offset[to] + h]
+            if v > best:
+                best, c = v, o
+        g = games[k]
+        scored[g] += points[k, c]
+        stage[g] = nxt[k, c]

@@ -12,6 +12,7 @@ import pytest
 from perfectplay import solve
 from perfectplay.catalogue import load_game
 from perfectplay.markov.simulate import play_stages
+from perfectplay.objectives import Objective
 from perfectplay.simulation import simulate
 
 from ..cli_runner import perfectplay
@@ -163,8 +164,44 @@ def test_the_command_prints_the_mean_its_error_and_a_histogram():
 
 
 @pytest.mark.parametrize(
+    "game,target",
+    [(Doubling(turns=3, fee=0), 9), (Doubling(turns=3, fee=0), 4), ("card=6208", 60)],
+)
+def test_games_played_for_a_target_reach_it_as_often_as_its_solved_chance(game, target):
+    """Played for at least `target` points by the target's rows (``play_target``): the
+    share of games that reach it is the solved chance within sampling error (the
+    expected-score strategy reaches 60 on card 6208 less often: 0.12 or so), for
+    Yahtzee's card of groups and for hold-or-double, another game's rule."""
+    game = load_game("yahtzee", [game]) if isinstance(game, str) else game
+    aim = Objective("probability", target)
+    run = simulate(game, 100_000, seed=7, objective=aim)
+    exact = solve(game, aim).value
+    assert run.target == target and run.value == pytest.approx(exact, rel=1e-12)
+    assert abs(run.reached - exact) <= 4 * max(run.reached_stderr, 1e-3)
+
+
+def test_the_command_prints_the_share_that_reached_the_target():
+    args = ["yahtzee", "card=6208", "--objective", "probability", "--horizon", "60"]
+    result = perfectplay("simulate", *args, "--games", "3000", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    run = simulate(
+        load_game("yahtzee", ["card=6208"]), 3000, 4, objective=Objective("probability", 60)
+    )
+    said = f"at least 60 points in {run.reached:.4f} ± {run.reached_stderr:.4f}"
+    text = " ".join(result.stdout.split())  # (lines wrapped at 80 columns)
+    assert said in text and "exact chance 0.131826" in text
+    data = json.loads(
+        perfectplay("simulate", *args, "--games", "3000", "--seed", "4", "--json").stdout
+    )
+    assert data["target"] == 60 and data["reached"] == run.reached
+
+
+@pytest.mark.parametrize(
     "args,message",
     [
+        (["yahtzee", "--objective", "probability"], "needs a horizon"),
+        (["mastermind", "--objective", "probability", "--horizon", "3"], "expected guesses only"),
+        (["dice-cards", "--objective", "probability", "--horizon", "5"], "a target score's"),
         (["yahtzee", "--games", "0"], "--games must be an integer from 1 to 10,000,000, got 0"),
         (["yahtzee", "--games", "many"], "--games must be an integer"),
         (["yahtzee", "--seed", "-1"], "--seed"),

@@ -174,40 +174,55 @@ def play_stages(
     games played after each wave."""
     game_values = np.where(solved, values, 0.0)
     maxed = sign * game_values
-    out = np.empty(games)
-    for first in range(0, games, WAVE):
-        count = min(WAVE, games - first)
-        out[first : first + count] = _wave(st, game_values, maxed, solved, sign, first, count, seed)
-        if done is not None:
-            done(first + count)
-    return out
+
+    def turns(stages, scored):
+        """The games' turns from the stage values (the score so far not needed)."""
+        return _turns_of(st, stages, maxed, solved, sign)
+
+    def take(alive, options, nxt, stage, scored):
+        _take(alive, options, nxt, game_values, sign, stage, scored)
+
+    return _in_waves(st, sign, turns, take, games, seed, done)
 
 
-def _wave(st, game_values, maxed, solved, sign, first, count, seed) -> np.ndarray:
-    """One wave of `count` games (numbered from `first`), played to their ends."""
+def _in_waves(st: Stages, sign: float, turns, take, games: int, seed: int, done) -> np.ndarray:
+    """The final scores of `games` games played in waves of WAVE (`done`, if given, told
+    the games played after each): each wave's games from the start stage, turn after
+    turn, each turn walked in the node values `turns(stages, scored)` gives (for each
+    chunk of the games: their indices, the values, each one's block and lane), the exit
+    slot's option then taken by `take(games, points, next, stage, scored)`."""
     t = st.template
     kind = np.ascontiguousarray(t.kind)
     start = np.ascontiguousarray(t.start, dtype=np.int64)
     target = np.ascontiguousarray(t.target, dtype=np.int64)
     chance, paid = t.chances(), sign * t.points
     points = np.ascontiguousarray(t.points, dtype=np.float64)
-    stage = np.full(count, st.start, dtype=np.int64)
-    scored = np.zeros(count)
-    rng = streams(seed, first, count)
-    for _ in range(MOST_TURNS):
-        alive = np.flatnonzero(stage != END)
-        if not len(alive):
-            return scored
-        slot = np.empty(len(alive), dtype=np.int64)
-        for rows, work, block, lane in _turns_of(st, stage[alive], maxed, solved, sign):
-            games = alive[rows]
-            part = np.empty(len(rows), dtype=np.int64)
-            _walk(games, block, lane, work, kind, start, target, chance, paid, points, rng, part,
-                  scored)  # fmt: skip
-            slot[rows] = part
-        options, nxt = st.options_at(stage[alive], slot)
-        _take(alive, options, nxt, game_values, sign, stage, scored)
-    raise Unsupported(f"a game played by the strategy had not ended after {MOST_TURNS} turns")
+    out = np.empty(games)
+    for first in range(0, games, WAVE):
+        count = min(WAVE, games - first)
+        stage = np.full(count, st.start, dtype=np.int64)
+        scored = np.zeros(count)
+        rng = streams(seed, first, count)
+        for _ in range(MOST_TURNS):
+            alive = np.flatnonzero(stage != END)
+            if not len(alive):
+                break
+            slot = np.empty(len(alive), dtype=np.int64)
+            for at, work, block, lane in turns(stage[alive], scored[alive]):
+                part = np.empty(len(at), dtype=np.int64)
+                _walk(alive[at], block, lane, work, kind, start, target, chance, paid, points,
+                      rng, part, scored)  # fmt: skip
+                slot[at] = part
+            options, nxt = st.options_at(stage[alive], slot)
+            take(alive, options, nxt, stage, scored)
+        else:
+            raise Unsupported(
+                f"a game played by the strategy had not ended after {MOST_TURNS} turns"
+            )
+        out[first : first + count] = scored
+        if done is not None:
+            done(first + count)
+    return out
 
 
 def _turns_of(st: Stages, stages: np.ndarray, maxed, solved, sign):
@@ -247,42 +262,23 @@ def _turns_of(st: Stages, stages: np.ndarray, maxed, solved, sign):
 
 def play_target(st: Stages, rows, games: int, seed: int, done=None) -> np.ndarray:
     """The final score of `games` games played for at least ``rows.horizon`` points by
-    the target's `rows` (``stage_target.TargetRows``): see the module docstring. `done`
-    (if given) is told the games played after each wave."""
-    out = np.empty(games)
-    for first in range(0, games, WAVE):
-        count = min(WAVE, games - first)
-        out[first : first + count] = _target_wave(st, rows, first, count, seed)
-        if done is not None:
-            done(first + count)
-    return out
+    the target's `rows` (``stage_target.TargetRows``; a turn that pays nothing on its
+    way): see the module docstring. `done` (if given) is told the games played after
+    each wave."""
 
+    def needed(scored: np.ndarray) -> np.ndarray:
+        """The points the games still need (the same at a turn's exit as at its start:
+        the turn pays nothing on its way)."""
+        return np.maximum(rows.horizon - np.rint(scored).astype(np.int64), 0)
 
-def _target_wave(st: Stages, rows, first: int, count: int, seed: int) -> np.ndarray:
-    """One wave of `count` games (numbered from `first`) played for the target."""
-    t = st.template
-    kind = np.ascontiguousarray(t.kind)
-    start = np.ascontiguousarray(t.start, dtype=np.int64)
-    target = np.ascontiguousarray(t.target, dtype=np.int64)
-    chance, paid = t.chances(), np.zeros(len(target))  # (a target's turn pays nothing)
-    points = np.ascontiguousarray(t.points, dtype=np.float64)
-    stage = np.full(count, st.start, dtype=np.int64)
-    scored = np.zeros(count)
-    rng = streams(seed, first, count)
-    for _ in range(MOST_TURNS):
-        alive = np.flatnonzero(stage != END)
-        if not len(alive):
-            return scored
-        needed = np.maximum(rows.horizon - np.rint(scored[alive]).astype(np.int64), 0)
-        slot = np.empty(len(alive), dtype=np.int64)
-        for at, work, block, lane in _target_turns_of(st, rows, stage[alive], needed):
-            part = np.empty(len(at), dtype=np.int64)
-            _walk(alive[at], block, lane, work, kind, start, target, chance, paid, points, rng,
-                  part, scored)  # fmt: skip
-            slot[at] = part
-        options, nxt = st.options_at(stage[alive], slot)
-        _take_target(alive, options, nxt, rows.offset, rows.width, rows.data, needed, stage, scored)
-    raise Unsupported(f"a game played by the strategy had not ended after {MOST_TURNS} turns")
+    def turns(stages, scored):
+        return _target_turns_of(st, rows, stages, needed(scored))
+
+    def take(alive, options, nxt, stage, scored):
+        h = needed(scored[alive])
+        _take_target(alive, options, nxt, rows.offset, rows.width, rows.data, h, stage, scored)
+
+    return _in_waves(st, 1.0, turns, take, games, seed, done)
 
 
 def _target_turns_of(st: Stages, rows, stages: np.ndarray, needed: np.ndarray):

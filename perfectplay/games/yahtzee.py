@@ -262,15 +262,16 @@ def _move(filled, full, lane, o, score, face, faces, yahtzee_box, bonus, shift):
 
 @njit(inline="always")
 def _roll_options(
-    stage, r, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt
+    stage, r, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt, card
 ):  # fmt: skip
     """`stage`'s options at final roll r: the open boxes, their points and the stage each
     leads to (``END`` when the card is full: the upper bonus added then), in `points`
-    and `nxt` (one row of options)."""
+    and `nxt` (one row of options); `card` what its card means for the joker (``_card``:
+    worked out once for all of a stage's rolls)."""
     n = scores.shape[1]
     full = (1 << n) - 1
     filled, lane = stage >> shift, stage & ((1 << shift) - 1)
-    joker, open_face, lower_open = _card(filled, faces, yahtzee_box)
+    joker, open_face, lower_open = card
     face = FIVE_OF[r] if joker else -1
     face_open = face >= 0 and open_face[face] >= 0
     for o in range(n):
@@ -287,10 +288,11 @@ def _roll_options(
 def _exits(stages, scores, faces, jokers, yahtzee_box, forced, bonus, shift, points, nxt):
     """Each stage's options at each final roll (``_roll_options``)."""
     for b in prange(len(stages)):
+        card = _card(stages[b] >> shift, faces, yahtzee_box)
         for r in range(scores.shape[0]):
             _roll_options(
                 stages[b], r, scores, faces, jokers, yahtzee_box, forced, bonus, shift,
-                points[b, r], nxt[b, r],
+                points[b, r], nxt[b, r], card,
             )  # fmt: skip
 
 
@@ -302,7 +304,7 @@ def _exit_options(
     for b in prange(len(stages)):
         _roll_options(
             stages[b], rolls[b], scores, faces, jokers, yahtzee_box, forced, bonus, shift,
-            points[b], nxt[b],
+            points[b], nxt[b], _card(stages[b] >> shift, faces, yahtzee_box),
         )  # fmt: skip
 
 

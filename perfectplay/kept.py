@@ -16,10 +16,15 @@ for the large ones), and they solve in a few seconds.
 Beside a staged game's document, its stages' second moments of the score to come
 (``StagedStrategy.moments``: the spread ``play`` shows beside each option's mean) are
 kept as a NumPy file (``.moments.npy``, 8 bytes a stage code) once first worked out.
+
+The folder is held to KEPT_BYTES: a target's strategy is large (Yahtzee's to 300: 580
+MB), and a web page may ask for any target; the strategies read least recently are
+removed first as another is kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import json
@@ -35,6 +40,10 @@ from .strategy import Strategy
 #: Environment variable naming the folder of kept strategies (tests point it elsewhere;
 #: by default the ``strategies`` folder of the user's perfectplay cache).
 FOLDER_ENV = "PERFECTPLAY_STRATEGIES"
+#: The most the kept strategies take on disk: beyond it, those read least recently are
+#: removed as another is kept (a target's are large: Yahtzee's to 300, 580 MB; a web
+#: page may ask for any target up to 300).
+KEPT_BYTES = 4 << 30
 
 
 def kept_path(game: Game, objective: Objective) -> Path | None:
@@ -76,6 +85,7 @@ def read_kept(path: Path) -> Strategy | None:
     try:
         with open(path) as handle:
             strategy = load_strategy(json.load(handle))
+        os.utime(path)  # (read now: the last to be removed, ``_within_room``)
     except (OSError, ValueError, PerfectplayError):
         return None
     _keep_moments_beside(strategy, path)
@@ -99,7 +109,29 @@ def keep_solution(path: Path | None, solution: Solution) -> bool:
         solution.write(path)
     except (OSError, PerfectplayError):
         return False
+    with contextlib.suppress(OSError):  # (another process removing files meanwhile)
+        _within_room(path)
     return True
+
+
+def _within_room(kept: Path) -> None:
+    """The kept strategies held to KEPT_BYTES on disk: those read or kept least recently
+    removed first (each with the files beside it: its second moments), never `kept`'s."""
+    groups: dict[str, list[Path]] = {}
+    for file in kept.parent.iterdir():
+        if file.is_file() and not file.name.startswith("."):  # (not a file being written)
+            groups.setdefault(file.name.split(".")[0], []).append(file)
+    sizes = {name: sum(f.stat().st_size for f in files) for name, files in groups.items()}
+    total = sum(sizes.values())
+    mine = kept.name.split(".")[0]
+    oldest = sorted(groups, key=lambda name: max(f.stat().st_mtime for f in groups[name]))
+    for name in oldest:
+        if total <= KEPT_BYTES:
+            return
+        if name != mine:
+            for file in groups[name]:
+                file.unlink(missing_ok=True)
+            total -= sizes[name]
 
 
 def strategy_for(game: Game, objective: Objective = Objective(), progress=None) -> Strategy:

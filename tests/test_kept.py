@@ -49,3 +49,28 @@ def test_each_card_and_rule_is_kept_apart_and_only_staged_games_are_kept():
     assert kept_path(load_game("dice-cards", ["n=3"]), Objective()) is None
     targets = {kept_path(load_game("yahtzee", SMALL), Objective("probability", h)) for h in (9, 10)}
     assert len(targets | paths) == 5  # (each target apart: its rows are its own)
+
+
+def test_the_kept_folder_is_held_to_its_room_the_least_recently_read_removed(monkeypatch):
+    """Targets kept one after another (a web page may ask for any up to 300: Yahtzee's
+    to 300 take 580 MB): beyond KEPT_BYTES the strategy read least recently goes, never
+    the one just kept; one read again stays."""
+    import os
+    import time
+
+    from perfectplay import kept
+
+    game = load_game("yahtzee", SMALL)
+    paths = []
+    for h in (20, 30):
+        strategy_for(game, Objective("probability", h))
+        paths.append(kept_path(game, Objective("probability", h)))
+    room = sum(p.stat().st_size for p in paths) + 1
+    monkeypatch.setattr(kept, "KEPT_BYTES", room)
+    past = time.time() - 60
+    for age, path in enumerate(paths):  # (the first kept read longest ago)
+        os.utime(path, (past + age, past + age))
+    assert kept_strategy(game, Objective("probability", 20)) is not None  # (read: now the newest)
+    strategy_for(game, Objective("probability", 10))  # (smaller than the one it replaces)
+    assert paths[0].is_file() and not paths[1].is_file()
+    assert kept_path(game, Objective("probability", 10)).is_file()

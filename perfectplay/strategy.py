@@ -104,6 +104,12 @@ class Strategy(ABC):
         """The ``strategy`` object of the document."""
         return self.document["strategy"]
 
+    @property
+    def held_bytes(self) -> int:
+        """The memory its arrays hold, where they are large (a staged game's values, a
+        target's rows: what a server holding many strategies counts); else 0."""
+        return 0
+
     @abstractmethod
     def verify(self, resolve: bool = True):
         """The document checked by replaying the strategy (``verdict.Verdict``)."""

@@ -210,6 +210,10 @@ class StagedStrategy(Strategy):
         stage, node = divmod(int(code), st.width)
         return float(self.turn(stage)[node])
 
+    @property
+    def held_bytes(self) -> int:
+        return self.values.nbytes + self.listed.nbytes
+
     def action(self, position: Decision) -> int | None:
         """The best choice after outcome ``position.outcome`` of ``position.state``: what
         it pays plus the value of the state it leads to."""

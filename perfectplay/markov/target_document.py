@@ -145,6 +145,11 @@ class TargetStrategy(Strategy):
         strategy = self.document["strategy"]
         return self.rows.to_json() if strategy["columns"] is None else strategy
 
+    @property
+    def held_bytes(self) -> int:
+        rows = self.rows
+        return rows.data.nbytes + rows.offset.nbytes + rows.width.nbytes
+
     def _turn(self, stage: int) -> np.ndarray:
         """Every node's and exit slot's row of `stage`'s turn (nodes + slots x H + 1),
         recomputed from the stored rows of the stages it leads to."""

@@ -59,6 +59,10 @@ TIME_LIMIT = 300.0
 #: keep their document (small: the result, the histogram, the strategy's file), read
 #: again when a page asks, so that a result stays reachable while the server runs.
 KEEP = 20
+#: The memory the strategies of finished solves may hold together besides the one a
+#: board asks for (``Strategy.held_bytes``): beyond it, those asked for least recently
+#: are let go, read again when asked (a target of 300 points holds 1.2 GB of rows).
+STRATEGY_BYTES = 2 << 30
 #: Seconds an advice worker may go on after its page answered (the table of options is
 #: asked for again, 1.5 s apart, for about this long).
 ADVICE_WORK = 12.0
@@ -145,6 +149,8 @@ class Job:
     #: The file the strategy is kept in (``kept``: a board's), its document then holding
     #: none (``KEPT``); None: the document holds it.
     kept_file: str | None = None
+    #: When a board last asked for its strategy (``Jobs.strategy``).
+    asked: float = 0.0
     _strategy: Any = None
     #: Held while the job reads its channel or ends its process: the pages that poll it
     #: run in the server's thread pool, several at once.
@@ -491,7 +497,7 @@ class Jobs:
             if job is not None:
                 job.poll()
                 if job.state in ("running", "done") and job.id in self._jobs:
-                    return job
+                    return self._held(job)
         # read outside the lock (Yatzy's kept file takes 0.6 s; every board's advice and
         # review take this lock), then held against what another thread made meanwhile
         game, aim = load_game(spec), Objective(objective, horizon)
@@ -499,17 +505,34 @@ class Jobs:
         with self._lock:
             job = self._strategies.get(key)
             if job is not None and job.state in ("running", "done") and job.id in self._jobs:
-                return job
+                return self._held(job)
             if kept is not None:  # solved on this machine before: no solve
                 job = Job(str(next(self._ids)), spec, objective, horizon, exact=False)
                 job.document, job._strategy, job.state = kept.document, kept, "done"
                 job.kept_file = str(kept_path(game, aim))
                 self._jobs[job.id] = job
                 self._strategies[key] = job
-                return job
+                return self._held(job)
             job = self._start(spec, objective, horizon, False, keep=kept_path(game, aim))
             self._strategies[key] = job
-            return job
+            return self._held(job)
+
+    def _held(self, wanted: Job) -> Job:
+        """`wanted`, marked asked for now, the strategies the other finished solves hold
+        brought within STRATEGY_BYTES: those asked for least recently let go first."""
+        wanted.asked = time.monotonic()
+        held = []  # (job, the memory its strategy holds), its strategy read once here
+        for job in self._jobs.values():
+            strategy = job._strategy
+            if job is not wanted and job.state != "running" and strategy is not None:
+                held.append((job, strategy.held_bytes))
+        total = sum(size for _, size in held)
+        for job, size in sorted(held, key=lambda pair: pair[0].asked):
+            if total <= STRATEGY_BYTES:
+                break
+            total -= size
+            job.settle()
+        return wanted
 
     # --- advice ---------------------------------------------------------------------
     def advise(self, spec: str, moves: str, objective: Objective, budget: float) -> Advice | None:

@@ -81,3 +81,32 @@ def test_the_explorer_of_a_target_lists_the_advisors_chances():
         assert [o.action for o in branch.options] == [o.action for o in advice.options]
         assert branch.options[0].chosen and not any(o.chosen for o in branch.options[1:])
         assert branch.options[0].value == f"probability {advice.options[0].value:.6f}"
+
+
+def test_a_server_lets_go_of_the_strategies_asked_for_least_recently(monkeypatch):
+    """Strategies of finished solves held within STRATEGY_BYTES (a target of 300 holds
+    1.2 GB of rows, and a page may ask for any target): the one a board asks for is
+    kept, those asked for least recently let go (read again from the kept file when
+    asked), never the one asked for now."""
+    from perfectplay import load_game
+    from perfectplay.web import jobs as module
+
+    spec = str(load_game("yahtzee", SMALL))
+    jobs = module.Jobs()
+    try:
+        held = {}
+        for target in (20, 30):
+            job = jobs.strategy(spec, "probability", target)
+            deadline = time.monotonic() + 120
+            while job.state == "running" and time.monotonic() < deadline:
+                time.sleep(0.2)
+                job.poll()
+            held[target] = job
+            assert job.state == "done" and job.strategy.held_bytes > 0
+        monkeypatch.setattr(module, "STRATEGY_BYTES", held[20].strategy.held_bytes - 1)
+        assert jobs.strategy(spec, "probability", 30) is held[30]  # (asked again: the newest)
+        assert held[20]._strategy is None and held[30]._strategy is not None
+        chance = held[20].strategy.value(0)  # (read again from its kept file)
+        assert chance == pytest.approx(held[20].document["value_float"], rel=1e-12)
+    finally:
+        jobs.close()

@@ -36,6 +36,7 @@ from numba import njit, prange
 
 from ..aligned import aligned_empty
 from ..errors import IncompleteRules, Unsupported
+from ..memory import refuse_beyond
 from ..objectives import Objective
 from ..progress import Silent
 from ..solution import CONVERGED, Solution
@@ -69,8 +70,16 @@ class TargetRows:
     @classmethod
     def reserved(cls, st: Stages, horizon: int) -> TargetRows:
         """Rows not yet solved, with room for every stage of the layers at full width
-        (reserved, not touched: only the pages the solve writes are taken)."""
+        (reserved, not touched: only the pages the solve writes are taken); refused in
+        one line, before anything is reserved, where that room exceeds the memory
+        available (a target far beyond what the game can score)."""
         stages = sum(len(layer) for layer in st.layers)
+        refuse_beyond(
+            8 * stages * (horizon + 1) + 16 * st.count,
+            f"a target of {horizon:,} points: rows of {horizon + 1:,} chances for "
+            f"{stages:,} stages",
+            "a smaller target",
+        )
         return cls(
             horizon,
             np.full(st.count, -1, dtype=np.int64),

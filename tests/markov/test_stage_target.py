@@ -180,3 +180,13 @@ def test_play_advises_for_the_target(tmp_path, monkeypatch):
     assert "scores at least 60 points with probability 0.131826" in text
     assert "chance of at least 60 points" in text
     assert re.search(r"finished with \d+ points, (at least|short of) 60", text)
+
+
+def test_a_target_too_large_for_the_memory_is_refused_before_anything_is_reserved():
+    """A target whose rows (a row of chances for every number of points up to it, for
+    every stage) exceed the memory (Yahtzee's to a million: 4 TiB): one line naming the
+    estimate, exit 2, at once."""
+    result = perfectplay("solve", "yahtzee", "--objective", "probability", "--horizon", "1000000")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "a target of 1,000,000 points: rows of 1,000,001 chances for 536,320" in result.stderr
+    assert "TiB of memory, more than the" in result.stderr and "a smaller target" in result.stderr

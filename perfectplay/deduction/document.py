@@ -54,9 +54,9 @@ class TreeStrategy(Strategy):
             self._index = {tuple(c): i for i, c in enumerate(self.game.guesses().tolist())}
         return self._index[tuple(int(x) for x in self.game.parse_code(text))]
 
-    def action(self, position: History) -> int | None:
-        """The guess the tree plays after `position`; None off the tree (a guess it did
-        not play, or a position before its own start)."""
+    def _node(self, position: History) -> dict[str, Any] | None:
+        """The tree's node after `position`; None off the tree (a guess it did not play,
+        or a position before its own start)."""
         start = tuple(self.start)
         if tuple(position[: len(start)]) != start:
             return None
@@ -67,22 +67,20 @@ class TreeStrategy(Strategy):
             node = (node.get("next") or {}).get(self.game.format_feedback(f))
             if node is None:
                 return None
-        return self.guess_index(node["guess"])
+        return node
+
+    def action(self, position: History) -> int | None:
+        """The guess the tree plays after `position`; None off the tree."""
+        node = self._node(position)
+        return None if node is None else self.guess_index(node["guess"])
 
     def at(self, position: History) -> tuple[int, int, int, int] | None:
         """The tree at `position`: the guess it plays there, its guesses summed over the
         secrets still possible (each counted from the start of the game), the most one
         needs, and how many secrets are still possible; None off the tree."""
-        start, game = tuple(self.start), self.game
-        if tuple(position[: len(start)]) != start:
+        node, game = self._node(position), self.game
+        if node is None:
             return None
-        node = self.root
-        for g, f in position[len(start) :]:
-            if self.guess_index(node["guess"]) != g:
-                return None
-            node = (node.get("next") or {}).get(game.format_feedback(f))
-            if node is None:
-                return None
         guesses, secrets = game.guesses(), game.secrets()
         left = np.arange(len(secrets))
         for g, f in position:

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import Unsupported
+from .stage_choices import best_option
 from .stage_model import CHANCE, END, NONE, Stages
 from .stages import BLOCK, _stage_exits, turn_values
 
@@ -105,14 +106,7 @@ def _take(games, points, nxt, values, sign, stage, scored):
     """Each game's first best option at its exit slot (points and next: games x options;
     `values` the game's terms): its points scored, its stage the option's (``END``)."""
     for k in prange(len(games)):
-        best, c = -np.inf, -1
-        for o in range(points.shape[1]):
-            to = nxt[k, o]
-            if to == NONE:
-                continue
-            v = sign * (points[k, o] + (values[to] if to >= 0 else 0.0))
-            if v > best:
-                best, c = v, o
+        c = best_option(points[k], nxt[k], values, sign)[1]
         g = games[k]
         scored[g] += points[k, c]
         stage[g] = nxt[k, c]

@@ -1,8 +1,9 @@
 """The strategy's choices inside a staged game's turn, as play makes them: at each exit
 slot the first best option, at each decision node the first best edge, by the stage
 values. Compiled pieces that the kernels walking a turn under the strategy inline (the
-score's distribution, ``stage_distribution``, and its second moments, ``stage_moments``),
-so that both follow the very choices play makes, spelled once.
+score's distribution, ``stage_distribution``, its second moments, ``stage_moments``, and
+the games drawn, ``simulate``), so that all follow the very choices play makes, spelled
+once.
 """
 
 from __future__ import annotations
@@ -14,21 +15,28 @@ from .stage_model import CHANCE, NONE
 
 
 @njit(inline="always")
+def best_option(points, nxt, values, sign):
+    """The first best of one exit slot's options (`points` and `nxt`: one row of the
+    exit rule's): its points plus the value of the stage it leads to (0 after the game's
+    end), times `sign`, and its number; -inf and -1 where the slot has no option."""
+    best, c = -np.inf, -1
+    for o in range(len(points)):
+        to = nxt[o]
+        if to == NONE:
+            continue
+        v = sign * (points[o] + (values[to] if to >= 0 else 0.0))
+        if v > best:
+            best, c = v, o
+    return best, c
+
+
+@njit(inline="always")
 def best_exits(points, nxt, values, sign, b, n, value, choice):
     """For every exit slot s of stage b of a batch (the exit rule's `points` and `nxt`:
-    batch x slots x options): value[n + s], the best option's points plus the value of
-    the stage it leads to (0 after the game's end), times `sign`; choice[s] that option,
-    the first of equal ones (-inf and -1 where the slot has no option)."""
+    batch x slots x options): value[n + s] and choice[s], its best option's value and
+    number (``best_option``)."""
     for s in range(points.shape[1]):
-        best, c = -np.inf, -1
-        for o in range(points.shape[2]):
-            to = nxt[b, s, o]
-            if to == NONE:
-                continue
-            v = sign * (points[b, s, o] + (values[to] if to >= 0 else 0.0))
-            if v > best:
-                best, c = v, o
-        value[n + s], choice[s] = best, c
+        value[n + s], choice[s] = best_option(points[b, s], nxt[b, s], values, sign)
 
 
 @njit(inline="always")

@@ -23,6 +23,21 @@ FAILURES = Path(__file__).parent / "failures"
 SCREENS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 
 
+@pytest.fixture(scope="module")
+def client():
+    """The web app in process (Starlette's test client) with jobs of its own, one for a
+    test module (``test_http`` has its own, warmed up as ``perfectplay serve`` is)."""
+    from starlette.testclient import TestClient
+
+    from perfectplay.web.app import create_app
+    from perfectplay.web.jobs import Jobs
+
+    jobs = Jobs()
+    with TestClient(create_app(jobs), raise_server_exceptions=False) as c:
+        yield c
+    jobs.close()
+
+
 @pytest.fixture(scope="session")
 def server():
     """The base address of a `perfectplay serve` process shared by the browser tests."""

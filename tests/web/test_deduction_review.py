@@ -126,19 +126,6 @@ def test_a_review_for_the_worst_case_matches_the_brute_force_and_counts_every_gu
     assert review.accounted == pytest.approx(len(history))
 
 
-@pytest.fixture(scope="module")
-def client():
-    from starlette.testclient import TestClient
-
-    from perfectplay.web.app import create_app
-    from perfectplay.web.jobs import Jobs
-
-    jobs = Jobs()
-    with TestClient(create_app(jobs), raise_server_exceptions=False) as c:
-        yield c
-    jobs.close()
-
-
 def test_the_review_page_reviews_the_boards_chance_to_win(client):
     query = "pegs=2&colors=3&objective=probability&horizon=2&secret=yours&seed=1"
     history = _played(7, [1, 2])  # lost: no guess left

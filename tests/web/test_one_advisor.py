@@ -33,19 +33,6 @@ GAMES = {
 }
 
 
-@pytest.fixture(scope="module")
-def client():
-    from starlette.testclient import TestClient
-
-    from perfectplay.web.app import create_app
-    from perfectplay.web.jobs import Jobs
-
-    jobs = Jobs()
-    with TestClient(create_app(jobs), raise_server_exceptions=False) as c:
-        yield c
-    jobs.close()
-
-
 def _line(page: str) -> tuple[str, str] | None:
     """The board's suggestion and what it says after it, or None without one."""
     found = re.search(

@@ -15,19 +15,6 @@ URL = "/play/yahtzee?card=6208&seed=3&objective=probability&horizon=60"
 CHOICE = r"(keep [\d ]+?|keep all five|roll all five again)"
 
 
-@pytest.fixture(scope="module")
-def client():
-    from starlette.testclient import TestClient
-
-    from perfectplay.web.app import create_app
-    from perfectplay.web.jobs import Jobs
-
-    jobs = Jobs()
-    with TestClient(create_app(jobs), raise_server_exceptions=False) as c:
-        yield c
-    jobs.close()
-
-
 def _solved_page(client, url: str) -> str:
     """The board once its strategy is solved (a worker solves it at the first visit)."""
     deadline = time.monotonic() + 300

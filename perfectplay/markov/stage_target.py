@@ -266,7 +266,7 @@ class TurnPass:
                 f"edge {e} of the turn pays {float(t.points[e])!r}: playing for a target needs "
                 "a turn whose points are paid at its exits"
             )
-        self.template, self.lanes, self.stage_width = t, horizon + 1, st.width
+        self.template, self.stage_width = t, st.width
         self.chances = t.chances()
         self.row, rows = t.rows
         self.source = self.row[t.target]

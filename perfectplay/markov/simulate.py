@@ -286,14 +286,12 @@ def _target_turns_of(st: Stages, rows, stages: np.ndarray, needed: np.ndarray):
     order = np.argsort(of, kind="stable")
     bounds = np.searchsorted(of[order], np.arange(0, len(keys) + TARGET_CHUNK, TARGET_CHUNK))
     for c, lo in enumerate(range(0, len(keys), TARGET_CHUNK)):
-        batch = exit_rows(st, keys[lo : lo + TARGET_CHUNK], rows)
-        exits = np.zeros((len(batch.exits) + 1, st.template.slots, BLOCK))
-        exits[:-1] = batch.exits
+        batch = exit_rows(st, keys[lo : lo + TARGET_CHUNK], rows, spare=1)
         at = order[bounds[c] : bounds[c + 1]]
         mine, h = of[at] - lo, needed[at]
         past = h >= batch.widths[mine]
-        block = np.where(past, len(batch.exits), batch.firsts[mine] + h // BLOCK)
-        yield at, turn_values(st, exits, 1.0), block, np.where(past, 0, h % BLOCK)
+        block = np.where(past, len(batch.exits) - 1, batch.firsts[mine] + h // BLOCK)
+        yield at, turn_values(st, batch.exits, 1.0), block, np.where(past, 0, h % BLOCK)
 
 
 @njit(cache=True, parallel=True)

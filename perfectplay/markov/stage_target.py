@@ -314,8 +314,10 @@ class ExitRows:
     exits: np.ndarray
 
 
-def exit_rows(st: Stages, codes: np.ndarray, rows: TargetRows) -> ExitRows:
-    """The exit slots' rows of stages `codes`, from the rows of the stages they lead to."""
+def exit_rows(st: Stages, codes: np.ndarray, rows: TargetRows, spare: int = 0) -> ExitRows:
+    """The exit slots' rows of stages `codes`, from the rows of the stages they lead to;
+    `spare` blocks of chances 0 after them (the simulation's turn for a game past all
+    hope)."""
     points, nxt = _option_arrays(st, codes)
     widths = np.empty(len(codes), dtype=np.int64)
     bad = np.zeros(len(codes), dtype=np.int64)
@@ -323,7 +325,9 @@ def exit_rows(st: Stages, codes: np.ndarray, rows: TargetRows) -> ExitRows:
     _refuse(codes, bad, st.options)
     blocks = -(-widths // BLOCK)
     firsts = np.concatenate(([0], np.cumsum(blocks)[:-1]))
-    exits = aligned_empty((int(blocks.sum()), st.template.slots, BLOCK))
+    used = int(blocks.sum())
+    exits = aligned_empty((used + spare, st.template.slots, BLOCK))
+    exits[used:] = 0.0
     _target_exits(points, nxt, rows.offset, rows.width, rows.data, widths, firsts, exits)
     return ExitRows(codes, widths, firsts, exits)
 

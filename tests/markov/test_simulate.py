@@ -96,34 +96,11 @@ def test_a_deduction_game_counts_the_guesses_of_random_secrets():
 def test_a_staged_game_whose_turn_can_bust_averages_its_value():
     """Pig alone (docs/custom-games.md): the bust returns to the stage itself, a game
     of costs (turns): the mean of its games is the staged solve's value."""
-    from perfectplay.markov.stage_model import CHANCE, DECISION, END, Stages, Template
+    from perfectplay.markov.stage_model import END, Stages
+
+    from .test_stage_proof import pig_turn
 
     goal = 12
-
-    def turn() -> Template:
-        def decision(t: int) -> int:
-            return 1 + 2 * (t - 2)
-
-        nodes = 1 + 2 * (goal - 2)
-
-        def rolled(t: int) -> list[int]:
-            return [nodes + goal - 1] + [
-                decision(t + f) if t + f < goal else nodes + goal - 2 for f in range(2, 7)
-            ]
-
-        kinds, targets = [CHANCE], [rolled(0)]
-        for t in range(2, goal):
-            kinds += [DECISION, CHANCE]
-            targets += [[nodes + t - 2, decision(t) + 1], rolled(t)]
-        target = np.concatenate(targets)
-        return Template(
-            kind=np.array(kinds),
-            start=np.cumsum([0] + [len(t) for t in targets]),
-            target=target,
-            weight=np.ones(len(target), dtype=np.int64),
-            points=np.zeros(len(target)),
-            slots=goal,
-        )
 
     def exits(stages: np.ndarray):
         held = stages[:, None] + np.arange(2, goal + 1)[None, :]
@@ -134,7 +111,7 @@ def test_a_staged_game_whose_turn_can_bust_averages_its_value():
         count=goal,
         layers=tuple(np.array([s]) for s in range(goal - 1, -1, -1)),
         start=0,
-        template=turn(),
+        template=pig_turn(goal, 6),
         options=1,
         exits=exits,
     )
